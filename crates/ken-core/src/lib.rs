@@ -1,0 +1,274 @@
+//! Plain data types shared by every Kenning crate.
+//!
+//! Nothing here does IO or knows about tree-sitter, SQLite or JSON wire shapes:
+//! these are the nouns the rest of the workspace talks in.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// A language Kenning can mine. The registry in `ken-lang` maps each one to a
+/// grammar, file extensions and query files.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Language {
+    Python,
+    Rust,
+    JavaScript,
+    TypeScript,
+    Tsx,
+    Go,
+    Java,
+    CSharp,
+    C,
+    Cpp,
+    Ruby,
+    Php,
+}
+
+impl Language {
+    pub const ALL: [Language; 12] = [
+        Language::Python,
+        Language::Rust,
+        Language::JavaScript,
+        Language::TypeScript,
+        Language::Tsx,
+        Language::Go,
+        Language::Java,
+        Language::CSharp,
+        Language::C,
+        Language::Cpp,
+        Language::Ruby,
+        Language::Php,
+    ];
+
+    /// Stable lower-case name, used in the index, on the CLI and in JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Language::Python => "python",
+            Language::Rust => "rust",
+            Language::JavaScript => "javascript",
+            Language::TypeScript => "typescript",
+            Language::Tsx => "tsx",
+            Language::Go => "go",
+            Language::Java => "java",
+            Language::CSharp => "csharp",
+            Language::C => "c",
+            Language::Cpp => "cpp",
+            Language::Ruby => "ruby",
+            Language::Php => "php",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Language> {
+        let lower = name.to_ascii_lowercase();
+        let alias = match lower.as_str() {
+            "py" => "python",
+            "rs" => "rust",
+            "js" => "javascript",
+            "ts" => "typescript",
+            "c#" | "cs" => "csharp",
+            "c++" | "cxx" => "cpp",
+            "rb" => "ruby",
+            other => other,
+        };
+        Language::ALL.into_iter().find(|l| l.name() == alias)
+    }
+
+    /// Separator between the parts of a qualified name in this language.
+    pub fn path_separator(self) -> &'static str {
+        match self {
+            Language::Rust | Language::Cpp | Language::C => "::",
+            Language::Php => "\\",
+            _ => ".",
+        }
+    }
+}
+
+impl fmt::Display for Language {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+macro_rules! string_enum {
+    ($(#[$meta:meta])* $name:ident { $($variant:ident => $text:literal),* $(,)? }) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+        #[serde(rename_all = "lowercase")]
+        pub enum $name { $($variant),* }
+
+        impl $name {
+            pub const ALL: &'static [$name] = &[$($name::$variant),*];
+            pub fn as_str(self) -> &'static str {
+                match self { $($name::$variant => $text),* }
+            }
+            pub fn parse(text: &str) -> Option<$name> {
+                match text { $($text => Some($name::$variant),)* _ => None }
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+    };
+}
+
+string_enum! {
+    /// What a mined symbol is.
+    SymbolKind {
+        Module => "module",
+        Class => "class",
+        Struct => "struct",
+        Interface => "interface",
+        Trait => "trait",
+        Enum => "enum",
+        Function => "function",
+        Method => "method",
+        Constructor => "constructor",
+        Field => "field",
+        Constant => "constant",
+    }
+}
+
+impl SymbolKind {
+    /// Kinds whose members are methods and fields: the "class" of RepoGPT's context header.
+    pub fn is_type(self) -> bool {
+        matches!(
+            self,
+            SymbolKind::Class
+                | SymbolKind::Struct
+                | SymbolKind::Interface
+                | SymbolKind::Trait
+                | SymbolKind::Enum
+        )
+    }
+
+    /// Kinds that hold executable code: the "method" of RepoGPT's context header.
+    pub fn is_callable(self) -> bool {
+        matches!(self, SymbolKind::Function | SymbolKind::Method | SymbolKind::Constructor)
+    }
+}
+
+string_enum! {
+    /// What a raw (unresolved) reference is. The graph layer resolves them into relations.
+    RefKind {
+        Call => "call",
+        Import => "import",
+        Inherit => "inherit",
+        Instantiate => "instantiate",
+        FieldUse => "field_use",
+    }
+}
+
+/// A region of a file. Lines and columns are 1-based; columns count bytes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Span {
+    pub start_byte: u32,
+    pub end_byte: u32,
+    pub start_line: u32,
+    pub start_col: u32,
+    pub end_line: u32,
+    pub end_col: u32,
+}
+
+impl Span {
+    pub fn contains(&self, other: &Span) -> bool {
+        self.start_byte <= other.start_byte && other.end_byte <= self.end_byte
+    }
+    pub fn line_count(&self) -> u32 {
+        self.end_line.saturating_sub(self.start_line) + 1
+    }
+}
+
+/// One function, class, method, field… mined from a file (MutaGReP's `Symbol`, generalised).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Symbol {
+    pub kind: SymbolKind,
+    pub name: String,
+    /// Path of the symbol inside its file: parents and name, e.g. `Model.train`.
+    /// Kept apart from the module so a renamed file needs no re-mining.
+    pub local_path: String,
+    /// The canonicalName: module path plus `local_path`.
+    pub qualified_name: String,
+    pub signature: String,
+    pub docstring: Option<String>,
+    /// The whole definition, decorators and attributes included.
+    pub span: Span,
+    /// Where the name itself is: what an editor or language server points at.
+    pub name_line: u32,
+    pub name_col: u32,
+    /// Index of the parent symbol in the same file's symbol list.
+    pub parent: Option<u32>,
+}
+
+/// A use of a name, as written, before any resolution.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RawReference {
+    pub kind: RefKind,
+    /// The referenced name: callee, imported name, base class, type or field.
+    pub name: String,
+    /// Receiver expression (`self`, `os.path`) or, for imports, the module path.
+    pub qualifier: Option<String>,
+    /// Local alias of an import (`import numpy as np` gives `np`).
+    pub alias: Option<String>,
+    pub line: u32,
+    pub col: u32,
+    /// Innermost symbol whose span holds the reference; 0 (the module) for top-level code.
+    pub enclosing: u32,
+}
+
+/// A class or method named in a chunk's context header, with its lines.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChunkContext {
+    pub symbol: u32,
+    pub name: String,
+    pub start_line: u32,
+    pub end_line: u32,
+    /// True when the chunk lies inside it; false when it is only the last one before.
+    pub encloses: bool,
+}
+
+/// A piece of a file sized for embedding and display, with RepoGPT's context.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Chunk {
+    pub start_line: u32,
+    pub end_line: u32,
+    pub start_byte: u32,
+    pub end_byte: u32,
+    /// Symbol this chunk is named after (its canonicalName); `None` means the module.
+    pub symbol: Option<u32>,
+    pub class: Option<ChunkContext>,
+    pub method: Option<ChunkContext>,
+}
+
+/// Everything mined from one file. Produced without IO by `ken-mine`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileAnalysis {
+    /// Module path the file defines (`requests.sessions`, `tokio::runtime`).
+    pub module: String,
+    /// Package or namespace the file declares, when the language has one.
+    pub declared_package: Option<String>,
+    pub symbols: Vec<Symbol>,
+    pub references: Vec<RawReference>,
+    pub chunks: Vec<Chunk>,
+    /// Number of ERROR and MISSING nodes tree-sitter recovered from.
+    pub parse_errors: u32,
+    pub lines: u32,
+}
+
+/// Budget for the chunk splitter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChunkBudget {
+    pub max_chars: u32,
+    pub max_lines: u32,
+    /// Lines shared by consecutive windows when a node has to be cut by lines.
+    pub overlap_lines: u32,
+}
+
+impl Default for ChunkBudget {
+    fn default() -> Self {
+        ChunkBudget { max_chars: 1500, max_lines: 40, overlap_lines: 10 }
+    }
+}

@@ -1,0 +1,48 @@
+; Python raw references.
+
+(call
+  function: (identifier) @name) @reference.call
+
+(call
+  function: (attribute
+    object: (_) @receiver
+    attribute: (identifier) @name) @callee) @reference.call
+
+; import a.b / import a.b as c
+(import_statement
+  name: (dotted_name) @name) @reference.import
+
+(import_statement
+  name: (aliased_import
+    name: (dotted_name) @name
+    alias: (identifier) @alias)) @reference.import
+
+; from m import x / from m import x as y / from m import *
+(import_from_statement
+  module_name: (_) @path
+  name: (dotted_name) @name) @reference.import
+
+(import_from_statement
+  module_name: (_) @path
+  name: (aliased_import
+    name: (dotted_name) @name
+    alias: (identifier) @alias)) @reference.import
+
+(import_from_statement
+  module_name: (_) @path
+  (wildcard_import) @name) @reference.import
+
+; Base classes, skipping `metaclass=` and other keywords.
+(class_definition
+  superclasses: (argument_list
+    [(identifier) (attribute)] @name)) @reference.inherit
+
+(class_definition
+  superclasses: (argument_list
+    (subscript
+      value: [(identifier) (attribute)] @name))) @reference.inherit
+
+; Attribute reads and writes: self.x, obj.field.
+(attribute
+  object: (_) @receiver
+  attribute: (identifier) @name) @reference.field_use

@@ -1,0 +1,124 @@
+//! Docstrings and doc comments, cleaned of their comment syntax.
+
+use crate::Source;
+use ken_lang::{DocStyle, LanguageConfig};
+use tree_sitter::Node;
+
+/// The documentation of a definition. `def` is the definition node and
+/// `outer` the node its span starts at (decorators and attributes included).
+pub(crate) fn doc_for(config: &LanguageConfig, src: &Source, def: Node, outer: Node) -> Option<String> {
+    match config.doc_style {
+        DocStyle::FirstStringInBody => {
+            let body = def.child_by_field_name("body").unwrap_or(def);
+            python_docstring(src, body)
+        }
+        DocStyle::PrecedingComments => preceding_comments(config, src, outer),
+    }
+}
+
+/// Docstring of a Python block or module: a string as its first statement.
+pub(crate) fn python_docstring(src: &Source, block: Node) -> Option<String> {
+    let mut cursor = block.walk();
+    let first = block.named_children(&mut cursor).find(|n| n.kind() != "comment")?;
+    if first.kind() != "expression_statement" {
+        return None;
+    }
+    let string = first.named_child(0)?;
+    if string.kind() != "string" && string.kind() != "concatenated_string" {
+        return None;
+    }
+    let raw = src.node(string);
+    Some(clean_doc(strip_python_quotes(raw)))
+}
+
+fn strip_python_quotes(raw: &str) -> &str {
+    let body = raw.trim_start_matches(|c: char| matches!(c, 'r' | 'R' | 'u' | 'U' | 'b' | 'B' | 'f' | 'F'));
+    for quote in ["\"\"\"", "'''", "\"", "'"] {
+        if let Some(inner) = body.strip_prefix(quote) {
+            return inner.strip_suffix(quote).unwrap_or(inner);
+        }
+    }
+    body
+}
+
+/// Comments right above `outer`, with no blank line between them.
+fn preceding_comments(config: &LanguageConfig, src: &Source, outer: Node) -> Option<String> {
+    let mut lines: Vec<&str> = Vec::new();
+    let mut next_start_row = outer.start_position().row;
+    let mut sibling = outer.prev_sibling();
+    while let Some(node) = sibling {
+        let kind = node.kind();
+        let is_comment = kind.contains("comment");
+        if !is_comment && !config.decorator_kinds.contains(&kind) {
+            break;
+        }
+        if node.end_position().row + 1 < next_start_row {
+            break; // a blank line ends the doc block
+        }
+        if is_comment {
+            lines.push(src.node(node));
+        }
+        next_start_row = node.start_position().row;
+        sibling = node.prev_sibling();
+    }
+    if lines.is_empty() {
+        return None;
+    }
+    lines.reverse();
+    let text: Vec<String> = lines.iter().flat_map(|c| strip_comment(c)).collect();
+    let doc = clean_doc(&text.join("\n"));
+    (!doc.is_empty()).then_some(doc)
+}
+
+fn strip_comment(comment: &str) -> Vec<String> {
+    let comment = comment.trim();
+    if let Some(block) = comment.strip_prefix("/*") {
+        let block = block.strip_suffix("*/").unwrap_or(block);
+        let block = block.strip_prefix('*').unwrap_or(block).strip_prefix('!').unwrap_or(block);
+        return block
+            .lines()
+            .map(|l| {
+                let t = l.trim_start();
+                t.strip_prefix('*').map(|r| r.strip_prefix(' ').unwrap_or(r)).unwrap_or(t).to_string()
+            })
+            .collect();
+    }
+    if let Some(block) = comment.strip_prefix("=begin") {
+        return block.strip_suffix("=end").unwrap_or(block).lines().map(str::to_string).collect();
+    }
+    comment
+        .lines()
+        .map(|l| {
+            let t = l.trim_start();
+            let t = t.trim_start_matches('/').trim_start_matches('!').trim_start_matches('#');
+            t.strip_prefix(' ').unwrap_or(t).to_string()
+        })
+        .collect()
+}
+
+/// Trims and dedents like Python's `inspect.cleandoc`.
+fn clean_doc(text: &str) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let indent = lines
+        .iter()
+        .skip(1)
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.len() - l.trim_start().len())
+        .min()
+        .unwrap_or(0);
+    let mut out: Vec<&str> = Vec::with_capacity(lines.len());
+    for (i, line) in lines.iter().enumerate() {
+        if i == 0 {
+            out.push(line.trim());
+        } else {
+            out.push(line.get(indent..).unwrap_or(line.trim_start()).trim_end());
+        }
+    }
+    while out.first().is_some_and(|l| l.is_empty()) {
+        out.remove(0);
+    }
+    while out.last().is_some_and(|l| l.is_empty()) {
+        out.pop();
+    }
+    out.join("\n")
+}

@@ -1,0 +1,188 @@
+//! Raw references: calls, imports, base classes, instantiations and field
+//! uses, as written and unresolved. The graph layer resolves them.
+
+use crate::symbols::Mined;
+use crate::{Source, line_col};
+use ken_core::{RawReference, RefKind};
+use ken_lang::LanguageConfig;
+use rustc_hash::FxHashSet;
+use tree_sitter::{Node, QueryCursor, StreamingIterator};
+
+const MAX_QUALIFIER: usize = 120;
+
+struct Found {
+    reference: RawReference,
+    byte: u32,
+    /// The node a field use is anchored at; other kinds anchor their name and callee.
+    node: usize,
+}
+
+pub(crate) fn mine(config: &LanguageConfig, src: &Source, root: Node, mined: &Mined) -> Vec<RawReference> {
+    let Some(query) = &config.references else { return Vec::new() };
+    let names = query.capture_names();
+    let mut found: Vec<Found> = Vec::new();
+    // Nodes that are already a call's callee, an import or a base class, so
+    // the same `a.b` is not counted again as a field use.
+    let mut anchored: FxHashSet<usize> = FxHashSet::default();
+    let mut cursor = QueryCursor::new();
+    let mut matches = cursor.matches(query, root, src.text.as_bytes());
+    while let Some(m) = matches.next() {
+        let mut kind = None;
+        let (mut ref_node, mut name, mut receiver, mut path, mut alias) = (None, None, None, None, None);
+        for cap in m.captures {
+            match names[cap.index as usize] {
+                "name" => name = Some(cap.node),
+                "receiver" => receiver = Some(cap.node),
+                "path" => path = Some(cap.node),
+                "alias" => alias = Some(cap.node),
+                "callee" => {
+                    anchored.insert(cap.node.id());
+                }
+                other => {
+                    if let Some(k) = other.strip_prefix("reference.").and_then(RefKind::parse) {
+                        kind = Some(k);
+                        ref_node = Some(cap.node);
+                    }
+                }
+            }
+        }
+        let (Some(kind), Some(ref_node)) = (kind, ref_node) else { continue };
+        if kind != RefKind::FieldUse {
+            if let Some(n) = name {
+                anchored.insert(n.id());
+            }
+        }
+        let alias = alias.map(|a| clean(src.node(a)));
+        if kind == RefKind::Import && name.is_none() {
+            if let Some(path) = path {
+                if config.language == ken_core::Language::Rust {
+                    expand_use_tree(src, path, None, alias.as_deref(), &mut found, ref_node.id());
+                } else {
+                    let module = clean(src.node(path));
+                    push(&mut found, kind, module, None, alias, path, ref_node.id());
+                }
+            }
+            continue;
+        }
+        let Some(name_node) = name else { continue };
+        let mut text = clean(src.node(name_node));
+        let mut qualifier = receiver.or(path).map(|n| clean(src.node(n)));
+        if kind != RefKind::Import && qualifier.is_none() {
+            if let Some((q, last)) = split_qualified(&text) {
+                qualifier = Some(q.to_string());
+                text = last.to_string();
+            }
+        }
+        if text.is_empty() {
+            continue;
+        }
+        push(&mut found, kind, text, qualifier, alias, name_node, ref_node.id());
+    }
+
+    found.retain(|f| f.reference.kind != RefKind::FieldUse || !anchored.contains(&f.node));
+    found.sort_by_key(|f| (f.byte, f.reference.kind));
+    found.dedup_by(|a, b| a.byte == b.byte && a.reference == b.reference);
+    assign_enclosing(&mut found, &mined.regions);
+    found.into_iter().map(|f| f.reference).collect()
+}
+
+fn push(found: &mut Vec<Found>, kind: RefKind, name: String, qualifier: Option<String>, alias: Option<String>, at: Node, node: usize) {
+    let (line, col) = line_col(at.start_position());
+    found.push(Found {
+        reference: RawReference { kind, name, qualifier, alias, line, col, enclosing: 0 },
+        byte: at.start_byte() as u32,
+        node,
+    });
+}
+
+/// One import per leaf of a Rust `use` tree.
+fn expand_use_tree(src: &Source, node: Node, prefix: Option<&str>, alias: Option<&str>, found: &mut Vec<Found>, id: usize) {
+    let join = |p: Option<&str>, rest: &str| match p {
+        Some(p) if !p.is_empty() => format!("{p}::{rest}"),
+        _ => rest.to_string(),
+    };
+    match node.kind() {
+        "scoped_identifier" => {
+            let qualifier = node.child_by_field_name("path").map(|p| join(prefix, &clean(src.node(p))));
+            let at = node.child_by_field_name("name").unwrap_or(node);
+            let qualifier = qualifier.or_else(|| prefix.map(str::to_string));
+            push(found, RefKind::Import, clean(src.node(at)), qualifier, alias.map(str::to_string), at, id);
+        }
+        "use_as_clause" => {
+            let alias = node.child_by_field_name("alias").map(|a| clean(src.node(a)));
+            if let Some(path) = node.child_by_field_name("path") {
+                expand_use_tree(src, path, prefix, alias.as_deref(), found, id);
+            }
+        }
+        "scoped_use_list" => {
+            let inner = match node.child_by_field_name("path") {
+                Some(p) => join(prefix, &clean(src.node(p))),
+                None => prefix.unwrap_or("").to_string(),
+            };
+            if let Some(list) = node.child_by_field_name("list") {
+                expand_use_tree(src, list, Some(&inner), None, found, id);
+            }
+        }
+        "use_list" => {
+            let mut cursor = node.walk();
+            for child in node.named_children(&mut cursor) {
+                expand_use_tree(src, child, prefix, None, found, id);
+            }
+        }
+        "use_wildcard" => {
+            let qualifier = node.named_child(0).map(|p| join(prefix, &clean(src.node(p))));
+            push(found, RefKind::Import, "*".to_string(), qualifier.or(prefix.map(str::to_string)), None, node, id);
+        }
+        _ => {
+            let text = clean(src.node(node));
+            if !text.is_empty() && !node.kind().contains("comment") {
+                push(found, RefKind::Import, text, prefix.map(str::to_string), alias.map(str::to_string), node, id);
+            }
+        }
+    }
+}
+
+/// `a.b.c` or `a::b::c` into (`a.b`, `c`).
+fn split_qualified(text: &str) -> Option<(&str, &str)> {
+    let dot = text.rfind('.').map(|i| (i, 1));
+    let colons = text.rfind("::").map(|i| (i, 2));
+    let backslash = text.rfind('\\').map(|i| (i, 1));
+    let (i, len) = [dot, colons, backslash].into_iter().flatten().max_by_key(|(i, _)| *i)?;
+    let (q, last) = (&text[..i], &text[i + len..]);
+    (!q.is_empty() && !last.is_empty()).then_some((q, last))
+}
+
+fn clean(text: &str) -> String {
+    let text = text.trim().trim_matches(|c| c == '"' || c == '\'' || c == '`');
+    let mut out: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if out.len() > MAX_QUALIFIER {
+        let mut cut = MAX_QUALIFIER;
+        while !out.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        out.truncate(cut);
+        out.push('…');
+    }
+    out
+}
+
+/// Sets each reference's innermost enclosing symbol by sweeping the
+/// (sorted, properly nested) symbol regions.
+fn assign_enclosing(found: &mut [Found], regions: &[(u32, u32, u32)]) {
+    let mut stack: Vec<(u32, u32)> = Vec::new(); // (end, symbol)
+    let mut next = 0;
+    for f in found.iter_mut() {
+        while next < regions.len() && regions[next].0 <= f.byte {
+            let (start, end, sym) = regions[next];
+            while stack.last().is_some_and(|&(e, _)| e <= start) {
+                stack.pop();
+            }
+            stack.push((end, sym));
+            next += 1;
+        }
+        while stack.last().is_some_and(|&(e, _)| e <= f.byte) {
+            stack.pop();
+        }
+        f.reference.enclosing = stack.last().map_or(0, |&(_, s)| s);
+    }
+}
