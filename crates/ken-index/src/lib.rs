@@ -1,1 +1,372 @@
-//! placeholder
+//! Keeps an index in step with a repository, incrementally.
+//!
+//! A run walks the repository, compares each file's size and mtime (then
+//! content hash) with the index, and mines only what changed. Renamed files
+//! whose content is unchanged are moved, not mined again. Mining runs on all
+//! cores; one writer thread commits batches, so a killed run keeps every
+//! finished batch and the next run resumes after it.
+
+mod walk;
+
+pub use walk::VENDORED_DIRS;
+
+use crossbeam_channel::bounded;
+use ken_core::{ChunkBudget, FileAnalysis, Language};
+use ken_mine::Miner;
+use ken_store::{FileRecord, Store, StoreError};
+use rayon::prelude::*;
+use rustc_hash::FxHashMap;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+use walk::{Candidate, WalkOptions};
+
+/// Bump when mining output changes, so existing indexes are mined again.
+const MINER_VERSION: &str = "1";
+const BATCH_FILES: usize = 512;
+const BATCH_TIME: Duration = Duration::from_millis(1500);
+
+#[derive(Clone, Debug)]
+pub struct IndexOptions {
+    pub root: PathBuf,
+    pub index_dir: PathBuf,
+    pub max_file_size: u64,
+    pub budget: ChunkBudget,
+    pub include_vendored: bool,
+    /// Throw the old index away first.
+    pub rebuild: bool,
+}
+
+impl IndexOptions {
+    pub fn new(root: PathBuf, index_dir: PathBuf) -> IndexOptions {
+        IndexOptions {
+            root,
+            index_dir,
+            max_file_size: 1 << 20,
+            budget: ChunkBudget::default(),
+            include_vendored: false,
+            rebuild: false,
+        }
+    }
+}
+
+/// Progress of a run, for a progress bar.
+#[derive(Clone, Copy, Debug)]
+pub enum Progress {
+    Walked { files: u64 },
+    Mining { done: u64, total: u64 },
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Changes {
+    pub added: u64,
+    pub modified: u64,
+    pub renamed: u64,
+    pub deleted: u64,
+    pub unchanged: u64,
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct IndexSummary {
+    pub root: String,
+    pub index_dir: String,
+    /// Files in the index, per language.
+    pub files_by_language: BTreeMap<String, u64>,
+    pub files: u64,
+    pub lines: u64,
+    pub symbols: u64,
+    pub references: u64,
+    pub chunks: u64,
+    /// Files left out, per reason: binary, non_utf8, too_large, unreadable,
+    /// symlink_loop, generated.
+    pub skipped: BTreeMap<String, u64>,
+    /// Skipped files with their reason (the first few hundred).
+    pub skipped_files: Vec<SkippedFile>,
+    pub vendored_dirs_skipped: u64,
+    pub unsupported_files: u64,
+    pub files_with_parse_errors: u64,
+    pub parse_errors: u64,
+    pub changes: Changes,
+    /// Files mined in this run and their lines.
+    pub mined_files: u64,
+    pub mined_lines: u64,
+    pub seconds: f64,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct SkippedFile {
+    pub path: String,
+    pub reason: String,
+}
+
+const MAX_SKIPPED_LISTED: usize = 200;
+
+#[derive(Debug, thiserror::Error)]
+pub enum IndexError {
+    #[error("{0} does not exist; pass the path of a repository to index")]
+    RootMissing(PathBuf),
+    #[error("{0} is not a directory; pass the path of a repository to index")]
+    RootNotDir(PathBuf),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// What happened to one file in this run.
+enum Outcome {
+    Unchanged,
+    Touched { id: i64, size: u64, mtime_ns: i64 },
+    Mined { candidate: Candidate, hash: String, text: String, analysis: FileAnalysis, existed: bool },
+    Skipped { reason: &'static str, path: String },
+}
+
+pub fn index(opts: &IndexOptions, progress: &(dyn Fn(Progress) + Sync)) -> Result<IndexSummary, IndexError> {
+    let started = Instant::now();
+    if !opts.root.exists() {
+        return Err(IndexError::RootMissing(opts.root.clone()));
+    }
+    if !opts.root.is_dir() {
+        return Err(IndexError::RootNotDir(opts.root.clone()));
+    }
+    let root = opts.root.canonicalize().map_err(|_| IndexError::RootMissing(opts.root.clone()))?;
+    if opts.rebuild {
+        // Take the lock before deleting anything, then reopen fresh.
+        drop(Store::open_for_write(&opts.index_dir)?);
+        Store::destroy(&opts.index_dir)?;
+    }
+    let mut store = Store::open_for_write(&opts.index_dir)?;
+    let index_dir = opts.index_dir.canonicalize().unwrap_or_else(|_| opts.index_dir.clone());
+
+    let walked = walk::walk(&WalkOptions {
+        root: &root,
+        exclude: Some(&index_dir),
+        max_file_size: opts.max_file_size,
+        include_vendored: opts.include_vendored,
+    });
+    progress(Progress::Walked { files: walked.candidates.len() as u64 });
+
+    let fingerprint = format!(
+        "miner={MINER_VERSION};chars={};lines={};overlap={}",
+        opts.budget.max_chars, opts.budget.max_lines, opts.budget.overlap_lines
+    );
+    let remine_all = store.meta("fingerprint")?.as_deref() != Some(fingerprint.as_str());
+
+    let stored: FxHashMap<String, ken_store::FileRow> =
+        store.file_rows()?.into_iter().map(|f| (f.path.clone(), f)).collect();
+    let mut summary = IndexSummary::default();
+    let mut skipped: Vec<(&'static str, String)> = walked.skipped.clone();
+
+    // Split the walk into files to check and files that are new here.
+    let walked_paths: rustc_hash::FxHashSet<&str> = walked.candidates.iter().map(|c| c.rel.as_str()).collect();
+    let gone: Vec<&ken_store::FileRow> = stored.values().filter(|f| !walked_paths.contains(f.path.as_str())).collect();
+    let (known, fresh): (Vec<&Candidate>, Vec<&Candidate>) =
+        walked.candidates.iter().partition(|c| stored.contains_key(&c.rel));
+
+    // Renames: a new path whose content matches a path that disappeared.
+    let mut renames: Vec<(&ken_store::FileRow, &Candidate)> = Vec::new();
+    let mut fresh_to_mine: Vec<&Candidate> = fresh.clone();
+    if !gone.is_empty() && !fresh.is_empty() && !remine_all {
+        let mut by_hash: FxHashMap<&str, Vec<&ken_store::FileRow>> = FxHashMap::default();
+        for f in &gone {
+            by_hash.entry(f.hash.as_str()).or_default().push(f);
+        }
+        let hashes: Vec<Option<String>> =
+            fresh.par_iter().map(|c| std::fs::read(&c.abs).ok().map(|b| hash_bytes(&b))).collect();
+        fresh_to_mine.clear();
+        for (c, h) in fresh.iter().zip(hashes) {
+            match h.and_then(|h| by_hash.get_mut(h.as_str()).and_then(Vec::pop)) {
+                Some(row) => renames.push((row, c)),
+                None => fresh_to_mine.push(c),
+            }
+        }
+    }
+    let renamed_ids: rustc_hash::FxHashSet<i64> = renames.iter().map(|(row, _)| row.id).collect();
+
+    let mut work: Vec<(&Candidate, Option<&ken_store::FileRow>)> =
+        known.iter().map(|c| (*c, stored.get(&c.rel))).chain(fresh_to_mine.iter().map(|c| (*c, None))).collect();
+    // Big files first, so no core idles at the end.
+    work.sort_by_key(|(c, _)| std::cmp::Reverse(c.size));
+    let total = work.len() as u64;
+
+    let budget = opts.budget;
+    let (tx, rx) = bounded::<Outcome>(256);
+    let writer_result: Result<(), StoreError> = std::thread::scope(|scope| {
+        let writer = scope.spawn(|| -> Result<(), StoreError> {
+            let mut batch = store.writer()?;
+            for id in gone.iter().map(|f| f.id).filter(|id| !renamed_ids.contains(id)) {
+                batch.delete_file(id)?;
+                summary.changes.deleted += 1;
+            }
+            for (row, c) in &renames {
+                let naming = ken_mine::naming(c.language, &c.rel, row.package.as_deref());
+                batch.rename_file(row.id, &record(c, &row.hash), &naming.module, |local| ken_mine::qualify(&naming, local))?;
+                summary.changes.renamed += 1;
+            }
+            if remine_all && !stored.is_empty() {
+                // Old rows were mined by another version or budget: replace all.
+                batch.delete_all()?;
+            }
+            let (mut done, mut in_batch, mut since) = (0u64, 0usize, Instant::now());
+            for outcome in rx {
+                done += 1;
+                match outcome {
+                    Outcome::Unchanged => summary.changes.unchanged += 1,
+                    Outcome::Touched { id, size, mtime_ns } => {
+                        batch.touch_file(id, size, mtime_ns)?;
+                        summary.changes.unchanged += 1;
+                    }
+                    Outcome::Skipped { reason, path } => {
+                        skipped.push((reason, path.clone()));
+                        // A file that became unreadable or binary leaves the index.
+                        if let Some(f) = stored.get(&path) {
+                            batch.delete_file(f.id)?;
+                        }
+                    }
+                    Outcome::Mined { candidate, hash, text, analysis, existed } => {
+                        let language = candidate.language.name();
+                        batch.put_file(&record_with(&candidate, language, &hash), &text, &analysis)?;
+                        if existed && !remine_all {
+                            summary.changes.modified += 1;
+                        } else {
+                            summary.changes.added += 1;
+                        }
+                        summary.mined_files += 1;
+                        summary.mined_lines += u64::from(analysis.lines);
+                        in_batch += 1;
+                    }
+                }
+                if in_batch >= BATCH_FILES || (in_batch > 0 && since.elapsed() > BATCH_TIME) {
+                    batch.commit()?;
+                    batch = store.writer()?;
+                    in_batch = 0;
+                    since = Instant::now();
+                }
+                if done % 64 == 0 || done == total {
+                    progress(Progress::Mining { done, total });
+                }
+            }
+            batch.set_meta("fingerprint", &fingerprint)?;
+            batch.set_meta("root", &root.to_string_lossy())?;
+            batch.commit()?;
+            Ok(())
+        });
+        work.par_iter().for_each_init(
+            || (Miner::new(), tx.clone()),
+            |(miner, tx), (candidate, row)| {
+                let outcome = process(miner, candidate, *row, &budget, remine_all);
+                // The writer only stops early on an error, which is reported below.
+                let _ = tx.send(outcome);
+            },
+        );
+        drop(tx);
+        writer.join().unwrap_or_else(|_| Ok(()))
+    });
+    writer_result?;
+    if summary.mined_files > 0 || summary.changes.deleted > 0 {
+        let _ = store.checkpoint();
+    }
+
+    let stats = store.stats()?;
+    summary.root = root.to_string_lossy().into_owned();
+    summary.index_dir = index_dir.to_string_lossy().into_owned();
+    summary.files_by_language = store.files_by_language()?.into_iter().collect();
+    summary.files = stats.files;
+    summary.lines = stats.lines;
+    summary.symbols = stats.symbols;
+    summary.references = stats.references;
+    summary.chunks = stats.chunks;
+    summary.files_with_parse_errors = stats.files_with_parse_errors;
+    summary.parse_errors = stats.parse_errors;
+    skipped.sort_by(|a, b| a.1.cmp(&b.1));
+    for (reason, _) in &skipped {
+        *summary.skipped.entry(reason.to_string()).or_default() += 1;
+    }
+    summary.skipped_files = skipped
+        .iter()
+        .take(MAX_SKIPPED_LISTED)
+        .map(|(reason, path)| SkippedFile { path: path.clone(), reason: reason.to_string() })
+        .collect();
+    summary.vendored_dirs_skipped = walked.vendored_dirs;
+    summary.unsupported_files = walked.unsupported;
+    summary.seconds = started.elapsed().as_secs_f64();
+    Ok(summary)
+}
+
+fn record<'a>(c: &'a Candidate, hash: &'a str) -> FileRecord<'a> {
+    record_with(c, c.language.name(), hash)
+}
+
+fn record_with<'a>(c: &'a Candidate, language: &'a str, hash: &'a str) -> FileRecord<'a> {
+    FileRecord { path: &c.rel, language, size: c.size, mtime_ns: c.mtime_ns, hash }
+}
+
+fn hash_bytes(bytes: &[u8]) -> String {
+    format!("{:032x}", xxhash_rust::xxh3::xxh3_128(bytes))
+}
+
+/// Reads, checks and (if it changed) mines one file. Never fails: a bad file
+/// becomes a skip with its reason.
+fn process(
+    miner: &mut Miner,
+    c: &Candidate,
+    row: Option<&ken_store::FileRow>,
+    budget: &ChunkBudget,
+    remine_all: bool,
+) -> Outcome {
+    if let Some(row) = row {
+        if !remine_all && row.size == c.size && row.mtime_ns == c.mtime_ns && row.language == c.language.name() {
+            return Outcome::Unchanged;
+        }
+    }
+    let skip = |reason| Outcome::Skipped { reason, path: c.rel.clone() };
+    let bytes = match std::fs::read(&c.abs) {
+        Ok(b) => b,
+        Err(_) => return skip("unreadable"),
+    };
+    let hash = hash_bytes(&bytes);
+    if let Some(row) = row {
+        if !remine_all && row.hash == hash && row.language == c.language.name() {
+            return Outcome::Touched { id: row.id, size: c.size, mtime_ns: c.mtime_ns };
+        }
+    }
+    if bytes.len() as u64 > c.size.max(1) * 4 {
+        // Grew wildly since the walk; re-check next run.
+        return skip("too_large");
+    }
+    let probe = &bytes[..bytes.len().min(8192)];
+    if probe.contains(&0) {
+        return skip("binary");
+    }
+    let text = match String::from_utf8(bytes) {
+        Ok(t) => t,
+        Err(_) => return skip("non_utf8"),
+    };
+    let text = match text.strip_prefix('\u{feff}') {
+        Some(rest) => rest.to_string(),
+        None => text,
+    };
+    if is_generated(c, &text) {
+        return skip("generated");
+    }
+    let analysis = miner.analyze(&c.rel, c.language, &text, budget);
+    Outcome::Mined { candidate: c.clone(), hash, text, analysis, existed: row.is_some() }
+}
+
+/// Minified bundles and files that say they are generated.
+fn is_generated(c: &Candidate, text: &str) -> bool {
+    let name = c.rel.rsplit('/').next().unwrap_or(&c.rel);
+    if name.contains(".min.") || name.ends_with("_pb2.py") || name.ends_with(".pb.go") {
+        return true;
+    }
+    let head: String = text.lines().take(5).collect::<Vec<_>>().join("\n");
+    if (head.contains("Code generated") && head.contains("DO NOT EDIT")) || head.contains("@generated") {
+        return true;
+    }
+    let minifiable = matches!(c.language, Language::JavaScript | Language::TypeScript | Language::Tsx);
+    minifiable && text.lines().any(|l| l.len() > 5000)
+}
+
+/// The index directory for a repository when none is given: `<root>/.kenning`.
+pub fn default_index_dir(root: &Path) -> PathBuf {
+    root.join(".kenning")
+}

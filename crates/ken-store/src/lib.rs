@@ -1,1 +1,174 @@
-//! placeholder
+//! The SQLite system of record: schema, migrations, and typed reads and writes.
+//!
+//! All disk IO of the index goes through this crate. Every change happens in
+//! a transaction, so a killed run leaves the index as of its last commit and
+//! the next run carries on from there. One writer at a time is enforced with
+//! an advisory lock file; readers never block (WAL mode).
+
+mod read;
+mod write;
+
+pub use read::{FileRow, IndexStats, SymbolQuery, SymbolRow};
+pub use write::{FileRecord, Writer};
+
+use rusqlite::{Connection, OpenFlags};
+use std::fs::File;
+use std::path::{Path, PathBuf};
+
+/// Schema migrations, in order; `PRAGMA user_version` counts those applied.
+const MIGRATIONS: &[&str] = &[include_str!("schema.sql")];
+
+pub const DB_FILE: &str = "index.sqlite";
+const LOCK_FILE: &str = "lock";
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("cannot create or write the index directory {path}: {source}; pass a writable --index-dir or set KEN_INDEX_DIR")]
+    NotWritable { path: PathBuf, source: std::io::Error },
+    #[error("another ken process is writing the index in {0}; wait for it to finish and try again")]
+    Locked(PathBuf),
+    #[error("no index in {0}; run `ken index` first")]
+    Missing(PathBuf),
+    #[error("the index in {path} is damaged ({detail}); run `ken index --rebuild`")]
+    Corrupt { path: PathBuf, detail: String },
+    #[error("the index in {path} has schema version {found}, newer than this ken supports ({supported}); upgrade ken or run `ken index --rebuild`")]
+    TooNew { path: PathBuf, found: i64, supported: i64 },
+    #[error("index database error: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+}
+
+pub type Result<T, E = StoreError> = std::result::Result<T, E>;
+
+/// An open index. Holds the writer lock when opened with [`Store::open_for_write`].
+pub struct Store {
+    conn: Connection,
+    dir: PathBuf,
+    _lock: Option<File>,
+}
+
+impl Store {
+    /// Opens (creating if needed) the index in `dir` for writing, taking the lock.
+    pub fn open_for_write(dir: &Path) -> Result<Store> {
+        let not_writable = |source| StoreError::NotWritable { path: dir.to_path_buf(), source };
+        std::fs::create_dir_all(dir).map_err(not_writable)?;
+        let lock = File::options()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(dir.join(LOCK_FILE))
+            .map_err(not_writable)?;
+        match fs4::fs_std::FileExt::try_lock_exclusive(&lock) {
+            Ok(true) => {}
+            Ok(false) => return Err(StoreError::Locked(dir.to_path_buf())),
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => return Err(StoreError::Locked(dir.to_path_buf())),
+            Err(e) => return Err(not_writable(e)),
+        }
+        let conn = Connection::open(dir.join(DB_FILE)).map_err(|e| classify(dir, e))?;
+        let mut store = Store { conn, dir: dir.to_path_buf(), _lock: Some(lock) };
+        store.configure().map_err(|e| classify(dir, e))?;
+        store.migrate()?;
+        Ok(store)
+    }
+
+    /// Opens an existing index for reading. Never blocks on a running writer.
+    pub fn open_read_only(dir: &Path) -> Result<Store> {
+        let db = dir.join(DB_FILE);
+        if !db.is_file() {
+            return Err(StoreError::Missing(dir.to_path_buf()));
+        }
+        let conn = Connection::open_with_flags(&db, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX)
+            .map_err(|e| classify(dir, e))?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        let store = Store { conn, dir: dir.to_path_buf(), _lock: None };
+        let version = store.schema_version().map_err(|e| classify(dir, e))?;
+        if version == 0 {
+            return Err(StoreError::Missing(dir.to_path_buf()));
+        }
+        if version > MIGRATIONS.len() as i64 {
+            return Err(StoreError::TooNew { path: dir.to_path_buf(), found: version, supported: MIGRATIONS.len() as i64 });
+        }
+        Ok(store)
+    }
+
+    /// Deletes the index database in `dir` so it can be built afresh.
+    pub fn destroy(dir: &Path) -> Result<()> {
+        for name in [DB_FILE.to_string(), format!("{DB_FILE}-wal"), format!("{DB_FILE}-shm")] {
+            match std::fs::remove_file(dir.join(name)) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(source) => return Err(StoreError::NotWritable { path: dir.to_path_buf(), source }),
+            }
+        }
+        Ok(())
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    fn configure(&mut self) -> rusqlite::Result<()> {
+        self.conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        self.conn.pragma_update(None, "journal_mode", "WAL")?;
+        // In WAL mode, NORMAL keeps every commit safe from a killed process.
+        self.conn.pragma_update(None, "synchronous", "NORMAL")?;
+        self.conn.pragma_update(None, "foreign_keys", "ON")?;
+        self.conn.pragma_update(None, "temp_store", "MEMORY")?;
+        self.conn.pragma_update(None, "cache_size", -65536)?;
+        Ok(())
+    }
+
+    fn schema_version(&self) -> rusqlite::Result<i64> {
+        self.conn.pragma_query_value(None, "user_version", |r| r.get(0))
+    }
+
+    fn migrate(&mut self) -> Result<()> {
+        let version = self.schema_version().map_err(|e| classify(&self.dir, e))?;
+        let supported = MIGRATIONS.len() as i64;
+        if version > supported {
+            return Err(StoreError::TooNew { path: self.dir.clone(), found: version, supported });
+        }
+        for (i, migration) in MIGRATIONS.iter().enumerate().skip(version as usize) {
+            let tx = self.conn.transaction()?;
+            tx.execute_batch(migration).map_err(|e| classify(&self.dir, e))?;
+            tx.pragma_update(None, "user_version", i as i64 + 1)?;
+            tx.commit()?;
+        }
+        Ok(())
+    }
+
+    pub fn meta(&self, key: &str) -> Result<Option<String>> {
+        use rusqlite::OptionalExtension;
+        Ok(self.conn.query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0)).optional()?)
+    }
+
+    pub fn set_meta(&self, key: &str, value: &str) -> Result<()> {
+        self.conn
+            .execute("INSERT INTO meta(key, value) VALUES (?1, ?2) ON CONFLICT(key) DO UPDATE SET value = ?2", [key, value])?;
+        Ok(())
+    }
+
+    /// Starts a transaction for a batch of file changes.
+    pub fn writer(&mut self) -> Result<Writer<'_>> {
+        Writer::new(self.conn.transaction()?)
+    }
+
+    /// Truncates the write-ahead log so the database file is self-contained.
+    pub fn checkpoint(&self) -> Result<()> {
+        self.conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE);")?;
+        Ok(())
+    }
+}
+
+/// Maps SQLite's "not a database" family of errors to a rebuild hint.
+fn classify(dir: &Path, err: rusqlite::Error) -> StoreError {
+    use rusqlite::ErrorCode::*;
+    match err.sqlite_error_code() {
+        Some(NotADatabase | DatabaseCorrupt) => StoreError::Corrupt { path: dir.to_path_buf(), detail: err.to_string() },
+        Some(ReadOnly | CannotOpen | PermissionDenied) => StoreError::NotWritable {
+            path: dir.to_path_buf(),
+            source: std::io::Error::new(std::io::ErrorKind::PermissionDenied, err.to_string()),
+        },
+        Some(DatabaseBusy | DatabaseLocked) => StoreError::Locked(dir.to_path_buf()),
+        _ => StoreError::Sqlite(err),
+    }
+}

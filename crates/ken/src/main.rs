@@ -1,1 +1,270 @@
-fn main() {}
+//! `ken`: the command-line interface. Parses arguments, finds the index,
+//! calls the library crates and prints text or JSON. No analysis lives here.
+
+mod output;
+
+use anyhow::{Context, Result, bail};
+use clap::{Args, Parser, Subcommand};
+use ken_core::ChunkBudget;
+use ken_index::{IndexOptions, Progress};
+use ken_store::{Store, SymbolQuery};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+
+#[derive(Parser)]
+#[command(name = "ken", version, about = "Kenning: index, search and understand code repositories")]
+struct Cli {
+    /// Run as if ken was started in this directory.
+    #[arg(short = 'C', global = true, value_name = "DIR")]
+    directory: Option<PathBuf>,
+    /// Where the index lives (default: <repo>/.kenning).
+    #[arg(long, global = true, env = "KEN_INDEX_DIR", value_name = "DIR")]
+    index_dir: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Index a repository, or bring its index up to date.
+    Index(IndexArgs),
+    /// Find symbols by exact or partial name (case-insensitive, exact first).
+    Symbols(SymbolsArgs),
+    /// Show the symbol tree of a file.
+    Outline(OutlineArgs),
+}
+
+#[derive(Args)]
+struct IndexArgs {
+    /// Repository to index (default: the repository holding the current directory).
+    path: Option<PathBuf>,
+    /// Print the summary as JSON.
+    #[arg(long)]
+    json: bool,
+    /// Skip files larger than this many bytes.
+    #[arg(long, default_value_t = 1 << 20, value_name = "BYTES")]
+    max_file_size: u64,
+    /// Chunk budget in characters.
+    #[arg(long, default_value_t = ChunkBudget::default().max_chars, value_name = "N")]
+    chunk_chars: u32,
+    /// Chunk budget in lines.
+    #[arg(long, default_value_t = ChunkBudget::default().max_lines, value_name = "N")]
+    chunk_lines: u32,
+    /// Lines shared by consecutive chunks when a node must be cut by lines.
+    #[arg(long, default_value_t = ChunkBudget::default().overlap_lines, value_name = "N")]
+    chunk_overlap: u32,
+    /// Also index vendored and build directories (node_modules, target, dist, vendor…).
+    #[arg(long)]
+    include_vendored: bool,
+    /// Delete the index and build it again from scratch.
+    #[arg(long)]
+    rebuild: bool,
+    /// Do not show a progress bar.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+#[derive(Args)]
+struct SymbolsArgs {
+    /// Name or part of a name; a qualified suffix such as `Session.send` works too.
+    name: String,
+    /// Only these kinds (function, class, method, …); repeatable.
+    #[arg(long)]
+    kind: Vec<String>,
+    /// Only this language.
+    #[arg(long)]
+    lang: Option<String>,
+    /// At most this many results (0: all).
+    #[arg(short = 'k', long, default_value_t = 20)]
+    limit: usize,
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+struct OutlineArgs {
+    /// File path, relative to the current directory or the repository root.
+    file: PathBuf,
+    #[arg(long)]
+    json: bool,
+}
+
+fn main() {
+    let cli = Cli::parse();
+    tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::try_from_env("KEN_LOG").unwrap_or_else(|_| "warn".into()))
+        .with_writer(std::io::stderr)
+        .init();
+    if let Err(err) = run(cli) {
+        let mut message = err.to_string();
+        for cause in err.chain().skip(1) {
+            message.push_str(": ");
+            message.push_str(&cause.to_string());
+        }
+        eprintln!("error: {message}");
+        std::process::exit(1);
+    }
+}
+
+fn run(cli: Cli) -> Result<()> {
+    let cwd = match &cli.directory {
+        Some(dir) => {
+            if !dir.is_dir() {
+                bail!("{} is not a directory; pass an existing directory to -C", dir.display());
+            }
+            dir.canonicalize()?
+        }
+        None => std::env::current_dir().context("cannot read the current directory")?,
+    };
+    match cli.command {
+        Command::Index(args) => index(&cwd, cli.index_dir, args),
+        Command::Symbols(args) => symbols(&cwd, cli.index_dir, args),
+        Command::Outline(args) => outline(&cwd, cli.index_dir, args),
+    }
+}
+
+/// The repository holding `dir`: the nearest ancestor with an index or a
+/// `.git`, else `dir` itself.
+fn repo_root(dir: &Path) -> PathBuf {
+    dir.ancestors()
+        .find(|a| a.join(".kenning").is_dir() || a.join(".git").exists())
+        .unwrap_or(dir)
+        .to_path_buf()
+}
+
+fn index(cwd: &Path, index_dir: Option<PathBuf>, args: IndexArgs) -> Result<()> {
+    let root = match &args.path {
+        Some(path) => {
+            let path = cwd.join(path);
+            if !path.exists() {
+                bail!("{} does not exist; pass the path of a repository to index", path.display());
+            }
+            path
+        }
+        None => repo_root(cwd),
+    };
+    let index_dir = index_dir.map(|d| cwd.join(d)).unwrap_or_else(|| ken_index::default_index_dir(&root));
+    let mut opts = IndexOptions::new(root, index_dir);
+    opts.max_file_size = args.max_file_size;
+    opts.budget = ChunkBudget { max_chars: args.chunk_chars, max_lines: args.chunk_lines, overlap_lines: args.chunk_overlap };
+    if opts.budget.max_chars == 0 || opts.budget.max_lines == 0 {
+        bail!("--chunk-chars and --chunk-lines must be at least 1");
+    }
+    opts.include_vendored = args.include_vendored;
+    opts.rebuild = args.rebuild;
+
+    let bar = if args.quiet || args.json || !std::io::stderr().is_terminal() {
+        indicatif::ProgressBar::hidden()
+    } else {
+        let bar = indicatif::ProgressBar::new_spinner();
+        bar.set_message("walking");
+        bar.enable_steady_tick(std::time::Duration::from_millis(120));
+        bar
+    };
+    let style = indicatif::ProgressStyle::with_template("{spinner} mining {bar:30} {pos}/{len} files {elapsed}")
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
+    let progress = |p: Progress| match p {
+        Progress::Walked { files } => {
+            bar.set_style(style.clone());
+            bar.set_length(files);
+        }
+        Progress::Mining { done, total } => {
+            bar.set_length(total);
+            bar.set_position(done);
+        }
+    };
+    let summary = ken_index::index(&opts, &progress)?;
+    bar.finish_and_clear();
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&summary)?);
+    } else {
+        print!("{}", output::index_summary(&summary));
+    }
+    Ok(())
+}
+
+/// Opens the index for reading: `--index-dir`, or the one of the repository
+/// holding the current directory.
+fn open_index(cwd: &Path, index_dir: Option<PathBuf>) -> Result<Store> {
+    let dir = match index_dir {
+        Some(d) => cwd.join(d),
+        None => {
+            let root = repo_root(cwd);
+            let dir = ken_index::default_index_dir(&root);
+            if !dir.join(ken_store::DB_FILE).is_file() {
+                bail!("no index found for {}; run `ken index` there first (or pass --index-dir)", root.display());
+            }
+            dir
+        }
+    };
+    Ok(Store::open_read_only(&dir)?)
+}
+
+fn symbols(cwd: &Path, index_dir: Option<PathBuf>, args: SymbolsArgs) -> Result<()> {
+    let store = open_index(cwd, index_dir)?;
+    for kind in &args.kind {
+        if ken_core::SymbolKind::parse(kind).is_none() {
+            let known: Vec<&str> = ken_core::SymbolKind::ALL.iter().map(|k| k.as_str()).collect();
+            bail!("unknown kind `{kind}`; use one of: {}", known.join(", "));
+        }
+    }
+    let language = match &args.lang {
+        Some(l) => Some(
+            ken_core::Language::from_name(l)
+                .with_context(|| {
+                    let known: Vec<&str> = ken_core::Language::ALL.iter().map(|l| l.name()).collect();
+                    format!("unknown language `{l}`; use one of: {}", known.join(", "))
+                })?
+                .name()
+                .to_string(),
+        ),
+        None => None,
+    };
+    let rows = store.find_symbols(&SymbolQuery { text: args.name.clone(), kinds: args.kind, language, limit: args.limit })?;
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&rows)?);
+    } else if rows.is_empty() {
+        eprintln!("no symbol matches `{}`", args.name);
+    } else {
+        print!("{}", output::symbol_list(&rows));
+    }
+    Ok(())
+}
+
+fn outline(cwd: &Path, index_dir: Option<PathBuf>, args: OutlineArgs) -> Result<()> {
+    let store = open_index(cwd, index_dir)?;
+    let root = store.meta("root")?.map(PathBuf::from);
+    let typed = cwd.join(&args.file);
+    let mut candidates: Vec<String> = Vec::new();
+    if let (Some(root), Ok(abs)) = (&root, typed.canonicalize()) {
+        if let Ok(rel) = abs.strip_prefix(root) {
+            candidates.push(rel.to_string_lossy().replace('\\', "/"));
+        }
+    }
+    let as_given = args.file.to_string_lossy().replace('\\', "/");
+    candidates.push(as_given.trim_start_matches("./").to_string());
+    for path in &candidates {
+        if let Some(rows) = store.outline(path)? {
+            if args.json {
+                println!("{}", serde_json::to_string_pretty(&output::outline_json(path, &rows))?);
+            } else {
+                print!("{}", output::outline_text(path, &rows));
+            }
+            return Ok(());
+        }
+    }
+    let similar = store.paths_ending_with(candidates.last().map(String::as_str).unwrap_or_default())?;
+    match similar.as_slice() {
+        [only] => {
+            let rows = store.outline(only)?.unwrap_or_default();
+            if args.json {
+                println!("{}", serde_json::to_string_pretty(&output::outline_json(only, &rows))?);
+            } else {
+                print!("{}", output::outline_text(only, &rows));
+            }
+            Ok(())
+        }
+        [] => bail!("{} is not in the index; check the path, or run `ken index` if the file is new", args.file.display()),
+        many => bail!("{} matches several indexed files: {}; give more of the path", args.file.display(), many.join(", ")),
+    }
+}

@@ -1,0 +1,147 @@
+//! Finding the files to index: `.gitignore`, `.kenignore`, hidden files,
+//! vendored directories, size limits and symlink loops, walked in parallel.
+
+use ken_core::Language;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+/// Directories of dependencies and build output, skipped unless asked for.
+pub const VENDORED_DIRS: &[&str] =
+    &["node_modules", "target", "dist", "vendor", "third_party", "bower_components", "__pycache__", ".venv", "venv"];
+
+/// A file the walk found, with what the incremental check needs.
+#[derive(Clone, Debug)]
+pub struct Candidate {
+    pub abs: PathBuf,
+    /// Relative to the root, `/`-separated.
+    pub rel: String,
+    pub language: Language,
+    pub size: u64,
+    pub mtime_ns: i64,
+}
+
+#[derive(Debug, Default)]
+pub struct Walked {
+    pub candidates: Vec<Candidate>,
+    /// (reason, path) of every file skipped during the walk.
+    pub skipped: Vec<(&'static str, String)>,
+    /// Files in no language Kenning mines.
+    pub unsupported: u64,
+    pub vendored_dirs: u64,
+}
+
+pub struct WalkOptions<'a> {
+    pub root: &'a Path,
+    pub exclude: Option<&'a Path>,
+    pub max_file_size: u64,
+    pub include_vendored: bool,
+}
+
+pub fn walk(opts: &WalkOptions) -> Walked {
+    let vendored = Arc::new(AtomicU64::new(0));
+    let mut builder = ignore::WalkBuilder::new(opts.root);
+    builder
+        .hidden(true)
+        .git_ignore(true)
+        .git_exclude(true)
+        .git_global(false)
+        .require_git(false)
+        .follow_links(true)
+        .add_custom_ignore_filename(".kenignore");
+    let exclude = opts.exclude.map(Path::to_path_buf);
+    let include_vendored = opts.include_vendored;
+    let counter = Arc::clone(&vendored);
+    builder.filter_entry(move |entry| {
+        if exclude.as_deref().is_some_and(|x| entry.path() == x) {
+            return false;
+        }
+        let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
+        if is_dir && entry.depth() > 0 && !include_vendored {
+            if let Some(name) = entry.file_name().to_str() {
+                if VENDORED_DIRS.contains(&name) {
+                    counter.fetch_add(1, Ordering::Relaxed);
+                    return false;
+                }
+            }
+        }
+        true
+    });
+
+    let out = Mutex::new(Walked::default());
+    let root = opts.root;
+    let max = opts.max_file_size;
+    builder.build_parallel().run(|| {
+        let out = &out;
+        Box::new(move |result| {
+            let mut local: Option<Result<Candidate, (&'static str, String)>> = None;
+            let mut unsupported = false;
+            match result {
+                Ok(entry) => {
+                    if entry.file_type().is_some_and(|t| t.is_file()) {
+                        let rel = relative(root, entry.path());
+                        match ken_lang::detect(entry.path()) {
+                            None => unsupported = true,
+                            Some(language) => local = Some(candidate(entry.path(), rel, language, max)),
+                        }
+                    }
+                }
+                Err(err) => local = Some(Err(classify_walk_error(root, &err))),
+            }
+            let mut out = out.lock().unwrap_or_else(|p| p.into_inner());
+            if unsupported {
+                out.unsupported += 1;
+            }
+            match local {
+                Some(Ok(c)) => out.candidates.push(c),
+                Some(Err(skip)) => out.skipped.push(skip),
+                None => {}
+            }
+            ignore::WalkState::Continue
+        })
+    });
+    let mut walked = out.into_inner().unwrap_or_else(|p| p.into_inner());
+    walked.vendored_dirs = vendored.load(Ordering::Relaxed);
+    walked.candidates.sort_by(|a, b| a.rel.cmp(&b.rel));
+    walked
+}
+
+fn candidate(abs: &Path, rel: String, language: Language, max: u64) -> Result<Candidate, (&'static str, String)> {
+    let meta = std::fs::metadata(abs).map_err(|_| ("unreadable", rel.clone()))?;
+    if meta.len() > max {
+        return Err(("too_large", rel));
+    }
+    let mtime_ns = meta
+        .modified()
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_nanos() as i64);
+    Ok(Candidate { abs: abs.to_path_buf(), rel, language, size: meta.len(), mtime_ns })
+}
+
+fn relative(root: &Path, path: &Path) -> String {
+    let rel = path.strip_prefix(root).unwrap_or(path);
+    let parts: Vec<String> = rel.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
+    parts.join("/")
+}
+
+fn classify_walk_error(root: &Path, err: &ignore::Error) -> (&'static str, String) {
+    let mut err = err;
+    let mut path = None;
+    loop {
+        match err {
+            ignore::Error::Loop { child, .. } => return ("symlink_loop", relative(root, child)),
+            ignore::Error::WithPath { path: p, err: inner } => {
+                path = Some(relative(root, p));
+                err = inner;
+            }
+            ignore::Error::WithDepth { err: inner, .. } | ignore::Error::WithLineNumber { err: inner, .. } => err = inner,
+            ignore::Error::Io(io) if io.raw_os_error() == Some(40) => {
+                // ELOOP: a link that resolves to itself.
+                return ("symlink_loop", path.unwrap_or_default());
+            }
+            _ => return ("unreadable", path.unwrap_or_else(|| err.to_string())),
+        }
+    }
+}

@@ -1,0 +1,197 @@
+//! Typed reads: file states for incremental indexing, symbol lookup, outlines.
+
+use crate::{Result, Store};
+use rusqlite::{OptionalExtension, Row, params};
+use serde::Serialize;
+
+/// What the incremental indexer compares a file on disk against.
+#[derive(Clone, Debug)]
+pub struct FileRow {
+    pub id: i64,
+    pub path: String,
+    pub language: String,
+    pub size: u64,
+    pub mtime_ns: i64,
+    pub hash: String,
+    pub package: Option<String>,
+}
+
+/// A symbol as stored, with its file.
+#[derive(Clone, Debug, Serialize)]
+pub struct SymbolRow {
+    pub id: i64,
+    #[serde(skip)]
+    pub parent_id: Option<i64>,
+    pub kind: String,
+    pub name: String,
+    pub qualified_name: String,
+    pub path: String,
+    pub language: String,
+    pub start_line: u32,
+    pub start_col: u32,
+    pub end_line: u32,
+    pub end_col: u32,
+    pub signature: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub docstring: Option<String>,
+}
+
+const SYMBOL_COLUMNS: &str = "s.id, s.parent_id, s.kind, s.name, s.qualified_name, f.path, f.language,
+    s.start_line, s.start_col, s.end_line, s.end_col, s.signature, s.docstring";
+
+fn symbol_row(r: &Row) -> rusqlite::Result<SymbolRow> {
+    Ok(SymbolRow {
+        id: r.get(0)?,
+        parent_id: r.get(1)?,
+        kind: r.get(2)?,
+        name: r.get(3)?,
+        qualified_name: r.get(4)?,
+        path: r.get(5)?,
+        language: r.get(6)?,
+        start_line: r.get(7)?,
+        start_col: r.get(8)?,
+        end_line: r.get(9)?,
+        end_col: r.get(10)?,
+        signature: r.get(11)?,
+        docstring: r.get(12)?,
+    })
+}
+
+/// A symbol search: exact or partial name, case-insensitive.
+#[derive(Clone, Debug, Default)]
+pub struct SymbolQuery {
+    pub text: String,
+    pub kinds: Vec<String>,
+    pub language: Option<String>,
+    pub limit: usize,
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct IndexStats {
+    pub files: u64,
+    pub lines: u64,
+    pub symbols: u64,
+    pub references: u64,
+    pub chunks: u64,
+    pub files_with_parse_errors: u64,
+    pub parse_errors: u64,
+}
+
+impl Store {
+    pub fn file_rows(&self) -> Result<Vec<FileRow>> {
+        let mut stmt = self.conn.prepare("SELECT id, path, language, size, mtime_ns, hash, package FROM files")?;
+        let rows = stmt
+            .query_map([], |r| {
+                Ok(FileRow {
+                    id: r.get(0)?,
+                    path: r.get(1)?,
+                    language: r.get(2)?,
+                    size: r.get::<_, i64>(3)? as u64,
+                    mtime_ns: r.get(4)?,
+                    hash: r.get(5)?,
+                    package: r.get(6)?,
+                })
+            })?
+            .collect::<rusqlite::Result<_>>()?;
+        Ok(rows)
+    }
+
+    /// Symbols whose name or qualified name contains the query, best first:
+    /// exact name, then exact ignoring case, then qualified-name suffix
+    /// (`Session.send`), then prefix, then substring.
+    pub fn find_symbols(&self, query: &SymbolQuery) -> Result<Vec<SymbolRow>> {
+        let needle = query.text.trim();
+        if needle.is_empty() {
+            return Ok(Vec::new());
+        }
+        let pattern = format!("%{}%", needle.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_"));
+        let sql = format!(
+            "SELECT {SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id
+             WHERE (s.name LIKE ?1 ESCAPE '\\' OR s.qualified_name LIKE ?1 ESCAPE '\\')
+               AND (?2 IS NULL OR f.language = ?2)"
+        );
+        let mut stmt = self.conn.prepare_cached(&sql)?;
+        let mut rows: Vec<SymbolRow> = stmt
+            .query_map(params![pattern, query.language], symbol_row)?
+            .filter_map(|r| r.ok())
+            .filter(|s| query.kinds.is_empty() || query.kinds.iter().any(|k| k == &s.kind))
+            .collect();
+        let lower = needle.to_lowercase();
+        let tier = |s: &SymbolRow| -> u8 {
+            let name = s.name.to_lowercase();
+            let qualified = s.qualified_name.to_lowercase();
+            if s.name == needle || s.qualified_name == needle {
+                0
+            } else if name == lower || qualified == lower {
+                1
+            } else if [".", "::", "/", "\\"].iter().any(|sep| qualified.ends_with(&format!("{sep}{lower}"))) {
+                2
+            } else if name.starts_with(&lower) {
+                3
+            } else if name.contains(&lower) {
+                4
+            } else {
+                5
+            }
+        };
+        let kind_rank = |kind: &str| match kind {
+            "class" | "struct" | "interface" | "trait" | "enum" => 0,
+            "function" | "method" | "constructor" => 1,
+            "module" => 2,
+            _ => 3,
+        };
+        rows.sort_by_cached_key(|s| {
+            (tier(s), kind_rank(&s.kind), s.qualified_name.len(), s.path.clone(), s.start_line)
+        });
+        rows.truncate(if query.limit == 0 { usize::MAX } else { query.limit });
+        Ok(rows)
+    }
+
+    /// The symbols of one file in source order (parents before children),
+    /// or `None` if the file is not in the index.
+    pub fn outline(&self, path: &str) -> Result<Option<Vec<SymbolRow>>> {
+        let file: Option<i64> =
+            self.conn.query_row("SELECT id FROM files WHERE path = ?1", [path], |r| r.get(0)).optional()?;
+        let Some(file_id) = file else { return Ok(None) };
+        let sql = format!(
+            "SELECT {SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id
+             WHERE s.file_id = ?1 ORDER BY s.ordinal"
+        );
+        let rows = self.conn.prepare(&sql)?.query_map([file_id], symbol_row)?.collect::<rusqlite::Result<_>>()?;
+        Ok(Some(rows))
+    }
+
+    /// Indexed paths that end with `suffix`, for resolving a path the user typed.
+    pub fn paths_ending_with(&self, suffix: &str) -> Result<Vec<String>> {
+        let pattern = format!("%{}", suffix.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_"));
+        let rows = self
+            .conn
+            .prepare("SELECT path FROM files WHERE path LIKE ?1 ESCAPE '\\' ORDER BY length(path), path LIMIT 20")?
+            .query_map([pattern], |r| r.get(0))?
+            .collect::<rusqlite::Result<_>>()?;
+        Ok(rows)
+    }
+
+    pub fn stats(&self) -> Result<IndexStats> {
+        let count = |sql: &str| -> Result<u64> { Ok(self.conn.query_row(sql, [], |r| r.get::<_, i64>(0))? as u64) };
+        Ok(IndexStats {
+            files: count("SELECT count(*) FROM files")?,
+            lines: count("SELECT coalesce(sum(lines), 0) FROM files")?,
+            symbols: count("SELECT count(*) FROM symbols")?,
+            references: count("SELECT count(*) FROM refs")?,
+            chunks: count("SELECT count(*) FROM chunks")?,
+            files_with_parse_errors: count("SELECT count(*) FROM files WHERE parse_errors > 0")?,
+            parse_errors: count("SELECT coalesce(sum(parse_errors), 0) FROM files")?,
+        })
+    }
+
+    /// Indexed files per language.
+    pub fn files_by_language(&self) -> Result<Vec<(String, u64)>> {
+        let rows = self
+            .conn
+            .prepare("SELECT language, count(*) FROM files GROUP BY language ORDER BY count(*) DESC, language")?
+            .query_map([], |r| Ok((r.get(0)?, r.get::<_, i64>(1)? as u64)))?
+            .collect::<rusqlite::Result<_>>()?;
+        Ok(rows)
+    }
+}

@@ -1,0 +1,181 @@
+//! Batched, transactional writes of mined files.
+
+use crate::Result;
+use ken_core::FileAnalysis;
+use rusqlite::{Transaction, params};
+
+/// What the index keeps about a file besides what was mined from it.
+#[derive(Clone, Debug)]
+pub struct FileRecord<'a> {
+    pub path: &'a str,
+    pub language: &'a str,
+    pub size: u64,
+    pub mtime_ns: i64,
+    pub hash: &'a str,
+}
+
+/// One transaction's worth of changes. Dropping it without [`Writer::commit`]
+/// rolls everything back.
+pub struct Writer<'c> {
+    tx: Transaction<'c>,
+}
+
+impl<'c> Writer<'c> {
+    pub(crate) fn new(tx: Transaction<'c>) -> Result<Writer<'c>> {
+        Ok(Writer { tx })
+    }
+
+    /// Replaces everything known about `file.path` with a fresh analysis.
+    pub fn put_file(&self, file: &FileRecord, text: &str, analysis: &FileAnalysis) -> Result<()> {
+        let tx = &self.tx;
+        tx.prepare_cached("DELETE FROM files WHERE path = ?1")?.execute([file.path])?;
+        tx.prepare_cached(
+            "INSERT INTO files(path, language, size, mtime_ns, hash, module, package, lines, parse_errors)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+        )?
+        .execute(params![
+            file.path,
+            file.language,
+            file.size as i64,
+            file.mtime_ns,
+            file.hash,
+            analysis.module,
+            analysis.declared_package,
+            analysis.lines,
+            analysis.parse_errors
+        ])?;
+        let file_id = tx.last_insert_rowid();
+        tx.prepare_cached("INSERT INTO file_text(file_id, text) VALUES (?1, ?2)")?.execute(params![file_id, text])?;
+
+        let mut ids: Vec<i64> = Vec::with_capacity(analysis.symbols.len());
+        {
+            let mut insert = tx.prepare_cached(
+                "INSERT INTO symbols(file_id, ordinal, parent_id, kind, name, local_path, qualified_name, signature,
+                    docstring, start_byte, end_byte, start_line, start_col, end_line, end_col, name_line, name_col)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
+            )?;
+            for (ordinal, s) in analysis.symbols.iter().enumerate() {
+                // Parents come before children, so their ids are known.
+                let parent = s.parent.and_then(|p| ids.get(p as usize).copied());
+                insert.execute(params![
+                    file_id,
+                    ordinal as i64,
+                    parent,
+                    s.kind.as_str(),
+                    s.name,
+                    s.local_path,
+                    s.qualified_name,
+                    s.signature,
+                    s.docstring,
+                    s.span.start_byte,
+                    s.span.end_byte,
+                    s.span.start_line,
+                    s.span.start_col,
+                    s.span.end_line,
+                    s.span.end_col,
+                    s.name_line,
+                    s.name_col
+                ])?;
+                ids.push(tx.last_insert_rowid());
+            }
+        }
+        let id_of = |ordinal: u32| ids.get(ordinal as usize).copied();
+        {
+            let mut insert = tx.prepare_cached(
+                "INSERT INTO refs(file_id, enclosing_id, kind, name, qualifier, alias, line, col)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            )?;
+            for r in &analysis.references {
+                insert.execute(params![
+                    file_id,
+                    id_of(r.enclosing).or(ids.first().copied()),
+                    r.kind.as_str(),
+                    r.name,
+                    r.qualifier,
+                    r.alias,
+                    r.line,
+                    r.col
+                ])?;
+            }
+        }
+        {
+            let mut insert = tx.prepare_cached(
+                "INSERT INTO chunks(file_id, symbol_id, start_line, end_line, start_byte, end_byte,
+                    class_id, class_encloses, method_id, method_encloses, text)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+            )?;
+            for c in &analysis.chunks {
+                let chunk_text = text.get(c.start_byte as usize..c.end_byte as usize).unwrap_or("");
+                insert.execute(params![
+                    file_id,
+                    c.symbol.and_then(id_of),
+                    c.start_line,
+                    c.end_line,
+                    c.start_byte,
+                    c.end_byte,
+                    c.class.as_ref().and_then(|x| id_of(x.symbol)),
+                    c.class.as_ref().map(|x| x.encloses),
+                    c.method.as_ref().and_then(|x| id_of(x.symbol)),
+                    c.method.as_ref().map(|x| x.encloses),
+                    chunk_text
+                ])?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Records a new size and mtime for a file whose content did not change.
+    pub fn touch_file(&self, file_id: i64, size: u64, mtime_ns: i64) -> Result<()> {
+        self.tx
+            .prepare_cached("UPDATE files SET size = ?2, mtime_ns = ?3 WHERE id = ?1")?
+            .execute(params![file_id, size as i64, mtime_ns])?;
+        Ok(())
+    }
+
+    /// Moves a file to a new path without mining it again: only the module
+    /// and the qualified names, which derive from the path, change.
+    pub fn rename_file(
+        &self,
+        file_id: i64,
+        file: &FileRecord,
+        module: &str,
+        qualify: impl Fn(&str) -> String,
+    ) -> Result<()> {
+        let tx = &self.tx;
+        tx.prepare_cached("DELETE FROM files WHERE path = ?1 AND id != ?2")?.execute(params![file.path, file_id])?;
+        tx.prepare_cached("UPDATE files SET path = ?2, size = ?3, mtime_ns = ?4, module = ?5 WHERE id = ?1")?
+            .execute(params![file_id, file.path, file.size as i64, file.mtime_ns, module])?;
+        let rows: Vec<(i64, String)> = tx
+            .prepare_cached("SELECT id, local_path FROM symbols WHERE file_id = ?1")?
+            .query_map([file_id], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<rusqlite::Result<_>>()?;
+        let mut update = tx.prepare_cached("UPDATE symbols SET qualified_name = ?2, name = CASE WHEN kind = 'module' THEN ?3 ELSE name END WHERE id = ?1")?;
+        let module_name = module.rsplit(['.', '/', ':', '\\']).next().unwrap_or(module);
+        for (id, local) in rows {
+            update.execute(params![id, qualify(&local), module_name])?;
+        }
+        Ok(())
+    }
+
+    pub fn delete_file(&self, file_id: i64) -> Result<()> {
+        self.tx.prepare_cached("DELETE FROM files WHERE id = ?1")?.execute([file_id])?;
+        Ok(())
+    }
+
+    pub fn delete_all(&self) -> Result<()> {
+        self.tx.execute("DELETE FROM files", [])?;
+        Ok(())
+    }
+
+    pub fn set_meta(&self, key: &str, value: &str) -> Result<()> {
+        self.tx
+            .prepare_cached("INSERT INTO meta(key, value) VALUES (?1, ?2) ON CONFLICT(key) DO UPDATE SET value = ?2")?
+            .execute([key, value])?;
+        Ok(())
+    }
+
+    pub fn commit(self) -> Result<()> {
+        self.tx.commit()?;
+        Ok(())
+    }
+}

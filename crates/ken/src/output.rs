@@ -1,0 +1,133 @@
+//! Text and JSON renderings of library results for the terminal.
+
+use ken_index::IndexSummary;
+use ken_store::SymbolRow;
+use serde::Serialize;
+use std::fmt::Write;
+
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+pub fn index_summary(s: &IndexSummary) -> String {
+    let mut out = String::new();
+    let by_lang: Vec<String> = s.files_by_language.iter().map(|(l, n)| format!("{l} {}", thousands(*n))).collect();
+    let _ = writeln!(out, "Indexed {} in {:.2}s", s.root, s.seconds);
+    let _ = writeln!(out, "  files       {} ({})", thousands(s.files), if by_lang.is_empty() { "none".into() } else { by_lang.join(", ") });
+    let _ = writeln!(out, "  lines       {}", thousands(s.lines));
+    let _ = writeln!(
+        out,
+        "  symbols     {}   references {}   chunks {}",
+        thousands(s.symbols),
+        thousands(s.references),
+        thousands(s.chunks)
+    );
+    let c = &s.changes;
+    let _ = writeln!(
+        out,
+        "  this run    {} added, {} modified, {} renamed, {} deleted, {} unchanged; mined {} lines",
+        c.added,
+        c.modified,
+        c.renamed,
+        c.deleted,
+        c.unchanged,
+        thousands(s.mined_lines)
+    );
+    if s.parse_errors > 0 {
+        let _ = writeln!(
+            out,
+            "  parse errors {} in {} files (indexed with what was recovered)",
+            thousands(s.parse_errors),
+            s.files_with_parse_errors
+        );
+    }
+    let skipped: u64 = s.skipped.values().sum();
+    if skipped > 0 {
+        let reasons: Vec<String> = s.skipped.iter().map(|(r, n)| format!("{r} {n}")).collect();
+        let _ = writeln!(out, "  skipped     {} files: {}", skipped, reasons.join(", "));
+    }
+    if s.vendored_dirs_skipped > 0 {
+        let _ = writeln!(out, "  vendored    {} directories left out (--include-vendored to index them)", s.vendored_dirs_skipped);
+    }
+    let _ = writeln!(out, "  index       {}", s.index_dir);
+    out
+}
+
+pub fn symbol_list(rows: &[SymbolRow]) -> String {
+    let mut out = String::new();
+    for r in rows {
+        let _ = writeln!(out, "{}:{}:{}  {:<11} {}", r.path, r.start_line, r.start_col, r.kind, r.qualified_name);
+        if !r.signature.is_empty() && r.signature != r.name {
+            let _ = writeln!(out, "    {}", r.signature);
+        }
+    }
+    out
+}
+
+/// Depth of each row below the module, from parent ids (rows come parents first).
+fn depths(rows: &[SymbolRow]) -> Vec<usize> {
+    let mut depth_of: std::collections::HashMap<i64, usize> = Default::default();
+    rows.iter()
+        .map(|r| {
+            let d = r.parent_id.and_then(|p| depth_of.get(&p).copied()).map_or(0, |d| d + 1);
+            depth_of.insert(r.id, d);
+            d
+        })
+        .collect()
+}
+
+pub fn outline_text(path: &str, rows: &[SymbolRow]) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "{path}");
+    for (r, depth) in rows.iter().zip(depths(rows)) {
+        if r.kind == "module" {
+            continue;
+        }
+        let indent = "  ".repeat(depth);
+        let label = if r.signature.is_empty() { r.name.as_str() } else { r.signature.as_str() };
+        let _ = writeln!(out, "{indent}{:<11} {label}  [{}-{}]", r.kind, r.start_line, r.end_line);
+    }
+    out
+}
+
+#[derive(Serialize)]
+pub struct OutlineNode {
+    #[serde(flatten)]
+    symbol: SymbolRow,
+    children: Vec<OutlineNode>,
+}
+
+#[derive(Serialize)]
+pub struct Outline {
+    path: String,
+    symbols: Vec<OutlineNode>,
+}
+
+pub fn outline_json(path: &str, rows: &[SymbolRow]) -> Outline {
+    // Build bottom-up: rows are parents first, so walk in reverse.
+    let mut children: std::collections::HashMap<i64, Vec<OutlineNode>> = Default::default();
+    let mut top = Vec::new();
+    let module_ids: Vec<i64> = rows.iter().filter(|r| r.kind == "module").map(|r| r.id).collect();
+    for r in rows.iter().rev() {
+        if r.kind == "module" {
+            continue;
+        }
+        let mut kids = children.remove(&r.id).unwrap_or_default();
+        kids.reverse();
+        let node = OutlineNode { symbol: r.clone(), children: kids };
+        match r.parent_id {
+            Some(p) if !module_ids.contains(&p) => children.entry(p).or_default().push(node),
+            _ => top.push(node),
+        }
+    }
+    top.reverse();
+    Outline { path: path.to_string(), symbols: top }
+}
