@@ -129,12 +129,8 @@ pub fn index(opts: &IndexOptions, progress: &(dyn Fn(Progress) + Sync)) -> Resul
         return Err(IndexError::RootNotDir(opts.root.clone()));
     }
     let root = opts.root.canonicalize().map_err(|_| IndexError::RootMissing(opts.root.clone()))?;
-    if opts.rebuild {
-        // Take the lock before deleting anything, then reopen fresh.
-        drop(Store::open_for_write(&opts.index_dir)?);
-        Store::destroy(&opts.index_dir)?;
-    }
-    let mut store = Store::open_for_write(&opts.index_dir)?;
+    let mut store =
+        if opts.rebuild { Store::create_fresh(&opts.index_dir)? } else { Store::open_for_write(&opts.index_dir)? };
     let index_dir = opts.index_dir.canonicalize().unwrap_or_else(|_| opts.index_dir.clone());
 
     let walked = walk::walk(&WalkOptions {

@@ -49,6 +49,16 @@ pub struct Store {
 impl Store {
     /// Opens (creating if needed) the index in `dir` for writing, taking the lock.
     pub fn open_for_write(dir: &Path) -> Result<Store> {
+        Store::open_writer(dir, false)
+    }
+
+    /// Takes the lock, deletes any index in `dir` (damaged or not) and
+    /// creates an empty one.
+    pub fn create_fresh(dir: &Path) -> Result<Store> {
+        Store::open_writer(dir, true)
+    }
+
+    fn open_writer(dir: &Path, fresh: bool) -> Result<Store> {
         let not_writable = |source| StoreError::NotWritable { path: dir.to_path_buf(), source };
         std::fs::create_dir_all(dir).map_err(not_writable)?;
         let lock = File::options()
@@ -62,6 +72,9 @@ impl Store {
             Ok(false) => return Err(StoreError::Locked(dir.to_path_buf())),
             Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => return Err(StoreError::Locked(dir.to_path_buf())),
             Err(e) => return Err(not_writable(e)),
+        }
+        if fresh {
+            Store::destroy(dir)?;
         }
         let conn = Connection::open(dir.join(DB_FILE)).map_err(|e| classify(dir, e))?;
         let mut store = Store { conn, dir: dir.to_path_buf(), _lock: Some(lock) };
@@ -90,8 +103,7 @@ impl Store {
         Ok(store)
     }
 
-    /// Deletes the index database in `dir` so it can be built afresh.
-    pub fn destroy(dir: &Path) -> Result<()> {
+    fn destroy(dir: &Path) -> Result<()> {
         for name in [DB_FILE.to_string(), format!("{DB_FILE}-wal"), format!("{DB_FILE}-shm")] {
             match std::fs::remove_file(dir.join(name)) {
                 Ok(()) => {}

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# Indexing benchmark (foundation issue): cold, warm and one-file-changed runs
+# of `ken index --no-embed` on pinned real corpora, with peak RSS and index
+# size. The peer, timed in the same run on the same files, is Python's own
+# parser (`ast.parse` over every file: what MutaGReP's miner does first), so
+# the ratio survives a noisy machine.
+#
+# Usage: bench/index.sh [django|tokio|all]   (default: all)
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(dirname "$here")"
+cache="$here/.cache"
+mkdir -p "$cache"
+which="${1:-all}"
+
+fetch_django() {
+  local dir="$cache/django-5.1.4"
+  if [ ! -f "$dir/.complete" ]; then
+    rm -rf "$dir" && mkdir -p "$dir"
+    python3 -m pip download --quiet --no-deps --only-binary :all: -d "$cache/dl" django==5.1.4
+    python3 -m zipfile -e "$cache/dl/Django-5.1.4-py3-none-any.whl" "$dir"
+    touch "$dir/.complete"
+  fi
+  echo "$dir"
+}
+
+fetch_tokio() {
+  local dir="$cache/tokio-1.41.1"
+  if [ ! -f "$dir/.complete" ]; then
+    rm -rf "$dir" && mkdir -p "$dir"
+    curl -sSfL -o "$cache/tokio-1.41.1.crate" https://static.crates.io/crates/tokio/tokio-1.41.1.crate \
+      || { echo "cannot download tokio 1.41.1 from crates.io; check the network" >&2; exit 1; }
+    tar -xzf "$cache/tokio-1.41.1.crate" -C "$dir" --strip-components=1
+    touch "$dir/.complete"
+  fi
+  echo "$dir"
+}
+
+(cd "$root" && cargo build --release -p ken --quiet)
+ken="$root/target/release/ken"
+
+# Runs a command and prints "seconds peak_rss_kib".
+measure() {
+  local out
+  out=$( { /usr/bin/time -f "%e %M" "$@" >/dev/null; } 2>&1 | tail -n 1)
+  echo "$out"
+}
+
+bench() {
+  local name="$1" corpus="$2" ext="$3" touch_file="$4"
+  local idx; idx="$(mktemp -d)"
+  local lines; lines=$(find "$corpus" -name "*.$ext" -print0 | xargs -0 cat | wc -l)
+  read -r cold_s cold_rss < <(measure "$ken" index "$corpus" --index-dir "$idx" -q)
+  read -r warm_s warm_rss < <(measure "$ken" index "$corpus" --index-dir "$idx" -q)
+  echo "# bench" >> "$corpus/$touch_file"
+  read -r one_s one_rss < <(measure "$ken" index "$corpus" --index-dir "$idx" -q)
+  # Put the file back as it was so the corpus stays pinned.
+  python3 - "$corpus/$touch_file" <<'PY'
+import sys
+p = sys.argv[1]
+text = open(p, encoding="utf-8").read()
+open(p, "w", encoding="utf-8").write(text[: -len("# bench\n")])
+PY
+  "$ken" index "$corpus" --index-dir "$idx" -q >/dev/null
+  local size; size=$(du -sk "$idx" | cut -f1)
+  local peer_s="n/a" ratio="n/a"
+  if [ "$ext" = "py" ]; then
+    peer_s=$( { /usr/bin/time -f "%e" python3 - "$corpus" >/dev/null <<'PY'
+import ast, pathlib, sys
+for p in pathlib.Path(sys.argv[1]).rglob("*.py"):
+    try:
+        ast.parse(p.read_text(encoding="utf-8"))
+    except (SyntaxError, UnicodeDecodeError, ValueError):
+        pass
+PY
+    } 2>&1 | tail -n 1)
+    ratio=$(python3 -c "print(f'{$peer_s / max($cold_s, 0.01):.2f}x')")
+  fi
+  python3 - "$name" "$lines" "$cold_s" "$cold_rss" "$warm_s" "$one_s" "$size" "$peer_s" "$ratio" <<'PY'
+import sys
+name, lines, cold, rss, warm, one, size, peer, ratio = sys.argv[1:]
+lines, cold = int(lines), float(cold)
+print(f"{name}: {lines:,} lines")
+print(f"  cold index   {cold:.2f} s  = {lines / max(cold, 0.01):,.0f} lines/s   (target >= 60,000)")
+print(f"  warm, no change {float(warm):.3f} s   (target < 0.5)")
+print(f"  one file changed {float(one):.3f} s   (target < 0.3)")
+print(f"  peak RSS     {int(rss) / 1024:.0f} MiB   (target < 1024)")
+print(f"  index size   {int(size) / 1024:.1f} MiB")
+if peer != "n/a":
+    print(f"  peer: python ast.parse alone {float(peer):.2f} s; ken's full index is {ratio} its speed")
+PY
+  rm -rf "$idx"
+}
+
+case "$which" in
+  django) bench django "$(fetch_django)" py django/db/models/query.py ;;
+  tokio) bench tokio "$(fetch_tokio)" rs src/runtime/mod.rs ;;
+  all)
+    bench django "$(fetch_django)" py django/db/models/query.py
+    bench tokio "$(fetch_tokio)" rs src/runtime/mod.rs
+    ;;
+  *) echo "usage: bench/index.sh [django|tokio|all]" >&2; exit 2 ;;
+esac

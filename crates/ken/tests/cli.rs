@@ -1,0 +1,430 @@
+//! End-to-end tests of the `ken` binary: fixtures and a real PyPI package.
+
+mod support;
+
+use expect_test::{Expect, expect};
+use support::{Repo, json, ken_in, pypi_corpus, stdout};
+
+/// The parts of an index summary that do not depend on timing or paths.
+fn summary_digest(v: &serde_json::Value) -> String {
+    let mut v = v.clone();
+    let obj = v.as_object_mut().unwrap();
+    for volatile in ["root", "index_dir", "seconds"] {
+        obj.remove(volatile);
+    }
+    serde_json::to_string_pretty(&v).unwrap()
+}
+
+fn check_index(repo: &Repo, args: &[&str], expect: Expect) {
+    let mut all = vec!["index", "--json"];
+    all.extend_from_slice(args);
+    expect.assert_eq(&summary_digest(&json(&repo.ken(&all))));
+}
+
+const SMALL_REPO: &str = r#"
+//- app/models.py
+class Model:
+    """A model."""
+    def save(self):
+        return True
+
+class User(Model):
+    def save(self):
+        return super().save()
+//- app/util.py
+def helper():
+    return 1
+//- src/lib.rs
+/// A point.
+pub struct Point { x: i32 }
+impl Point {
+    pub fn new() -> Self { Point { x: 0 } }
+}
+//- README.md
+Not code.
+"#;
+
+#[test]
+fn incremental_index_processes_only_what_changed() {
+    let repo = Repo::new(SMALL_REPO);
+    check_index(&repo, &[], expect![[r#"
+        {
+          "changes": {
+            "added": 3,
+            "deleted": 0,
+            "modified": 0,
+            "renamed": 0,
+            "unchanged": 0
+          },
+          "chunks": 3,
+          "files": 3,
+          "files_by_language": {
+            "python": 2,
+            "rust": 1
+          },
+          "files_with_parse_errors": 0,
+          "lines": 15,
+          "mined_files": 3,
+          "mined_lines": 15,
+          "parse_errors": 0,
+          "references": 4,
+          "skipped": {},
+          "skipped_files": [],
+          "symbols": 11,
+          "unsupported_files": 1,
+          "vendored_dirs_skipped": 0
+        }"#]]);
+    // No change: nothing mined.
+    check_index(&repo, &[], expect![[r#"
+        {
+          "changes": {
+            "added": 0,
+            "deleted": 0,
+            "modified": 0,
+            "renamed": 0,
+            "unchanged": 3
+          },
+          "chunks": 3,
+          "files": 3,
+          "files_by_language": {
+            "python": 2,
+            "rust": 1
+          },
+          "files_with_parse_errors": 0,
+          "lines": 15,
+          "mined_files": 0,
+          "mined_lines": 0,
+          "parse_errors": 0,
+          "references": 4,
+          "skipped": {},
+          "skipped_files": [],
+          "symbols": 11,
+          "unsupported_files": 1,
+          "vendored_dirs_skipped": 0
+        }"#]]);
+    // Edit one, add one, delete one, rename one.
+    repo.write("app/util.py", "def helper():\n    return 2\n\ndef other():\n    pass\n");
+    repo.write("app/new.py", "class New:\n    pass\n");
+    std::fs::remove_file(repo.path().join("src/lib.rs")).unwrap();
+    std::fs::rename(repo.path().join("app/models.py"), repo.path().join("app/entities.py")).unwrap();
+    check_index(&repo, &[], expect![[r#"
+        {
+          "changes": {
+            "added": 1,
+            "deleted": 1,
+            "modified": 1,
+            "renamed": 1,
+            "unchanged": 0
+          },
+          "chunks": 3,
+          "files": 3,
+          "files_by_language": {
+            "python": 3
+          },
+          "files_with_parse_errors": 0,
+          "lines": 15,
+          "mined_files": 2,
+          "mined_lines": 7,
+          "parse_errors": 0,
+          "references": 3,
+          "skipped": {},
+          "skipped_files": [],
+          "symbols": 10,
+          "unsupported_files": 1,
+          "vendored_dirs_skipped": 0
+        }"#]]);
+    // The renamed file's symbols follow its new module path.
+    let found = stdout(&repo.ken(&["symbols", "User.save"]));
+    expect![[r#"
+        app/entities.py:7:5  method      app.entities.User.save
+            def save(self)
+    "#]].assert_eq(&found);
+}
+
+#[test]
+fn bad_files_are_skipped_and_counted() {
+    let repo = Repo::new(
+        r#"
+//- ok.py
+def fine():
+    pass
+//- broken.py
+def broken(:
+    pass
+
+class StillFound:
+    pass
+//- .hidden/secret.py
+def hidden(): pass
+//- node_modules/dep/index.js
+function vendored() {}
+//- ignored/skip.py
+def ignored(): pass
+//- .gitignore
+ignored/
+//- .kenignore
+*.skip.py
+//- also.skip.py
+def kenignored(): pass
+//- dist/bundle.min.js
+function a(){}
+"#,
+    );
+    repo.write("binary.py", b"def f():\n\x00\x01\x02 pass\n");
+    repo.write("latin1.py", b"# caf\xe9\ndef g(): pass\n");
+    repo.write("huge.py", format!("X = '{}'\n", "a".repeat(5000)));
+    repo.write("app.min.js", "function a(){}\n");
+    std::os::unix::fs::symlink(repo.path(), repo.path().join("loop")).unwrap();
+    std::os::unix::fs::symlink(repo.path().join("missing.py"), repo.path().join("dangling.py")).unwrap();
+    check_index(&repo, &["--max-file-size", "4096"], expect![[r#"
+        {
+          "changes": {
+            "added": 2,
+            "deleted": 0,
+            "modified": 0,
+            "renamed": 0,
+            "unchanged": 0
+          },
+          "chunks": 2,
+          "files": 2,
+          "files_by_language": {
+            "python": 2
+          },
+          "files_with_parse_errors": 1,
+          "lines": 7,
+          "mined_files": 2,
+          "mined_lines": 7,
+          "parse_errors": 1,
+          "references": 0,
+          "skipped": {
+            "binary": 1,
+            "generated": 1,
+            "non_utf8": 1,
+            "symlink_loop": 1,
+            "too_large": 1,
+            "unreadable": 1
+          },
+          "skipped_files": [
+            {
+              "path": "app.min.js",
+              "reason": "generated"
+            },
+            {
+              "path": "binary.py",
+              "reason": "binary"
+            },
+            {
+              "path": "dangling.py",
+              "reason": "unreadable"
+            },
+            {
+              "path": "huge.py",
+              "reason": "too_large"
+            },
+            {
+              "path": "latin1.py",
+              "reason": "non_utf8"
+            },
+            {
+              "path": "loop",
+              "reason": "symlink_loop"
+            }
+          ],
+          "symbols": 5,
+          "unsupported_files": 0,
+          "vendored_dirs_skipped": 2
+        }"#]]);
+    let outline = stdout(&repo.ken(&["outline", "broken.py"]));
+    expect![[r#"
+        broken.py
+          function    def broken(  [1-2]
+          class       class StillFound  [4-5]
+    "#]].assert_eq(&outline);
+}
+
+#[test]
+fn symbols_are_ranked_exact_first() {
+    let repo = Repo::new(
+        r#"
+//- pkg/a.py
+def parse(): pass
+def parse_args(): pass
+def reparse(): pass
+class Parser:
+    def parse(self): pass
+//- pkg/b.ts
+export function parseUrl(u: string) { return u; }
+"#,
+    );
+    stdout(&repo.ken(&["index", "-q"]));
+    expect![[r#"
+        pkg/a.py:1:1  function    pkg.a.parse
+            def parse()
+        pkg/a.py:5:5  method      pkg.a.Parser.parse
+            def parse(self)
+        pkg/a.py:4:1  class       pkg.a.Parser
+            class Parser
+        pkg/a.py:2:1  function    pkg.a.parse_args
+            def parse_args()
+        pkg/a.py:3:1  function    pkg.a.reparse
+            def reparse()
+    "#]].assert_eq(&stdout(&repo.ken(&["symbols", "PARSE"])));
+    expect![[r#"
+        pkg/a.py:5:5  method      pkg.a.Parser.parse
+            def parse(self)
+    "#]].assert_eq(&stdout(&repo.ken(&["symbols", "parse", "--kind", "method", "--lang", "py"])));
+    let rows = json(&repo.ken(&["symbols", "Parser.parse", "--json"]));
+    expect![[r#"
+        {
+          "end_col": 26,
+          "end_line": 5,
+          "id": 7,
+          "kind": "method",
+          "language": "python",
+          "name": "parse",
+          "path": "pkg/a.py",
+          "qualified_name": "pkg.a.Parser.parse",
+          "signature": "def parse(self)",
+          "start_col": 5,
+          "start_line": 5
+        }"#]].assert_eq(&serde_json::to_string_pretty(&rows[0]).unwrap());
+}
+
+#[test]
+fn outline_prints_a_tree() {
+    let repo = Repo::new(SMALL_REPO);
+    stdout(&repo.ken(&["index", "-q"]));
+    expect![[r#"
+        app/models.py
+          class       class Model  [1-4]
+            method      def save(self)  [3-4]
+          class       class User(Model)  [6-8]
+            method      def save(self)  [7-8]
+    "#]].assert_eq(&stdout(&repo.ken(&["outline", "app/models.py"])));
+    // From a subdirectory, with a path relative to it.
+    let sub = repo.path().join("app");
+    expect![[r#"
+        app/models.py
+          class       class Model  [1-4]
+            method      def save(self)  [3-4]
+          class       class User(Model)  [6-8]
+            method      def save(self)  [7-8]
+    "#]].assert_eq(&stdout(&ken_in(&sub, &["outline", "models.py"])));
+    let tree = json(&repo.ken(&["outline", "src/lib.rs", "--json"]));
+    let names: Vec<String> = tree["symbols"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| format!("{} {} children={}", s["kind"], s["qualified_name"], s["children"].as_array().unwrap().len()))
+        .collect();
+    expect![[r#""struct" "crate::Point" children=2"#]].assert_eq(&names.join("\n"));
+}
+
+/// Each user mistake gets a non-zero exit and one line saying what to do.
+fn check_error(repo: &Repo, args: &[&str], expect: Expect) {
+    let out = repo.ken(args);
+    assert!(!out.status.success(), "expected failure for {args:?}");
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let stderr = stderr.replace(&repo.path().display().to_string(), "$REPO");
+    assert_eq!(stderr.lines().count(), 1, "one line: {stderr}");
+    expect.assert_eq(&stderr);
+}
+
+#[test]
+fn user_errors_say_what_to_do() {
+    let repo = Repo::new("//- a.py\nx = 1\n//- file.txt\nnot a dir\n");
+    check_error(&repo, &["index", "does/not/exist"], expect![[r#"
+        error: $REPO/does/not/exist does not exist; pass the path of a repository to index
+    "#]]);
+    check_error(&repo, &["index", "--index-dir", "file.txt/idx"], expect![[r#"
+        error: cannot create or write the index directory $REPO/file.txt/idx: Not a directory (os error 20); pass a writable --index-dir or set KEN_INDEX_DIR: Not a directory (os error 20)
+    "#]]);
+    check_error(&repo, &["symbols", "x"], expect![[r#"
+        error: no index found for $REPO; run `ken index` there first (or pass --index-dir)
+    "#]]);
+    stdout(&repo.ken(&["index", "-q"]));
+    check_error(&repo, &["outline", "nope.py"], expect![[r#"
+        error: nope.py is not in the index; check the path, or run `ken index` if the file is new
+    "#]]);
+    check_error(&repo, &["symbols", "x", "--kind", "gadget"], expect![[r#"
+        error: unknown kind `gadget`; use one of: module, class, struct, interface, trait, enum, function, method, constructor, field, constant
+    "#]]);
+    std::fs::write(repo.path().join(".kenning/index.sqlite"), "garbage that is not sqlite").unwrap();
+    let _ = std::fs::remove_file(repo.path().join(".kenning/index.sqlite-wal"));
+    let _ = std::fs::remove_file(repo.path().join(".kenning/index.sqlite-shm"));
+    check_error(&repo, &["index"], expect![[r#"
+        error: the index in $REPO/.kenning is damaged (file is not a database); run `ken index --rebuild`
+    "#]]);
+    // The advertised way out works.
+    stdout(&repo.ken(&["index", "--rebuild", "-q"]));
+}
+
+#[test]
+fn a_second_writer_is_told_to_wait() {
+    let repo = Repo::new("//- a.py\nx = 1\n");
+    stdout(&repo.ken(&["index", "-q"]));
+    let lock = std::fs::File::options().write(true).open(repo.path().join(".kenning/lock")).unwrap();
+    assert!(fs4::fs_std::FileExt::try_lock_exclusive(&lock).unwrap());
+    check_error(&repo, &["index"], expect![[r#"
+        error: another ken process is writing the index in $REPO/.kenning; wait for it to finish and try again
+    "#]]);
+    // Readers are not blocked by a writer.
+    stdout(&repo.ken(&["symbols", "x"]));
+}
+
+#[test]
+fn real_package_from_pypi() {
+    let corpus = pypi_corpus("requests", "2.32.3");
+    let index_dir = tempfile::tempdir().unwrap();
+    let idx = index_dir.path().to_str().unwrap();
+    let summary = json(&ken_in(&corpus, &["--index-dir", idx, "index", ".", "--json"]));
+    expect!["files 18 lines 5642 symbols 328 chunks 325 skipped {}"].assert_eq(&format!(
+        "files {} lines {} symbols {} chunks {} skipped {}",
+        summary["files"], summary["lines"], summary["symbols"], summary["chunks"], summary["skipped"]
+    ));
+    let top = stdout(&ken_in(&corpus, &["--index-dir", idx, "symbols", "resolve_redirects", "-k", "1"]));
+    expect![[r#"
+        requests/sessions.py:159:5  method      requests.sessions.SessionRedirectMixin.resolve_redirects
+            def resolve_redirects(self, resp, req, stream=False, timeout=None, verify=True, cert=None, proxies=None, yield_requests=False, **adapter_kwargs,)
+    "#]].assert_eq(&top);
+    let outline = stdout(&ken_in(&corpus, &["--index-dir", idx, "outline", "requests/api.py"]));
+    expect![[r#"
+        requests/api.py
+          function    def request(method, url, **kwargs)  [14-59]
+          function    def get(url, params=None, **kwargs)  [62-73]
+          function    def options(url, **kwargs)  [76-85]"#]].assert_eq(&outline.lines().take(4).collect::<Vec<_>>().join("\n"));
+}
+
+/// A run killed part-way leaves a consistent index, and the next run
+/// finishes the job to the same result as an uninterrupted one.
+#[test]
+fn killed_index_run_resumes() {
+    let corpus = pypi_corpus("Django", "5.1.4");
+    let index_dir = tempfile::tempdir().unwrap();
+    let idx = index_dir.path().to_str().unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_ken"))
+        .args(["--index-dir", idx, "index", ".", "-q"])
+        .current_dir(&corpus)
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    let _ = child.kill();
+    let _ = child.wait();
+    let db = rusqlite::Connection::open(index_dir.path().join("index.sqlite")).unwrap();
+    let check: String = db.query_row("PRAGMA integrity_check", [], |r| r.get(0)).unwrap();
+    assert_eq!(check, "ok");
+    // Every file row that made it in is complete.
+    let orphans: i64 = db
+        .query_row("SELECT count(*) FROM files f WHERE NOT EXISTS (SELECT 1 FROM file_text t WHERE t.file_id = f.id)", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(orphans, 0);
+    drop(db);
+    let resumed = json(&ken_in(&corpus, &["--index-dir", idx, "index", ".", "--json"]));
+    let fresh_dir = tempfile::tempdir().unwrap();
+    let fresh = json(&ken_in(&corpus, &["--index-dir", fresh_dir.path().to_str().unwrap(), "index", ".", "--json"]));
+    for key in ["files", "lines", "symbols", "references", "chunks"] {
+        assert_eq!(resumed[key], fresh[key], "{key} after resume");
+    }
+    let mined = resumed["changes"]["added"].as_u64().unwrap();
+    assert!(mined < fresh["files"].as_u64().unwrap() || mined == 0 || resumed["changes"]["unchanged"].as_u64().unwrap() == 0);
+}

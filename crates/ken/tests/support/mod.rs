@@ -1,0 +1,102 @@
+//! Test support: fixtures written to a temporary repository, the real `ken`
+//! binary run against them, and real corpora fetched from PyPI.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+pub struct Repo {
+    pub dir: tempfile::TempDir,
+}
+
+impl Repo {
+    /// Writes a fixture: files introduced by `//- path` lines.
+    pub fn new(fixture: &str) -> Repo {
+        let repo = Repo { dir: tempfile::tempdir().unwrap() };
+        repo.write_fixture(fixture);
+        repo
+    }
+
+    pub fn write_fixture(&self, fixture: &str) {
+        let mut current: Option<(String, String)> = None;
+        let mut flush = |cur: Option<(String, String)>| {
+            if let Some((path, text)) = cur {
+                self.write(&path, &text);
+            }
+        };
+        for line in fixture.lines() {
+            if let Some(path) = line.trim_start().strip_prefix("//- ") {
+                flush(current.take());
+                current = Some((path.trim().to_string(), String::new()));
+            } else if let Some((_, text)) = current.as_mut() {
+                text.push_str(line);
+                text.push('\n');
+            }
+        }
+        flush(current);
+    }
+
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    pub fn write(&self, rel: &str, text: impl AsRef<[u8]>) {
+        let path = self.path().join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+
+    pub fn ken(&self, args: &[&str]) -> Output {
+        ken_in(self.path(), args)
+    }
+}
+
+pub fn ken_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ken"))
+        .args(args)
+        .current_dir(dir)
+        .env_remove("KEN_INDEX_DIR")
+        .output()
+        .expect("ken runs")
+}
+
+pub fn stdout(out: &Output) -> String {
+    assert!(out.status.success(), "ken failed: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout.clone()).unwrap()
+}
+
+pub fn json(out: &Output) -> serde_json::Value {
+    serde_json::from_str(&stdout(out)).expect("valid JSON")
+}
+
+/// A pinned wheel from PyPI, unpacked once into `target/test-corpora`.
+pub fn pypi_corpus(name: &str, version: &str) -> PathBuf {
+    let base = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target/test-corpora");
+    let dir = base.join(format!("{name}-{version}"));
+    if dir.join(".complete").exists() {
+        return dir;
+    }
+    let download = base.join("downloads");
+    std::fs::create_dir_all(&download).unwrap();
+    let status = Command::new("python3")
+        .args(["-m", "pip", "download", "--quiet", "--no-deps", "--only-binary", ":all:", "-d"])
+        .arg(&download)
+        .arg(format!("{name}=={version}"))
+        .status()
+        .expect("python3 with pip is installed (see README)");
+    assert!(status.success(), "pip download {name}=={version} failed: is PyPI reachable?");
+    let prefix = format!("{}-{version}-", name.replace('-', "_")).to_lowercase();
+    let wheel = std::fs::read_dir(&download)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .find(|p| p.file_name().unwrap().to_string_lossy().to_lowercase().starts_with(&prefix))
+        .expect("the wheel was downloaded");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let status = Command::new("python3").args(["-m", "zipfile", "-e"]).arg(&wheel).arg(&dir).status().unwrap();
+    assert!(status.success());
+    std::fs::write(dir.join(".complete"), "").unwrap();
+    dir
+}
