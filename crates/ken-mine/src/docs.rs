@@ -52,7 +52,10 @@ fn preceding_comments(config: &LanguageConfig, src: &Source, outer: Node) -> Opt
         if !is_comment && !config.decorator_kinds.contains(&kind) {
             break;
         }
-        if node.end_position().row + 1 < next_start_row {
+        // Line comments may own their newline, ending at column 0 of the next row.
+        let end = node.end_position();
+        let end_row = if end.column == 0 && end.row > node.start_position().row { end.row - 1 } else { end.row };
+        if end_row + 1 < next_start_row {
             break; // a blank line ends the doc block
         }
         if is_comment {

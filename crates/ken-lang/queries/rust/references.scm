@@ -18,7 +18,7 @@
     function: [
       (identifier) @name
       (scoped_identifier path: (_) @receiver name: (identifier) @name)
-      (field_expression value: (_) @receiver field: (field_identifier) @name)
+      (field_expression value: (_) @receiver field: (field_identifier) @name) @callee
     ]) @callee) @reference.call
 
 (macro_invocation
