@@ -234,46 +234,39 @@ fn compile(grammar: &tree_sitter::Language, source: &str, what: &str, lang: Lang
     }
 }
 
-fn build() -> Vec<LanguageConfig> {
-    specs()
-        .into_iter()
-        .map(|spec| {
-            let grammar = (spec.grammar)();
-            let mut problems = Vec::new();
-            let symbols = compile(&grammar, spec.symbols, "symbols", spec.language, &mut problems);
-            let references = compile(&grammar, spec.references, "references", spec.language, &mut problems);
-            LanguageConfig {
-                language: spec.language,
-                extensions: spec.extensions,
-                grammar,
-                doc_style: spec.doc_style,
-                constructor_names: spec.constructor_names,
-                decorator_kinds: spec.decorator_kinds,
-                body_fields: spec.body_fields,
-                symbols,
-                references,
-                problems,
-            }
-        })
-        .collect()
+fn build(spec: Spec) -> LanguageConfig {
+    let grammar = (spec.grammar)();
+    let mut problems = Vec::new();
+    let symbols = compile(&grammar, spec.symbols, "symbols", spec.language, &mut problems);
+    let references = compile(&grammar, spec.references, "references", spec.language, &mut problems);
+    LanguageConfig {
+        language: spec.language,
+        extensions: spec.extensions,
+        grammar,
+        doc_style: spec.doc_style,
+        constructor_names: spec.constructor_names,
+        decorator_kinds: spec.decorator_kinds,
+        body_fields: spec.body_fields,
+        symbols,
+        references,
+        problems,
+    }
 }
 
-fn registry() -> &'static [LanguageConfig] {
-    static REGISTRY: OnceLock<Vec<LanguageConfig>> = OnceLock::new();
-    REGISTRY.get_or_init(build)
-}
-
-/// The configuration of one language. Queries compile on first use.
+/// The configuration of one language. Its queries compile on first use
+/// (the C++ ones take a quarter of a second), once per process.
 pub fn config(language: Language) -> &'static LanguageConfig {
-    registry()
-        .iter()
-        .find(|c| c.language == language)
-        .expect("every Language has a registry entry")
+    static CONFIGS: [OnceLock<LanguageConfig>; Language::ALL.len()] = [const { OnceLock::new() }; Language::ALL.len()];
+    let slot = Language::ALL.iter().position(|l| *l == language).expect("Language::ALL lists every language");
+    CONFIGS[slot].get_or_init(|| {
+        let spec = specs().into_iter().find(|s| s.language == language).expect("every Language has a registry entry");
+        build(spec)
+    })
 }
 
 /// Every registered language, in `Language::ALL` order.
-pub fn all() -> &'static [LanguageConfig] {
-    registry()
+pub fn all() -> Vec<&'static LanguageConfig> {
+    Language::ALL.into_iter().map(config).collect()
 }
 
 /// The language of a file, judged by its extension (case-insensitive).

@@ -124,7 +124,7 @@ impl Splitter<'_, '_> {
                     None => own_prefix,
                 };
                 // What is left of a split definition still belongs to it.
-                current = self.split(*child, carry_in).map(|rest| Piece { definition: piece.definition, ..rest });
+                current = self.split(*child, carry_in).map(|rest| Piece { definition: piece.definition || rest.definition, ..rest });
             }
         }
         if let Some(p) = pending_prefix {

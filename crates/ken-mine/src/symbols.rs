@@ -289,7 +289,7 @@ fn signature(config: &LanguageConfig, src: &Source, def: Node, kind: SymbolKind)
     };
     let raw = src.slice(def.start_byte(), end);
     let mut sig = raw.split_whitespace().collect::<Vec<_>>().join(" ").replace("( ", "(").replace(" )", ")").replace(", )", ")");
-    for suffix in [":", "{", "=>", "=", "where"] {
+    for suffix in [";", ":", "{", "=>", "=", "where"] {
         if let Some(s) = sig.strip_suffix(suffix) {
             sig = s.trim_end().to_string();
         }

@@ -62,9 +62,9 @@ mod inner {
                 constant tokio::runtime::Shape::Circle [11-11] `Circle`
                 constant tokio::runtime::Shape::Square [11-11] `Square`
                   field tokio::runtime::Shape::Square::side [11-11] `side: f64`
-              constant tokio::runtime::ORIGIN [13-13] `pub const ORIGIN: Point<i32> = Point { x: 0, y: 0 };`
+              constant tokio::runtime::ORIGIN [13-13] `pub const ORIGIN: Point<i32> = Point { x: 0, y: 0 }`
               trait tokio::runtime::Area [15-18] `pub trait Area`
-                method tokio::runtime::Area::area [16-16] `fn area(&self) -> f64;`
+                method tokio::runtime::Area::area [16-16] `fn area(&self) -> f64`
                 method tokio::runtime::Area::describe [17-17] `fn describe(&self) -> String`
                 constructor tokio::runtime::Point::new [22-22] `pub fn new(x: T, y: T) -> Self` doc: Makes a point.
                 method tokio::runtime::Point::x [24-25] `pub fn x(&self) -> T`
@@ -91,7 +91,7 @@ fn after() {}
         expect![[r#"
             src/lib.rs (module crate, 1 parse errors)
                 method crate::Later::method [2-2] `fn method(&self)`
-              struct crate::Later [4-4] `struct Later;`
+              struct crate::Later [4-4] `struct Later`
               function crate::broken [5-6] `fn broken(`
               function crate::after [7-7] `fn after()`
         "#]],

@@ -34,10 +34,14 @@ pub struct SymbolRow {
     pub signature: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub docstring: Option<String>,
+    /// Qualified name of the enclosing symbol (the module for top-level ones).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub parent: Option<String>,
 }
 
 const SYMBOL_COLUMNS: &str = "s.id, s.parent_id, s.kind, s.name, s.qualified_name, f.path, f.language,
-    s.start_line, s.start_col, s.end_line, s.end_col, s.signature, s.docstring";
+    s.start_line, s.start_col, s.end_line, s.end_col, s.signature, s.docstring,
+    (SELECT p.qualified_name FROM symbols p WHERE p.id = s.parent_id)";
 
 fn symbol_row(r: &Row) -> rusqlite::Result<SymbolRow> {
     Ok(SymbolRow {
@@ -54,6 +58,7 @@ fn symbol_row(r: &Row) -> rusqlite::Result<SymbolRow> {
         end_col: r.get(10)?,
         signature: r.get(11)?,
         docstring: r.get(12)?,
+        parent: r.get(13)?,
     })
 }
 

@@ -1,0 +1,265 @@
+; TypeScript symbols (also used for TSX).
+;
+; An exported or `declare`d declaration is defined by its `export` or
+; `declare` statement, so the doc comment above it is found and the keyword is
+; part of the signature. An `export` with decorators before it is the
+; exception: its signature would be the decorators, so the declaration itself
+; is the definition there. Every other declaration is matched under the
+; parents it may have (program and block), which keeps the wrapped and the
+; plain patterns from both matching. Type aliases are not symbols.
+
+; Classes, abstract classes included.
+
+[
+  (export_statement
+    !decorator
+    declaration: [
+      (class_declaration name: (_) @name)
+      (abstract_class_declaration name: (_) @name)
+      (ambient_declaration
+        [
+          (class_declaration name: (_) @name)
+          (abstract_class_declaration name: (_) @name)
+        ])
+    ]) @definition.class
+  (program
+    (ambient_declaration
+      [
+        (class_declaration name: (_) @name)
+        (abstract_class_declaration name: (_) @name)
+      ]) @definition.class)
+  (statement_block
+    (ambient_declaration
+      [
+        (class_declaration name: (_) @name)
+        (abstract_class_declaration name: (_) @name)
+      ]) @definition.class)
+]
+
+[
+  (program
+    [
+      (class_declaration name: (_) @name)
+      (abstract_class_declaration name: (_) @name)
+    ] @definition.class)
+  (statement_block
+    [
+      (class_declaration name: (_) @name)
+      (abstract_class_declaration name: (_) @name)
+    ] @definition.class)
+  (export_statement
+    decorator: (decorator)
+    declaration: [
+      (class_declaration name: (_) @name)
+      (abstract_class_declaration name: (_) @name)
+    ] @definition.class)
+]
+
+; A named class expression (also what a class declaration becomes in some
+; broken code).
+(class
+  name: (_) @name) @definition.class
+
+; Interfaces and enums.
+
+[
+  (export_statement
+    declaration: [
+      (interface_declaration name: (_) @name)
+      (ambient_declaration (interface_declaration name: (_) @name))
+    ]) @definition.interface
+  (program (ambient_declaration (interface_declaration name: (_) @name)) @definition.interface)
+  (statement_block (ambient_declaration (interface_declaration name: (_) @name)) @definition.interface)
+]
+
+[
+  (program (interface_declaration name: (_) @name) @definition.interface)
+  (statement_block (interface_declaration name: (_) @name) @definition.interface)
+]
+
+[
+  (export_statement
+    declaration: [
+      (enum_declaration name: (_) @name)
+      (ambient_declaration (enum_declaration name: (_) @name))
+    ]) @definition.enum
+  (program (ambient_declaration (enum_declaration name: (_) @name)) @definition.enum)
+  (statement_block (ambient_declaration (enum_declaration name: (_) @name)) @definition.enum)
+]
+
+[
+  (program (enum_declaration name: (_) @name) @definition.enum)
+  (statement_block (enum_declaration name: (_) @name) @definition.enum)
+]
+
+(enum_body
+  name: (property_identifier) @name @definition.constant)
+
+(enum_body
+  (enum_assignment
+    name: (_) @name) @definition.constant)
+
+; Namespaces and ambient modules (`namespace A.B {}`, `declare module "m" {}`).
+
+[
+  (expression_statement (internal_module name: (_) @name))
+  (export_statement
+    declaration: [
+      (internal_module name: (_) @name)
+      (ambient_declaration [(internal_module name: (_) @name) (module name: (_) @name)])
+    ])
+] @definition.module
+
+[
+  (program
+    (ambient_declaration
+      [(internal_module name: (_) @name) (module name: (_) @name)]) @definition.module)
+  (statement_block
+    (ambient_declaration
+      [(internal_module name: (_) @name) (module name: (_) @name)]) @definition.module)
+]
+
+[
+  (program (module name: (_) @name) @definition.module)
+  (statement_block (module name: (_) @name) @definition.module)
+]
+
+; Functions and overload signatures.
+
+[
+  (export_statement
+    !decorator
+    declaration: [
+      (function_declaration name: (identifier) @name)
+      (generator_function_declaration name: (identifier) @name)
+      (function_signature name: (identifier) @name)
+      (ambient_declaration (function_signature name: (identifier) @name))
+    ]) @definition.function
+  (program (ambient_declaration (function_signature name: (identifier) @name)) @definition.function)
+  (statement_block (ambient_declaration (function_signature name: (identifier) @name)) @definition.function)
+]
+
+[
+  (program
+    [
+      (function_declaration name: (identifier) @name)
+      (generator_function_declaration name: (identifier) @name)
+      (function_signature name: (identifier) @name)
+    ] @definition.function)
+  (statement_block
+    [
+      (function_declaration name: (identifier) @name)
+      (generator_function_declaration name: (identifier) @name)
+      (function_signature name: (identifier) @name)
+    ] @definition.function)
+]
+
+; A function or class expression bound to a top-level const, let or var is
+; named after the variable.
+
+[
+  (program
+    [
+      (lexical_declaration
+        (variable_declarator
+          name: (identifier) @name
+          value: [(arrow_function) (function_expression) (generator_function)]))
+      (variable_declaration
+        (variable_declarator
+          name: (identifier) @name
+          value: [(arrow_function) (function_expression) (generator_function)]))
+    ] @definition.function)
+  (export_statement
+    declaration: [
+      (lexical_declaration
+        (variable_declarator
+          name: (identifier) @name
+          value: [(arrow_function) (function_expression) (generator_function)]))
+      (variable_declaration
+        (variable_declarator
+          name: (identifier) @name
+          value: [(arrow_function) (function_expression) (generator_function)]))
+    ]) @definition.function
+]
+
+[
+  (program
+    [
+      (lexical_declaration
+        (variable_declarator name: (identifier) @name value: (class !name)))
+      (variable_declaration
+        (variable_declarator name: (identifier) @name value: (class !name)))
+    ] @definition.class)
+  (export_statement
+    declaration: [
+      (lexical_declaration
+        (variable_declarator name: (identifier) @name value: (class !name)))
+      (variable_declaration
+        (variable_declarator name: (identifier) @name value: (class !name)))
+    ]) @definition.class
+]
+
+; `exports.run = function () {}`, `Foo.prototype.bar = () => {}` at the top level.
+(program
+  (expression_statement
+    (assignment_expression
+      left: [
+        (identifier) @name
+        (member_expression property: (property_identifier) @name)
+      ]
+      right: [(arrow_function) (function_expression) (generator_function)])) @definition.function)
+
+; Module constants: upper-case names bound by a top-level `const` to a value
+; that is not a function or class.
+
+(program
+  (lexical_declaration
+    kind: "const"
+    (variable_declarator
+      name: (identifier) @name
+      value: [
+        (string) (template_string) (number) (regex) (true) (false) (null) (undefined)
+        (array) (object) (identifier) (member_expression) (subscript_expression)
+        (call_expression) (new_expression) (unary_expression) (binary_expression)
+        (ternary_expression) (parenthesized_expression) (await_expression)
+        (as_expression) (satisfies_expression) (non_null_expression)
+      ])) @definition.constant
+  (#match? @name "^_*[A-Z][A-Z0-9_]*$"))
+
+((export_statement
+  declaration: (lexical_declaration
+    kind: "const"
+    (variable_declarator
+      name: (identifier) @name
+      value: [
+        (string) (template_string) (number) (regex) (true) (false) (null) (undefined)
+        (array) (object) (identifier) (member_expression) (subscript_expression)
+        (call_expression) (new_expression) (unary_expression) (binary_expression)
+        (ternary_expression) (parenthesized_expression) (await_expression)
+        (as_expression) (satisfies_expression) (non_null_expression)
+      ]))) @definition.constant
+  (#match? @name "^_*[A-Z][A-Z0-9_]*$"))
+
+; Class members: methods, overload and abstract signatures, fields.
+; `constructor` becomes a constructor in the miner.
+
+(class_body
+  [
+    (method_definition name: (_) @name)
+    (method_signature name: (_) @name)
+    (abstract_method_signature name: (_) @name)
+  ] @definition.method)
+
+(class_body
+  (public_field_definition
+    name: (_) @name) @definition.field)
+
+; Interface members.
+
+(interface_body
+  (method_signature
+    name: (_) @name) @definition.method)
+
+(interface_body
+  (property_signature
+    name: (_) @name) @definition.field)

@@ -3,6 +3,8 @@
 //! rendered as text and compared with an `expect!` snapshot
 //! (`UPDATE_EXPECT=1 cargo test` rewrites them).
 
+#![allow(dead_code)] // each test file uses some of the helpers
+
 use ken_core::{ChunkBudget, FileAnalysis, Symbol};
 use ken_mine::Miner;
 use std::fmt::Write;

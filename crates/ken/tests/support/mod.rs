@@ -20,7 +20,7 @@ impl Repo {
 
     pub fn write_fixture(&self, fixture: &str) {
         let mut current: Option<(String, String)> = None;
-        let mut flush = |cur: Option<(String, String)>| {
+        let flush = |cur: Option<(String, String)>| {
             if let Some((path, text)) = cur {
                 self.write(&path, &text);
             }

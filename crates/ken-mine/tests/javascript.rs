@@ -1,0 +1,296 @@
+mod common;
+
+use common::{render_chunks, render_references, render_symbols};
+use expect_test::{Expect, expect};
+use ken_core::ChunkBudget;
+
+fn check_symbols(fixture: &str, expect: Expect) {
+    expect.assert_eq(&render_symbols(fixture));
+}
+
+fn check_refs(fixture: &str, expect: Expect) {
+    expect.assert_eq(&render_references(fixture));
+}
+
+fn check_chunks(fixture: &str, budget: ChunkBudget, expect: Expect) {
+    expect.assert_eq(&render_chunks(fixture, budget));
+}
+
+#[test]
+fn classes_methods_fields_and_nesting() {
+    check_symbols(
+        r#"
+//- src/models/user.js
+/** Largest page. */
+export const MAX_PAGE = 100;
+const lower = 1;
+let MUTABLE = 2;
+
+/**
+ * A user.
+ */
+export class User extends Base {
+  static count = 0;
+  #secret;
+
+  // Makes a user.
+  constructor(name) {
+    super();
+    this.name = name;
+  }
+
+  get title() { return this.name; }
+  set title(value) { this.name = value; }
+
+  static *ids() { yield 1; }
+
+  async load() {
+    class Cache {
+      get(key) { return key; }
+    }
+    return new Cache();
+  }
+}
+
+class Helper {}
+
+function outer() {
+  function inner() {}
+  class Local {}
+  return inner;
+}
+"#,
+        expect![[r#"
+            src/models/user.js (module src/models/user, 0 parse errors)
+              constant src/models/user.MAX_PAGE [2-2] `export const MAX_PAGE = 100` doc: Largest page.
+              class src/models/user.User [9-30] `export class User extends Base` doc: A user.
+                field src/models/user.User.count [10-10] `static count = 0`
+                field src/models/user.User.#secret [11-11] `#secret`
+                constructor src/models/user.User.constructor [14-17] `constructor(name)` doc: Makes a user.
+                method src/models/user.User.title [19-19] `get title()`
+                method src/models/user.User.title [20-20] `set title(value)`
+                method src/models/user.User.ids [22-22] `static *ids()`
+                method src/models/user.User.load [24-29] `async load()`
+                  class src/models/user.User.load.Cache [25-27] `class Cache`
+                    method src/models/user.User.load.Cache.get [26-26] `get(key)`
+              class src/models/user.Helper [32-32] `class Helper`
+              function src/models/user.outer [34-38] `function outer()`
+                function src/models/user.outer.inner [35-35] `function inner()`
+                class src/models/user.outer.Local [36-36] `class Local`
+        "#]],
+    );
+}
+
+#[test]
+fn arrow_functions_and_function_expressions() {
+    check_symbols(
+        r#"
+//- lib/index.js
+// Adds two numbers.
+const add = (a, b) => a + b;
+export const fetchAll = async (urls) => {
+  const one = (u) => fetch(u);
+  return Promise.all(urls.map(one));
+};
+var legacy = function named() {};
+let gen = function* () {};
+const Widget = class {
+  render() {}
+};
+const Mixed = class Named {};
+exports.run = function () {};
+Helper.prototype.go = () => {};
+module.exports = { notASymbol() {} };
+[1, 2].forEach((x) => console.log(x));
+export default function main() {}
+"#,
+        expect![[r#"
+            lib/index.js (module lib, 0 parse errors)
+              function lib.add [2-2] `const add = (a, b) => a + b` doc: Adds two numbers.
+              function lib.fetchAll [3-6] `export const fetchAll = async (urls)`
+              function lib.legacy [7-7] `var legacy = function named()`
+              function lib.gen [8-8] `let gen = function* ()`
+              class lib.Widget [9-11] `const Widget = class`
+                method lib.Widget.render [10-10] `render()`
+              class lib.Named [12-12] `class Named`
+              function lib.run [13-13] `exports.run = function ()`
+              function lib.go [14-14] `Helper.prototype.go = ()`
+              function lib.main [17-17] `export default function main()`
+        "#]],
+    );
+}
+
+// JavaScript has no interfaces, enums, generics or overload signatures; a
+// repeated declaration stands in for an overload.
+#[test]
+fn decorators_and_overloads() {
+    check_symbols(
+        r#"
+//- app/component.js
+/** A component. */
+@register("x")
+export class Panel {
+  /** Clicks. */
+  @bound
+  @log({ level: 1 })
+  onClick() {}
+
+  @observable value = 1;
+}
+
+@sealed
+class Plain {}
+
+function parse(x) { return x; }
+function parse(x, y) { return y; }
+"#,
+        expect![[r#"
+            app/component.js (module app/component, 0 parse errors)
+              class app/component.Panel [3-10] `class Panel`
+                method app/component.Panel.onClick [5-7] `@bound @log({ level: 1 }) onClick()` doc: Clicks.
+                field app/component.Panel.value [9-9] `@observable value = 1`
+              class app/component.Plain [12-13] `@sealed class Plain`
+              function app/component.parse [15-15] `function parse(x)`
+              function app/component.parse [16-16] `function parse(x, y)`
+        "#]],
+    );
+}
+
+#[test]
+fn syntax_errors_keep_what_was_recovered() {
+    check_symbols(
+        r#"
+//- broken.js
+function good() {
+  return 1;
+}
+
+function half(a) {
+  return a +;
+}
+
+function bad( {
+  return;
+}
+
+class After {
+  method() {}
+}
+"#,
+        expect![[r#"
+            broken.js (module broken, 2 parse errors)
+              function broken.good [1-3] `function good()`
+              function broken.half [5-7] `function half(a)`
+              class broken.After [13-15] `class After`
+                method broken.After.method [14-14] `method()`
+        "#]],
+    );
+}
+
+#[test]
+fn references() {
+    check_refs(
+        r#"
+//- src/app.js
+import React, { useState as useS, useEffect } from "react";
+import * as path from "node:path";
+import "./polyfill.js";
+const fs = require("fs");
+const { join, resolve: res } = require("path");
+require("dotenv").config();
+export { helper as assist } from "./helper";
+export * from "./all";
+
+class App extends React.Component {
+  #count = 0;
+  render() {
+    const [value, setValue] = useS(0);
+    this.#count += 1;
+    this.props.onRender(value);
+    const items = new Map();
+    const widget = new ui.Widget(this.state.size);
+    return <Layout.Main title={this.title}><Item /><div /></Layout.Main>;
+  }
+}
+
+function main() {
+  fs.readFileSync(join("a", "b")).toString();
+  import("./lazy.js").then((m) => m.run());
+}
+"#,
+        expect![[r#"
+            src/app.js
+              1:8 import react :: React in <module>
+              1:17 import react :: useState as useS in <module>
+              1:35 import react :: useEffect in <module>
+              2:8 import node:path :: * as path in <module>
+              3:8 import ./polyfill.js in <module>
+              4:20 import fs as fs in <module>
+              5:9 import path :: join in <module>
+              5:15 import path :: resolve as res in <module>
+              6:9 import dotenv in <module>
+              6:19 call require("dotenv") :: config in <module>
+              7:10 import ./helper :: helper as assist in <module>
+              8:8 import ./all :: * in <module>
+              10:19 inherit React :: Component in App
+              13:31 call useS in App.render
+              14:10 field_use this :: #count in App.render
+              15:10 field_use this :: props in App.render
+              15:16 call this.props :: onRender in App.render
+              16:23 instantiate Map in App.render
+              17:27 instantiate ui :: Widget in App.render
+              17:39 field_use this :: state in App.render
+              17:45 field_use this.state :: size in App.render
+              18:13 call Layout :: Main in App.render
+              18:37 field_use this :: title in App.render
+              18:45 call Item in App.render
+              23:6 call fs :: readFileSync in main
+              23:19 call join in main
+              23:35 call fs.readFileSync(join("a", "b")) :: toString in main
+              24:10 import ./lazy.js in main
+              24:23 call import("./lazy.js") :: then in main
+              24:37 call m :: run in main
+        "#]],
+    );
+}
+
+#[test]
+fn chunks_keep_definitions_whole_and_split_big_ones() {
+    let small = ChunkBudget { max_chars: 400, max_lines: 8, overlap_lines: 2 };
+    check_chunks(
+        r#"
+//- big.js
+import fs from "fs";
+
+/** A big class. */
+export class Big {
+  one() {
+    return 1;
+  }
+
+  // comment about two
+  two() {
+    const a = 1;
+    const b = 2;
+    const c = 3;
+    const d = 4;
+    const e = 5;
+    const f = 6;
+    return a + b + c + d + e + f;
+  }
+}
+
+export const tail = () => null;
+"#,
+        small,
+        expect![[r#"
+            big.js
+              1-1 big | class - | fn -
+              3-4 big.Big | class - | fn -
+              4-7 big.Big | class in Big[4-19] | fn -
+              9-16 big.Big | class in Big[4-19] | fn after one[5-7]
+              17-19 big.Big | class in Big[4-19] | fn in two[10-18]
+              21-21 big.tail | class after Big[4-19] | fn in tail[21-21]
+        "#]],
+    );
+}
