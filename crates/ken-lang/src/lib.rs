@@ -146,7 +146,11 @@ fn specs() -> Vec<Spec> {
             &["constructor"],
             &["decorator"],
             COMMON_BODY,
-            queries!("tsx"),
+            // TSX is TypeScript plus JSX: same symbols, plus JSX component references.
+            (
+                include_str!("../queries/typescript/symbols.scm"),
+                concat!(include_str!("../queries/typescript/references.scm"), include_str!("../queries/tsx/jsx.scm")),
+            ),
         ),
         spec(
             Language::Go,
