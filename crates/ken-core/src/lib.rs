@@ -91,11 +91,10 @@ impl fmt::Display for Language {
 }
 
 macro_rules! string_enum {
-    ($(#[$meta:meta])* $name:ident { $($variant:ident => $text:literal),* $(,)? }) => {
+    ($(#[$meta:meta])* $name:ident { $($(#[$vmeta:meta])* $variant:ident => $text:literal),* $(,)? }) => {
         $(#[$meta])*
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-        #[serde(rename_all = "lowercase")]
-        pub enum $name { $($variant),* }
+        pub enum $name { $($(#[$vmeta])* #[serde(rename = $text)] $variant),* }
 
         impl $name {
             pub const ALL: &'static [$name] = &[$($name::$variant),*];
@@ -162,6 +161,99 @@ string_enum! {
     }
 }
 
+string_enum! {
+    /// A labelled edge of the dependency graph (CodePlan, Figure 4), in its
+    /// forward direction. Each has an inverse: see [`Relation::inverse_name`].
+    Relation {
+        /// A scope and a symbol declared directly in it (inverse ChildOf).
+        ParentOf => "parent_of",
+        /// A constructor and the class it constructs (inverse ConstructedBy).
+        Construct => "construct",
+        /// A module or scope and what it imports (inverse ImportedBy).
+        Imports => "imports",
+        /// A class and its base class or implemented interface (inverse BaseClassOf).
+        DerivedClassOf => "derived_class_of",
+        /// A method and the base-class method it overrides (inverse OverriddenBy).
+        Overrides => "overrides",
+        /// A function or method and one it calls (inverse CalledBy).
+        Calls => "calls",
+        /// Code and the class it creates an object of (inverse InstantiatedBy).
+        Instantiates => "instantiates",
+        /// Code and the field or attribute it reads or writes (inverse UsedBy).
+        Uses => "uses",
+    }
+}
+
+impl Relation {
+    /// CodePlan's label for the forward direction.
+    pub fn label(self) -> &'static str {
+        match self {
+            Relation::ParentOf => "ParentOf",
+            Relation::Construct => "Construct",
+            Relation::Imports => "Imports",
+            Relation::DerivedClassOf => "DerivedClassOf",
+            Relation::Overrides => "Overrides",
+            Relation::Calls => "Calls",
+            Relation::Instantiates => "Instantiates",
+            Relation::Uses => "Uses",
+        }
+    }
+
+    /// CodePlan's label for the inverse direction.
+    pub fn inverse_name(self) -> &'static str {
+        match self {
+            Relation::ParentOf => "ChildOf",
+            Relation::Construct => "ConstructedBy",
+            Relation::Imports => "ImportedBy",
+            Relation::DerivedClassOf => "BaseClassOf",
+            Relation::Overrides => "OverriddenBy",
+            Relation::Calls => "CalledBy",
+            Relation::Instantiates => "InstantiatedBy",
+            Relation::Uses => "UsedBy",
+        }
+    }
+}
+
+string_enum! {
+    /// How an edge's target was found.
+    Resolution {
+        /// Scope, import or qualified-name lookup; no guessing.
+        Exact => "exact",
+        /// Through the inferred type of a receiver (`self`, an annotation, a constructor assignment, a return type).
+        TypeInferred => "type_inferred",
+        /// The only symbol in the repository with that name and a fitting kind.
+        UniqueName => "unique_name",
+        /// Not found in the repository (a library, a builtin, dynamic code); the name is kept.
+        Unresolved => "unresolved",
+    }
+}
+
+/// A name whose type is known from the source: a parameter or variable
+/// annotation, or an assignment from a call (`x = Session()`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Binding {
+    /// Innermost symbol whose span holds the binding; 0 for the module.
+    pub scope: u32,
+    /// The bound name as written: `session`, `self.session`.
+    pub name: String,
+    /// A type, a callee or a name, as written; `source` says which.
+    pub type_text: String,
+    pub source: BindingSource,
+    pub line: u32,
+}
+
+string_enum! {
+    /// Where a binding's type comes from.
+    BindingSource {
+        /// `type_text` is a type annotation.
+        Annotation => "annotation",
+        /// `type_text` is a callee: the type is its return type, or the class itself.
+        CallResult => "call",
+        /// `type_text` is another name whose type this one shares (`self.s = s`).
+        Alias => "alias",
+    }
+}
+
 /// A region of a file. Lines and columns are 1-based; columns count bytes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Span {
@@ -201,6 +293,8 @@ pub struct Symbol {
     pub name_col: u32,
     /// Index of the parent symbol in the same file's symbol list.
     pub parent: Option<u32>,
+    /// Declared return type, as written (`Optional[Session]`, `-> Self`).
+    pub return_type: Option<String>,
 }
 
 /// A use of a name, as written, before any resolution.
@@ -252,6 +346,8 @@ pub struct FileAnalysis {
     pub declared_package: Option<String>,
     pub symbols: Vec<Symbol>,
     pub references: Vec<RawReference>,
+    /// Names with a known type, for receiver type inference.
+    pub bindings: Vec<Binding>,
     pub chunks: Vec<Chunk>,
     /// Number of ERROR and MISSING nodes tree-sitter recovered from.
     pub parse_errors: u32,

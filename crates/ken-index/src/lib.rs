@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 use walk::{Candidate, WalkOptions};
 
 /// Bump when mining output changes, so existing indexes are mined again.
-const MINER_VERSION: &str = "1";
+const MINER_VERSION: &str = "2";
 const BATCH_FILES: usize = 512;
 const BATCH_TIME: Duration = Duration::from_millis(1500);
 
@@ -56,6 +56,8 @@ impl IndexOptions {
 pub enum Progress {
     Walked { files: u64 },
     Mining { done: u64, total: u64 },
+    /// Resolving references into the dependency graph.
+    Linking,
 }
 
 #[derive(Clone, Debug, Default, Serialize)]
@@ -91,6 +93,8 @@ pub struct IndexSummary {
     /// Files mined in this run and their lines.
     pub mined_files: u64,
     pub mined_lines: u64,
+    /// Resolution of references into the dependency graph.
+    pub graph: ken_graph::LinkSummary,
     pub seconds: f64,
 }
 
@@ -258,7 +262,9 @@ pub fn index(opts: &IndexOptions, progress: &(dyn Fn(Progress) + Sync)) -> Resul
         writer.join().unwrap_or_else(|_| Ok(()))
     });
     writer_result?;
-    if summary.mined_files > 0 || summary.changes.deleted > 0 {
+    progress(Progress::Linking);
+    summary.graph = ken_graph::link(&mut store)?;
+    if summary.mined_files > 0 || summary.changes.deleted > 0 || summary.graph.files_linked > 0 {
         let _ = store.checkpoint();
     }
 

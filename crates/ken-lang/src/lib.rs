@@ -13,6 +13,11 @@
 //! - references: `@reference.<kind>` (a `ken_core::RefKind`) with `@name`,
 //!   optional `@receiver`, `@path` (module of an import), `@alias`, and
 //!   `@callee` (the callee expression, so it is not also counted as a field use).
+//! - types (optional `types.scm`): `@binding` around a typed name, with
+//!   `@name` (the bound name) and one of `@type` (an annotation), `@value`
+//!   (the callee whose result is assigned) or `@alias` (a name whose type it
+//!   shares, `self.s = s`); `@returns` on a definition node,
+//!   with `@type` for its declared return type.
 
 use ken_core::Language;
 use std::path::Path;
@@ -44,6 +49,7 @@ pub struct LanguageConfig {
     pub body_fields: &'static [&'static str],
     pub symbols: Option<Query>,
     pub references: Option<Query>,
+    pub types: Option<Query>,
     problems: Vec<String>,
 }
 
@@ -64,6 +70,7 @@ struct Spec {
     body_fields: &'static [&'static str],
     symbols: &'static str,
     references: &'static str,
+    types: &'static str,
 }
 
 macro_rules! queries {
@@ -71,6 +78,7 @@ macro_rules! queries {
         (
             include_str!(concat!("../queries/", $dir, "/symbols.scm")),
             include_str!(concat!("../queries/", $dir, "/references.scm")),
+            include_str!(concat!("../queries/", $dir, "/types.scm")),
         )
     };
 }
@@ -85,7 +93,7 @@ fn specs() -> Vec<Spec> {
                 constructor_names,
                 decorator_kinds,
                 body_fields,
-                (symbols, references): (&'static str, &'static str)| Spec {
+                (symbols, references, types): (&'static str, &'static str, &'static str)| Spec {
         language,
         extensions,
         grammar,
@@ -95,6 +103,7 @@ fn specs() -> Vec<Spec> {
         body_fields,
         symbols,
         references,
+        types,
     };
     use DocStyle::*;
     vec![
@@ -150,6 +159,7 @@ fn specs() -> Vec<Spec> {
             (
                 include_str!("../queries/typescript/symbols.scm"),
                 concat!(include_str!("../queries/typescript/references.scm"), include_str!("../queries/tsx/jsx.scm")),
+                include_str!("../queries/typescript/types.scm"),
             ),
         ),
         spec(
@@ -243,6 +253,7 @@ fn build(spec: Spec) -> LanguageConfig {
     let mut problems = Vec::new();
     let symbols = compile(&grammar, spec.symbols, "symbols", spec.language, &mut problems);
     let references = compile(&grammar, spec.references, "references", spec.language, &mut problems);
+    let types = compile(&grammar, spec.types, "types", spec.language, &mut problems);
     LanguageConfig {
         language: spec.language,
         extensions: spec.extensions,
@@ -253,6 +264,7 @@ fn build(spec: Spec) -> LanguageConfig {
         body_fields: spec.body_fields,
         symbols,
         references,
+        types,
         problems,
     }
 }

@@ -22,11 +22,12 @@ fn queries_compile() {
 fn capture_names_are_known() {
     let mut unknown = Vec::new();
     for config in ken_lang::all() {
-        for (query, what) in [(&config.symbols, "symbols"), (&config.references, "references")] {
+        for (query, what) in [(&config.symbols, "symbols"), (&config.references, "references"), (&config.types, "types")] {
             let Some(query) = query else { continue };
             for name in query.capture_names() {
                 let known = match *name {
-                    "name" | "receiver" | "path" | "alias" | "callee" | "scope" | "package" => true,
+                    "name" | "receiver" | "path" | "alias" | "callee" | "scope" | "package" if what != "types" => true,
+                    "binding" | "name" | "type" | "value" | "alias" | "returns" if what == "types" => true,
                     other => match other.split_once('.') {
                         Some(("definition", kind)) if what == "symbols" => SymbolKind::parse(kind).is_some(),
                         Some(("reference", kind)) if what == "references" => RefKind::parse(kind).is_some(),

@@ -188,6 +188,7 @@ pub(crate) fn line_windows_only(text: &str, budget: &ChunkBudget) -> Vec<Chunk> 
         declared_package: None,
         symbols: Vec::new(),
         definition_nodes: Default::default(),
+        def_starts: Default::default(),
         regions: Vec::new(),
     };
     let mut splitter = Splitter { src: &src, mined: &mined, budget: *budget, out: Vec::new() };

@@ -10,6 +10,7 @@ mod docs;
 mod naming;
 mod references;
 mod symbols;
+mod types;
 
 use ken_core::{ChunkBudget, FileAnalysis, Language};
 use rustc_hash::FxHashMap;
@@ -55,14 +56,18 @@ impl Miner {
         };
         let root = tree.root_node();
         let src = Source::new(source);
-        let mined = symbols::mine(config, path, &src, root);
+        let mut mined = symbols::mine(config, path, &src, root);
         let references = references::mine(config, &src, root, &mined);
+        let mut symbols = std::mem::take(&mut mined.symbols);
+        let bindings = types::mine(config, &src, root, &mined, &mut symbols);
+        mined.symbols = symbols;
         let chunks = chunks::split(&src, root, &mined, budget);
         FileAnalysis {
             module: mined.naming.module.clone(),
             declared_package: mined.declared_package.clone(),
             symbols: mined.symbols,
             references,
+            bindings,
             chunks,
             parse_errors: count_errors(root),
             lines,

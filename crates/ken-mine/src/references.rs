@@ -152,7 +152,7 @@ fn split_qualified(text: &str) -> Option<(&str, &str)> {
     (!q.is_empty() && !last.is_empty()).then_some((q, last))
 }
 
-fn clean(text: &str) -> String {
+pub(crate) fn clean(text: &str) -> String {
     let text = text.trim().trim_matches(|c| c == '"' || c == '\'' || c == '`');
     let mut out: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
     if out.len() > MAX_QUALIFIER {
@@ -166,13 +166,22 @@ fn clean(text: &str) -> String {
     out
 }
 
-/// Sets each reference's innermost enclosing symbol by sweeping the
-/// (sorted, properly nested) symbol regions.
+/// Sets each reference's innermost enclosing symbol.
 fn assign_enclosing(found: &mut [Found], regions: &[(u32, u32, u32)]) {
+    let enclosing = enclosing_symbols(found.iter().map(|f| f.byte), regions);
+    for (f, e) in found.iter_mut().zip(enclosing) {
+        f.reference.enclosing = e;
+    }
+}
+
+/// The innermost symbol holding each of `bytes` (ascending), found by
+/// sweeping the sorted, properly nested symbol regions; 0 is the module.
+pub(crate) fn enclosing_symbols(bytes: impl Iterator<Item = u32>, regions: &[(u32, u32, u32)]) -> Vec<u32> {
     let mut stack: Vec<(u32, u32)> = Vec::new(); // (end, symbol)
     let mut next = 0;
-    for f in found.iter_mut() {
-        while next < regions.len() && regions[next].0 <= f.byte {
+    let mut out = Vec::new();
+    for byte in bytes {
+        while next < regions.len() && regions[next].0 <= byte {
             let (start, end, sym) = regions[next];
             while stack.last().is_some_and(|&(e, _)| e <= start) {
                 stack.pop();
@@ -180,9 +189,10 @@ fn assign_enclosing(found: &mut [Found], regions: &[(u32, u32, u32)]) {
             stack.push((end, sym));
             next += 1;
         }
-        while stack.last().is_some_and(|&(e, _)| e <= f.byte) {
+        while stack.last().is_some_and(|&(e, _)| e <= byte) {
             stack.pop();
         }
-        f.reference.enclosing = stack.last().map_or(0, |&(_, s)| s);
+        out.push(stack.last().map_or(0, |&(_, s)| s));
     }
+    out
 }

@@ -18,6 +18,8 @@ pub(crate) struct Mined {
     /// Ids of nodes that start a definition (the definition itself and its
     /// decorated wrapper), for the chunker.
     pub definition_nodes: FxHashSet<usize>,
+    /// Start byte of each definition node to its symbol, for attaching return types.
+    pub def_starts: FxHashMap<u32, u32>,
     /// `(start_byte, end_byte, symbol)` for every region owned by a symbol,
     /// outermost first. Rust `impl` blocks count as their type's region.
     pub regions: Vec<(u32, u32, u32)>,
@@ -58,6 +60,7 @@ pub(crate) fn module_symbol(naming: &Naming, source: &str, lines: u32) -> Symbol
         name_line: 1,
         name_col: 1,
         parent: None,
+        return_type: None,
     }
 }
 
@@ -170,6 +173,7 @@ pub(crate) fn mine(config: &LanguageConfig, path: &str, src: &Source, root: Node
         })
         .collect();
     let mut definition_nodes = FxHashSet::default();
+    let mut def_starts = FxHashMap::default();
     let mut regions = Vec::new();
 
     for e in &entries {
@@ -224,7 +228,9 @@ pub(crate) fn mine(config: &LanguageConfig, path: &str, src: &Source, root: Node
             name_line,
             name_col,
             parent,
+            return_type: None,
         });
+        def_starts.insert(e.def.start_byte() as u32, symbols.len() as u32 - 1);
     }
 
     for (i, e) in entries.iter().enumerate() {
@@ -237,7 +243,7 @@ pub(crate) fn mine(config: &LanguageConfig, path: &str, src: &Source, root: Node
         }
     }
 
-    Mined { naming, declared_package, symbols, definition_nodes, regions }
+    Mined { naming, declared_package, symbols, definition_nodes, def_starts, regions }
 }
 
 fn parent_kind(entries: &[Entry], e: &Entry) -> Option<SymbolKind> {

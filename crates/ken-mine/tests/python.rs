@@ -1,6 +1,6 @@
 mod common;
 
-use common::{render_chunks, render_references, render_symbols};
+use common::{render_chunks, render_references, render_symbols, render_types};
 use expect_test::{Expect, expect};
 use ken_core::ChunkBudget;
 
@@ -10,6 +10,10 @@ fn check_symbols(fixture: &str, expect: Expect) {
 
 fn check_refs(fixture: &str, expect: Expect) {
     expect.assert_eq(&render_references(fixture));
+}
+
+fn check_types(fixture: &str, expect: Expect) {
+    expect.assert_eq(&render_types(fixture));
 }
 
 fn check_chunks(fixture: &str, budget: ChunkBudget, expect: Expect) {
@@ -206,6 +210,50 @@ def tail():
               16-23 mod.Big | class in Big[5-26] | fn after two[11-14]
               24-26 mod.Big.three | class in Big[5-26] | fn in three[17-26]
               28-29 mod.tail | class after Big[5-26] | fn in tail[28-29]
+        "#]],
+    );
+}
+
+#[test]
+fn type_facts_for_receiver_inference() {
+    check_types(
+        r#"
+//- app/client.py
+from .sessions import Session
+
+class Client:
+    timeout: float = 1.0
+    adapter: "Adapter"
+
+    def __init__(self, session: Session, retries: int = 3):
+        self.session = session
+        self.pool = make_pool(retries)
+        self.cache: Optional[Cache] = None
+
+    def open(self) -> "Connection":
+        conn = self.pool.connect()
+        with Lock() as guard:
+            guard.hold()
+        return conn
+
+def build(url=None) -> Client:
+    s = Session()
+    return Client(s)
+"#,
+        expect![[r#"
+            app/client.py
+              Client.open -> Connection
+              build -> Client
+              4: timeout : float (in Client)
+              5: adapter : Adapter (in Client)
+              7: session : Session (in Client.__init__)
+              7: retries : int (in Client.__init__)
+              8: self.session = name session (in Client.__init__)
+              9: self.pool = call make_pool (in Client.__init__)
+              10: self.cache : Optional[Cache] (in Client.__init__)
+              13: conn = call self.pool.connect (in Client.open)
+              14: guard = call Lock (in Client.open)
+              19: s = call Session (in build)
         "#]],
     );
 }

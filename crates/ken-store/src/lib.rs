@@ -5,9 +5,11 @@
 //! the next run carries on from there. One writer at a time is enforced with
 //! an advisory lock file; readers never block (WAL mode).
 
+mod graph;
 mod read;
 mod write;
 
+pub use graph::{EdgeRow, GraphFile, GraphSymbol, MetricsRow, NewEdge, RefRow, BindingRow};
 pub use read::{FileRow, IndexStats, SymbolQuery, SymbolRow};
 pub use write::{FileRecord, Writer};
 
@@ -16,7 +18,7 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 
 /// Schema migrations, in order; `PRAGMA user_version` counts those applied.
-const MIGRATIONS: &[&str] = &[include_str!("schema.sql")];
+const MIGRATIONS: &[&str] = &[include_str!("schema.sql"), include_str!("schema_v2.sql")];
 
 pub const DB_FILE: &str = "index.sqlite";
 const LOCK_FILE: &str = "lock";

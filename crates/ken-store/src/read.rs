@@ -199,4 +199,45 @@ impl Store {
             .collect::<rusqlite::Result<_>>()?;
         Ok(rows)
     }
+
+    pub fn symbol_by_id(&self, id: i64) -> Result<Option<SymbolRow>> {
+        let sql = format!("SELECT {SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.id = ?1");
+        Ok(self.conn.prepare_cached(&sql)?.query_row([id], symbol_row).optional()?)
+    }
+
+    /// Symbols whose qualified name, or else name, is exactly `text`.
+    pub fn symbols_named(&self, text: &str) -> Result<Vec<SymbolRow>> {
+        for column in ["s.qualified_name", "s.name"] {
+            let sql = format!(
+                "SELECT {SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE {column} = ?1
+                 ORDER BY f.path, s.start_line"
+            );
+            let rows: Vec<SymbolRow> =
+                self.conn.prepare_cached(&sql)?.query_map([text], symbol_row)?.collect::<rusqlite::Result<_>>()?;
+            if !rows.is_empty() {
+                return Ok(rows);
+            }
+        }
+        Ok(Vec::new())
+    }
+
+    /// The innermost symbol of file `path` whose span holds `line`.
+    pub fn symbol_at(&self, path: &str, line: u32) -> Result<Option<SymbolRow>> {
+        let sql = format!(
+            "SELECT {SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id
+             WHERE f.path = ?1 AND s.start_line <= ?2 AND s.end_line >= ?2
+             ORDER BY (s.end_line - s.start_line), s.kind = 'module', s.start_line DESC LIMIT 1"
+        );
+        Ok(self.conn.prepare_cached(&sql)?.query_row(params![path, line], symbol_row).optional()?)
+    }
+
+    /// `(id, name, qualified_name)` of every symbol, for "did you mean".
+    pub fn symbol_names(&self) -> Result<Vec<(i64, String, String)>> {
+        let rows = self
+            .conn
+            .prepare("SELECT id, name, qualified_name FROM symbols WHERE kind != 'module'")?
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+            .collect::<rusqlite::Result<_>>()?;
+        Ok(rows)
+    }
 }

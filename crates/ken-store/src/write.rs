@@ -2,7 +2,7 @@
 
 use crate::Result;
 use ken_core::FileAnalysis;
-use rusqlite::{Transaction, params};
+use rusqlite::{OptionalExtension, Transaction, params};
 
 /// What the index keeps about a file besides what was mined from it.
 #[derive(Clone, Debug)]
@@ -17,7 +17,7 @@ pub struct FileRecord<'a> {
 /// One transaction's worth of changes. Dropping it without [`Writer::commit`]
 /// rolls everything back.
 pub struct Writer<'c> {
-    tx: Transaction<'c>,
+    pub(crate) tx: Transaction<'c>,
 }
 
 impl<'c> Writer<'c> {
@@ -28,6 +28,13 @@ impl<'c> Writer<'c> {
     /// Replaces everything known about `file.path` with a fresh analysis.
     pub fn put_file(&self, file: &FileRecord, text: &str, analysis: &FileAnalysis) -> Result<()> {
         let tx = &self.tx;
+        let old: Option<i64> = tx
+            .prepare_cached("SELECT id FROM files WHERE path = ?1")?
+            .query_row([file.path], |r| r.get(0))
+            .optional()?;
+        if let Some(old) = old {
+            self.unlink_dependents(old)?;
+        }
         tx.prepare_cached("DELETE FROM files WHERE path = ?1")?.execute([file.path])?;
         tx.prepare_cached(
             "INSERT INTO files(path, language, size, mtime_ns, hash, module, package, lines, parse_errors)
@@ -51,8 +58,9 @@ impl<'c> Writer<'c> {
         {
             let mut insert = tx.prepare_cached(
                 "INSERT INTO symbols(file_id, ordinal, parent_id, kind, name, local_path, qualified_name, signature,
-                    docstring, start_byte, end_byte, start_line, start_col, end_line, end_col, name_line, name_col)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
+                    docstring, start_byte, end_byte, start_line, start_col, end_line, end_col, name_line, name_col,
+                    return_type)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
             )?;
             for (ordinal, s) in analysis.symbols.iter().enumerate() {
                 // Parents come before children, so their ids are known.
@@ -74,7 +82,8 @@ impl<'c> Writer<'c> {
                     s.span.end_line,
                     s.span.end_col,
                     s.name_line,
-                    s.name_col
+                    s.name_col,
+                    s.return_type
                 ])?;
                 ids.push(tx.last_insert_rowid());
             }
@@ -98,6 +107,24 @@ impl<'c> Writer<'c> {
                 ])?;
             }
         }
+        {
+            let mut insert = tx.prepare_cached(
+                "INSERT INTO bindings(file_id, scope_id, name, type_text, source, line) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            )?;
+            for b in &analysis.bindings {
+                let scope = id_of(b.scope).or(ids.first().copied());
+                insert.execute(params![file_id, scope, b.name, b.type_text, b.source.as_str(), b.line])?;
+            }
+        }
+        // Files that could not resolve a name this file now defines, or that
+        // resolved one only by its being unique, resolve again.
+        tx.prepare_cached(
+            "UPDATE files SET linked = 0 WHERE linked = 1 AND id IN (
+                SELECT e.file_id FROM edges e
+                WHERE (e.dst_id IS NULL OR e.resolution = 'unique_name')
+                  AND e.name IN (SELECT name FROM symbols WHERE file_id = ?1))",
+        )?
+        .execute([file_id])?;
         {
             let mut insert = tx.prepare_cached(
                 "INSERT INTO chunks(file_id, symbol_id, start_line, end_line, start_byte, end_byte,
@@ -142,6 +169,8 @@ impl<'c> Writer<'c> {
         qualify: impl Fn(&str) -> String,
     ) -> Result<()> {
         let tx = &self.tx;
+        self.unlink_dependents(file_id)?;
+        tx.prepare_cached("UPDATE files SET linked = 0 WHERE id = ?1")?.execute([file_id])?;
         tx.prepare_cached("DELETE FROM files WHERE path = ?1 AND id != ?2")?.execute(params![file.path, file_id])?;
         tx.prepare_cached("UPDATE files SET path = ?2, size = ?3, mtime_ns = ?4, module = ?5 WHERE id = ?1")?
             .execute(params![file_id, file.path, file.size as i64, file.mtime_ns, module])?;
@@ -158,8 +187,19 @@ impl<'c> Writer<'c> {
     }
 
     pub fn delete_file(&self, file_id: i64) -> Result<()> {
+        self.unlink_dependents(file_id)?;
         self.tx.prepare_cached("DELETE FROM files WHERE id = ?1")?.execute([file_id])?;
         Ok(())
+    }
+
+    /// Marks the files whose resolution consulted `file_id` for resolving again.
+    fn unlink_dependents(&self, file_id: i64) -> Result<()> {
+        self.tx
+            .prepare_cached(
+                "UPDATE files SET linked = 0 WHERE linked = 1 AND id IN (SELECT file_id FROM file_deps WHERE dep_file_id = ?1)",
+            )?
+            .execute([file_id])?;
+        self.set_meta("metrics_fresh", "0")
     }
 
     pub fn delete_all(&self) -> Result<()> {

@@ -1,13 +1,14 @@
 //! `ken`: the command-line interface. Parses arguments, finds the index,
 //! calls the library crates and prints text or JSON. No analysis lives here.
 
+mod graph;
 mod output;
 
 use anyhow::{Context, Result, bail};
 use clap::{Args, Parser, Subcommand};
 use ken_core::ChunkBudget;
 use ken_index::{IndexOptions, Progress};
-use ken_store::{Store, SymbolQuery};
+use ken_store::{Store, SymbolQuery, SymbolRow};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
@@ -32,6 +33,8 @@ enum Command {
     Symbols(SymbolsArgs),
     /// Show the symbol tree of a file.
     Outline(OutlineArgs),
+    /// Query the dependency graph: callers, callees, class hierarchy, tests…
+    Graph(graph::GraphArgs),
 }
 
 #[derive(Args)]
@@ -67,7 +70,12 @@ struct IndexArgs {
 #[derive(Args)]
 struct SymbolsArgs {
     /// Name or part of a name; a qualified suffix such as `Session.send` works too.
-    name: String,
+    #[arg(required_unless_present = "rank")]
+    name: Option<String>,
+    /// Order by importance (PageRank, references, usage across files); with
+    /// no NAME, list the most important symbols of the repository.
+    #[arg(long)]
+    rank: bool,
     /// Only these kinds (function, class, method, …); repeatable.
     #[arg(long)]
     kind: Vec<String>,
@@ -120,6 +128,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Index(args) => index(&cwd, cli.index_dir, args),
         Command::Symbols(args) => symbols(&cwd, cli.index_dir, args),
         Command::Outline(args) => outline(&cwd, cli.index_dir, args),
+        Command::Graph(args) => graph::run(&open_index(&cwd, cli.index_dir)?, args),
     }
 }
 
@@ -172,6 +181,10 @@ fn index(cwd: &Path, index_dir: Option<PathBuf>, args: IndexArgs) -> Result<()> 
             bar.set_length(total);
             bar.set_position(done);
         }
+        Progress::Linking => {
+            bar.set_style(indicatif::ProgressStyle::default_spinner());
+            bar.set_message("resolving references");
+        }
     };
     let summary = ken_index::index(&opts, &progress)?;
     bar.finish_and_clear();
@@ -220,11 +233,35 @@ fn symbols(cwd: &Path, index_dir: Option<PathBuf>, args: SymbolsArgs) -> Result<
         ),
         None => None,
     };
-    let rows = store.find_symbols(&SymbolQuery { text: args.name.clone(), kinds: args.kind, language, limit: args.limit })?;
+    let name = args.name.clone().unwrap_or_default();
+    let rows = if args.rank {
+        let mut rows: Vec<(SymbolRow, f64)> = match &args.name {
+            Some(name) => store
+                .find_symbols(&SymbolQuery { text: name.clone(), kinds: args.kind.clone(), language: language.clone(), limit: 0 })?
+                .into_iter()
+                .map(|s| {
+                    let importance = store.metrics(s.id).ok().flatten().map_or(0.0, |m| m.importance);
+                    (s, importance)
+                })
+                .collect(),
+            None => ken_graph::Graph::new(&store)
+                .ranked(usize::MAX)?
+                .into_iter()
+                .filter(|(s, _)| args.kind.is_empty() || args.kind.contains(&s.kind))
+                .filter(|(s, _)| language.as_ref().is_none_or(|l| &s.language == l))
+                .map(|(s, m)| (s, m.importance))
+                .collect(),
+        };
+        rows.sort_by(|a, b| b.1.total_cmp(&a.1));
+        rows.truncate(if args.limit == 0 { usize::MAX } else { args.limit });
+        rows.into_iter().map(|(s, _)| s).collect()
+    } else {
+        store.find_symbols(&SymbolQuery { text: name.clone(), kinds: args.kind, language, limit: args.limit })?
+    };
     if args.json {
         println!("{}", serde_json::to_string_pretty(&rows)?);
     } else if rows.is_empty() {
-        eprintln!("no symbol matches `{}`", args.name);
+        eprintln!("no symbol matches `{name}`");
     } else {
         print!("{}", output::symbol_list(&rows));
     }

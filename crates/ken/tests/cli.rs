@@ -12,6 +12,9 @@ fn summary_digest(v: &serde_json::Value) -> String {
     for volatile in ["root", "index_dir", "seconds"] {
         obj.remove(volatile);
     }
+    if let Some(graph) = obj.get_mut("graph").and_then(|g| g.as_object_mut()) {
+        graph.remove("seconds");
+    }
     serde_json::to_string_pretty(&v).unwrap()
 }
 
@@ -63,6 +66,16 @@ fn incremental_index_processes_only_what_changed() {
             "rust": 1
           },
           "files_with_parse_errors": 0,
+          "graph": {
+            "analytics": true,
+            "by_resolution": {
+              "exact": 13,
+              "unresolved": 1
+            },
+            "edges": 14,
+            "files_linked": 3,
+            "resolved": 13
+          },
           "lines": 15,
           "mined_files": 3,
           "mined_lines": 15,
@@ -91,6 +104,16 @@ fn incremental_index_processes_only_what_changed() {
             "rust": 1
           },
           "files_with_parse_errors": 0,
+          "graph": {
+            "analytics": false,
+            "by_resolution": {
+              "exact": 13,
+              "unresolved": 1
+            },
+            "edges": 14,
+            "files_linked": 0,
+            "resolved": 13
+          },
           "lines": 15,
           "mined_files": 0,
           "mined_lines": 0,
@@ -122,6 +145,16 @@ fn incremental_index_processes_only_what_changed() {
             "python": 3
           },
           "files_with_parse_errors": 0,
+          "graph": {
+            "analytics": true,
+            "by_resolution": {
+              "exact": 10,
+              "unresolved": 1
+            },
+            "edges": 11,
+            "files_linked": 3,
+            "resolved": 10
+          },
           "lines": 15,
           "mined_files": 2,
           "mined_lines": 7,
@@ -191,6 +224,15 @@ function a(){}
             "python": 2
           },
           "files_with_parse_errors": 1,
+          "graph": {
+            "analytics": true,
+            "by_resolution": {
+              "exact": 3
+            },
+            "edges": 3,
+            "files_linked": 2,
+            "resolved": 3
+          },
           "lines": 7,
           "mined_files": 2,
           "mined_lines": 7,

@@ -101,3 +101,26 @@ pub fn render_chunks(fixture: &str, budget: ChunkBudget) -> String {
     }
     out
 }
+
+/// Type facts: bindings with their scope, and declared return types.
+pub fn render_types(fixture: &str) -> String {
+    let mut out = String::new();
+    for (path, _, a) in mine(fixture, ChunkBudget::default()) {
+        writeln!(out, "{path}").unwrap();
+        for s in &a.symbols {
+            if let Some(ret) = &s.return_type {
+                writeln!(out, "  {} -> {ret}", s.local_path).unwrap();
+            }
+        }
+        for b in &a.bindings {
+            let scope = &a.symbols[b.scope as usize].local_path;
+            let how = match b.source {
+                ken_core::BindingSource::Annotation => ":",
+                ken_core::BindingSource::CallResult => "= call",
+                ken_core::BindingSource::Alias => "= name",
+            };
+            writeln!(out, "  {}: {} {how} {} (in {scope})", b.line, b.name, b.type_text).unwrap();
+        }
+    }
+    out
+}

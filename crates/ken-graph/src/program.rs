@@ -1,0 +1,462 @@
+//! The whole repository's symbol table, as resolution needs it: symbols by
+//! id, name and qualified name; modules; each file's imports; type bindings
+//! by scope; and the class hierarchy. Built once per link run, read-only
+//! afterwards (so files resolve in parallel).
+
+use ken_core::{Language, SymbolKind};
+use ken_store::{BindingRow, GraphFile, GraphSymbol, RefRow};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+/// Index into [`Program::syms`].
+pub(crate) type Sym = usize;
+
+/// Languages that share one module namespace.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Family {
+    Python,
+    Rust,
+    Js,
+    Go,
+    Java,
+    CSharp,
+    C,
+    Ruby,
+    Php,
+}
+
+impl Family {
+    pub fn of(language: Language) -> Family {
+        match language {
+            Language::Python => Family::Python,
+            Language::Rust => Family::Rust,
+            Language::JavaScript | Language::TypeScript | Language::Tsx => Family::Js,
+            Language::Go => Family::Go,
+            Language::Java => Family::Java,
+            Language::CSharp => Family::CSharp,
+            Language::C | Language::Cpp => Family::C,
+            Language::Ruby => Family::Ruby,
+            Language::Php => Family::Php,
+        }
+    }
+
+    /// Separator of module paths and members.
+    pub fn separator(self) -> &'static str {
+        match self {
+            Family::Rust | Family::C | Family::Ruby => "::",
+            Family::Php => "\\",
+            Family::Js | Family::Go => "/",
+            _ => ".",
+        }
+    }
+
+    /// Class members are in scope unqualified inside methods (Java `foo()`
+    /// means `this.foo()`); in Python, Rust, JS and Go they are not.
+    pub fn members_in_scope(self) -> bool {
+        matches!(self, Family::Java | Family::CSharp | Family::C | Family::Ruby)
+    }
+}
+
+/// What an import binds in a file: `local` names `member` of `module`, the
+/// module itself (`member: None`), or everything in it (`wildcard`).
+#[derive(Clone, Debug)]
+pub(crate) struct Import {
+    pub local: Option<String>,
+    pub module: String,
+    pub member: Option<String>,
+    pub wildcard: bool,
+    /// The raw reference, for the Imports edge.
+    pub at: usize,
+}
+
+pub(crate) struct FileInfo {
+    pub row: GraphFile,
+    pub family: Family,
+    pub module_sym: Option<Sym>,
+    /// Local name to imports (the last one wins, like the language).
+    pub imports: Vec<Import>,
+    pub import_by_local: FxHashMap<String, usize>,
+    /// Python `__init__.py`: relative imports start from the module itself.
+    pub is_package_init: bool,
+}
+
+pub(crate) struct Program {
+    pub files: Vec<FileInfo>,
+    pub file_of_id: FxHashMap<i64, usize>,
+    pub syms: Vec<GraphSymbol>,
+    pub kinds: Vec<SymbolKind>,
+    /// File index of each symbol.
+    pub sym_file: Vec<usize>,
+    pub sym_of_id: FxHashMap<i64, Sym>,
+    pub parent: Vec<Option<Sym>>,
+    /// Children of a symbol, by name.
+    pub children: FxHashMap<(Sym, String), Vec<Sym>>,
+    pub children_of: FxHashMap<Sym, Vec<Sym>>,
+    /// Symbols of each file, in order.
+    pub file_syms: Vec<Vec<Sym>>,
+    pub by_qualified: FxHashMap<String, Vec<Sym>>,
+    /// Symbols that can be named from elsewhere without a receiver (types,
+    /// functions, constants), by (family, name), for unique-name fallback.
+    pub global_by_name: FxHashMap<(Family, String), Vec<Sym>>,
+    /// Methods and fields by (family, name), for receiver-less fallback.
+    pub members_by_name: FxHashMap<(Family, String), Vec<Sym>>,
+    /// Modules by (family, module path): their module symbols.
+    pub modules: FxHashMap<(Family, String), Vec<Sym>>,
+    /// Go and Java packages, C# namespaces: files by package.
+    pub packages: FxHashMap<(Family, String), Vec<usize>>,
+    /// Type bindings by scope symbol, in line order.
+    pub bindings: FxHashMap<Sym, Vec<BindingRow>>,
+    /// Inherit references by class.
+    pub inherits: FxHashMap<Sym, Vec<RefRow>>,
+    /// Resolved bases of each class (class hierarchy analysis), filled by [`Program::resolve_bases`].
+    pub bases: FxHashMap<Sym, Vec<Sym>>,
+    pub import_refs: Vec<RefRow>,
+}
+
+impl Program {
+    pub fn build(files: Vec<GraphFile>, syms: Vec<GraphSymbol>, imports: Vec<RefRow>, inherits: Vec<RefRow>, bindings: Vec<BindingRow>) -> Program {
+        let file_of_id: FxHashMap<i64, usize> = files.iter().enumerate().map(|(i, f)| (f.id, i)).collect();
+        let sym_of_id: FxHashMap<i64, Sym> = syms.iter().enumerate().map(|(i, s)| (s.id, i)).collect();
+        let kinds: Vec<SymbolKind> = syms.iter().map(|s| SymbolKind::parse(&s.kind).unwrap_or(SymbolKind::Function)).collect();
+        let sym_file: Vec<usize> = syms.iter().map(|s| file_of_id.get(&s.file_id).copied().unwrap_or(0)).collect();
+        let parent: Vec<Option<Sym>> = syms.iter().map(|s| s.parent_id.and_then(|p| sym_of_id.get(&p).copied())).collect();
+        let mut infos: Vec<FileInfo> = files
+            .into_iter()
+            .map(|row| {
+                let language = Language::from_name(&row.language).unwrap_or(Language::C);
+                let is_package_init = row.path.ends_with("__init__.py") || row.path.ends_with("__init__.pyi");
+                FileInfo {
+                    family: Family::of(language),
+                    row,
+                    module_sym: None,
+                    imports: Vec::new(),
+                    import_by_local: FxHashMap::default(),
+                    is_package_init,
+                }
+            })
+            .collect();
+
+        let mut children: FxHashMap<(Sym, String), Vec<Sym>> = FxHashMap::default();
+        let mut children_of: FxHashMap<Sym, Vec<Sym>> = FxHashMap::default();
+        let mut file_syms: Vec<Vec<Sym>> = vec![Vec::new(); infos.len()];
+        let mut by_qualified: FxHashMap<String, Vec<Sym>> = FxHashMap::default();
+        let mut global_by_name: FxHashMap<(Family, String), Vec<Sym>> = FxHashMap::default();
+        let mut members_by_name: FxHashMap<(Family, String), Vec<Sym>> = FxHashMap::default();
+        let mut modules: FxHashMap<(Family, String), Vec<Sym>> = FxHashMap::default();
+        let mut packages: FxHashMap<(Family, String), Vec<usize>> = FxHashMap::default();
+        for (i, s) in syms.iter().enumerate() {
+            let file = &mut infos[sym_file[i]];
+            let family = file.family;
+            by_qualified.entry(s.qualified_name.clone()).or_default().push(i);
+            if let Some(p) = parent[i] {
+                children.entry((p, s.name.clone())).or_default().push(i);
+                children_of.entry(p).or_default().push(i);
+            }
+            file_syms[sym_file[i]].push(i);
+            match kinds[i] {
+                SymbolKind::Module => {
+                    if parent[i].is_none() && file.module_sym.is_none() {
+                        file.module_sym = Some(i);
+                        modules.entry((family, file.row.module.clone())).or_default().push(i);
+                    }
+                }
+                SymbolKind::Method | SymbolKind::Constructor | SymbolKind::Field => {
+                    members_by_name.entry((family, s.name.clone())).or_default().push(i);
+                }
+                _ => {
+                    let top = parent[i].is_none_or(|p| kinds[p] == SymbolKind::Module);
+                    if top || kinds[i].is_type() {
+                        global_by_name.entry((family, s.name.clone())).or_default().push(i);
+                    }
+                }
+            }
+        }
+        for (i, f) in infos.iter().enumerate() {
+            if let Some(pkg) = &f.row.package {
+                packages.entry((f.family, pkg.clone())).or_default().push(i);
+            }
+        }
+
+        let mut program = Program {
+            files: infos,
+            file_of_id,
+            syms,
+            kinds,
+            sym_file,
+            sym_of_id,
+            parent,
+            children,
+            children_of,
+            file_syms,
+            by_qualified,
+            global_by_name,
+            members_by_name,
+            modules,
+            packages,
+            bindings: FxHashMap::default(),
+            inherits: FxHashMap::default(),
+            bases: FxHashMap::default(),
+            import_refs: imports,
+        };
+        for b in bindings {
+            if let Some(&scope) = program.sym_of_id.get(&b.scope_id) {
+                program.bindings.entry(scope).or_default().push(b);
+            }
+        }
+        for list in program.bindings.values_mut() {
+            list.sort_by_key(|b| b.line);
+        }
+        for r in inherits {
+            if let Some(&class) = program.sym_of_id.get(&r.enclosing_id) {
+                program.inherits.entry(class).or_default().push(r);
+            }
+        }
+        for i in 0..program.import_refs.len() {
+            let r = program.import_refs[i].clone();
+            let Some(&fi) = program.file_of_id.get(&r.file_id) else { continue };
+            for import in interpret_import(&program.files[fi], &r, i) {
+                let file = &mut program.files[fi];
+                if let Some(local) = &import.local {
+                    file.import_by_local.insert(local.clone(), file.imports.len());
+                }
+                file.imports.push(import);
+            }
+        }
+        program
+    }
+
+    pub fn children_named(&self, s: Sym, name: &str) -> &[Sym] {
+        // Allocation-free lookup would need a borrowed key; names are short.
+        self.children.get(&(s, name.to_string())).map_or(&[], |v| v.as_slice())
+    }
+
+    /// The nearest enclosing type of a symbol (itself included).
+    pub fn enclosing_type(&self, mut s: Sym) -> Option<Sym> {
+        for _ in 0..32 {
+            if self.kinds[s].is_type() {
+                return Some(s);
+            }
+            s = self.parent[s]?;
+        }
+        None
+    }
+
+    /// The enclosing function, class or module of a symbol: where a
+    /// reference from a field initializer or constant "happens".
+    pub fn code_owner(&self, mut s: Sym) -> Sym {
+        for _ in 0..32 {
+            match self.kinds[s] {
+                SymbolKind::Field | SymbolKind::Constant => match self.parent[s] {
+                    Some(p) => s = p,
+                    None => return s,
+                },
+                _ => return s,
+            }
+        }
+        s
+    }
+
+    /// The files of every module that was renamed or deleted is irrelevant
+    /// here; this is the set of files that declare `module` in `family`.
+    pub fn module_syms(&self, family: Family, module: &str) -> &[Sym] {
+        self.modules.get(&(family, module.to_string())).map_or(&[], |v| v.as_slice())
+    }
+}
+
+/// Turns one mined import into what it binds, per language.
+fn interpret_import(file: &FileInfo, r: &RefRow, at: usize) -> Vec<Import> {
+    let name = r.name.as_str();
+    let alias = r.alias.clone();
+    let import = |local: Option<String>, module: String, member: Option<String>, wildcard: bool| Import {
+        local,
+        module,
+        member,
+        wildcard,
+        at,
+    };
+    match file.family {
+        Family::Python => match &r.qualifier {
+            None => {
+                let local = alias.clone().or_else(|| name.split('.').next().map(str::to_string));
+                let module = if alias.is_some() { name.to_string() } else { name.split('.').next().unwrap_or(name).to_string() };
+                let mut out = vec![import(local, module, None, false)];
+                if alias.is_none() && name.contains('.') {
+                    // `import a.b.c` also loads a.b.c: keep it for the Imports edge.
+                    out.push(import(None, name.to_string(), None, false));
+                }
+                out
+            }
+            Some(q) => {
+                let module = python_absolute(file, q);
+                if name == "*" {
+                    vec![import(None, module, None, true)]
+                } else {
+                    vec![import(Some(alias.unwrap_or_else(|| name.to_string())), module, Some(name.to_string()), false)]
+                }
+            }
+        },
+        Family::Js => match &r.qualifier {
+            Some(src) => {
+                let module = js_module(&file.row.path, src);
+                if name == "*" {
+                    match alias {
+                        Some(a) => vec![import(Some(a), module, None, false)],
+                        None => vec![import(None, module, None, true)],
+                    }
+                } else {
+                    vec![import(Some(alias.unwrap_or_else(|| name.to_string())), module, Some(name.to_string()), false)]
+                }
+            }
+            None => {
+                let module = js_module(&file.row.path, name);
+                vec![import(alias, module, None, false)]
+            }
+        },
+        Family::Rust => {
+            let q = r.qualifier.as_deref().unwrap_or("");
+            let module = rust_absolute(&file.row.module, q);
+            if name == "*" {
+                vec![import(None, module, None, true)]
+            } else if name == "self" {
+                let local = alias.or_else(|| module.rsplit("::").next().map(str::to_string));
+                vec![import(local, module, None, false)]
+            } else if q.is_empty() {
+                let module = rust_absolute(&file.row.module, name);
+                vec![import(Some(alias.unwrap_or_else(|| name.to_string())), module, None, false)]
+            } else {
+                vec![import(Some(alias.unwrap_or_else(|| name.to_string())), module, Some(name.to_string()), false)]
+            }
+        }
+        Family::Go => {
+            let path = name.trim_matches('"');
+            match alias.as_deref() {
+                Some(".") => vec![import(None, path.to_string(), None, true)],
+                Some("_") => vec![import(None, path.to_string(), None, false)],
+                Some(a) => vec![import(Some(a.to_string()), path.to_string(), None, false)],
+                None => vec![import(path.rsplit('/').next().map(str::to_string), path.to_string(), None, false)],
+            }
+        }
+        Family::Java | Family::Php => match &r.qualifier {
+            Some(q) if name == "*" => vec![import(None, q.clone(), None, true)],
+            Some(q) => vec![import(Some(alias.unwrap_or_else(|| name.to_string())), q.clone(), Some(name.to_string()), false)],
+            None => vec![import(alias, name.to_string(), None, false)],
+        },
+        Family::CSharp => match alias {
+            Some(a) => vec![import(Some(a), name.to_string(), None, false)],
+            None => vec![import(None, name.to_string(), None, true)],
+        },
+        Family::C | Family::Ruby => vec![import(None, name.to_string(), None, false)],
+    }
+}
+
+/// `from ..x import y` in `a/b/c.py` names module `a.x`.
+pub(crate) fn python_absolute(file: &FileInfo, q: &str) -> String {
+    let dots = q.chars().take_while(|c| *c == '.').count();
+    if dots == 0 {
+        return q.to_string();
+    }
+    let rest = &q[dots..];
+    let mut parts: Vec<&str> = file.row.module.split('.').filter(|p| !p.is_empty()).collect();
+    if !file.is_package_init {
+        parts.pop();
+    }
+    for _ in 1..dots {
+        parts.pop();
+    }
+    if !rest.is_empty() {
+        parts.push(rest);
+    }
+    parts.join(".")
+}
+
+/// `crate::`, `self::` and `super::` paths made absolute from the file's module.
+pub(crate) fn rust_absolute(module: &str, q: &str) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let here: Vec<&str> = module.split("::").collect();
+    for (i, seg) in q.split("::").filter(|s| !s.is_empty()).enumerate() {
+        match seg {
+            "crate" if i == 0 => parts = vec![here[0].to_string()],
+            "self" if i == 0 => parts = here.iter().map(|s| s.to_string()).collect(),
+            "super" => {
+                if parts.is_empty() && i == 0 {
+                    parts = here.iter().map(|s| s.to_string()).collect();
+                }
+                parts.pop();
+            }
+            "$crate" => parts = vec![here[0].to_string()],
+            other => parts.push(other.to_string()),
+        }
+    }
+    parts.join("::")
+}
+
+/// A JS/TS import specifier as a module path: relative ones are joined to
+/// the importing file's directory; extensions and `/index` are dropped.
+pub(crate) fn js_module(importer: &str, spec: &str) -> String {
+    let spec = spec.trim_matches(|c| c == '"' || c == '\'' || c == '`');
+    if !spec.starts_with('.') {
+        return spec.to_string();
+    }
+    let mut parts: Vec<&str> = importer.split('/').collect();
+    parts.pop();
+    for seg in spec.split('/') {
+        match seg {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            other => parts.push(other),
+        }
+    }
+    let mut joined = parts.join("/");
+    for ext in [".d.ts", ".tsx", ".ts", ".mts", ".cts", ".jsx", ".js", ".mjs", ".cjs"] {
+        if let Some(stripped) = joined.strip_suffix(ext) {
+            joined = stripped.to_string();
+            break;
+        }
+    }
+    if let Some(stripped) = joined.strip_suffix("/index") {
+        joined = stripped.to_string();
+    }
+    joined
+}
+
+/// Names Python code calls without importing; never guessed as repository symbols.
+pub(crate) fn is_python_builtin(name: &str) -> bool {
+    static BUILTINS: std::sync::OnceLock<FxHashSet<&'static str>> = std::sync::OnceLock::new();
+    BUILTINS
+        .get_or_init(|| {
+            "abs all any ascii bin bool breakpoint bytearray bytes callable chr classmethod compile complex \
+             delattr dict dir divmod enumerate eval exec filter float format frozenset getattr globals hasattr \
+             hash help hex id input int isinstance issubclass iter len list locals map max memoryview min next \
+             object oct open ord pow print property range repr reversed round set setattr slice sorted \
+             staticmethod str sum super tuple type vars zip __import__ NotImplementedError ValueError TypeError \
+             KeyError IndexError AttributeError RuntimeError Exception BaseException StopIteration OSError \
+             IOError ImportError AssertionError LookupError ArithmeticError ZeroDivisionError UnicodeError \
+             UnicodeDecodeError UnicodeEncodeError DeprecationWarning UserWarning Warning FileNotFoundError \
+             PermissionError TimeoutError ConnectionError NameError RecursionError GeneratorExit KeyboardInterrupt \
+             SystemExit StopAsyncIteration EOFError MemoryError OverflowError"
+                .split_whitespace()
+                .collect()
+        })
+        .contains(name)
+}
+
+/// Method names so common on builtin containers and strings that a receiver
+/// of unknown type is never guessed to be a repository class because of them.
+pub(crate) fn is_common_method(name: &str) -> bool {
+    static COMMON: std::sync::OnceLock<FxHashSet<&'static str>> = std::sync::OnceLock::new();
+    COMMON
+        .get_or_init(|| {
+            "get set add append extend insert remove pop clear copy update keys values items setdefault \
+             join split rsplit strip lstrip rstrip startswith endswith replace format lower upper encode decode \
+             find index count sort reverse read write close open flush seek tell readline readlines \
+             push map filter reduce forEach slice splice concat includes indexOf toString then catch finally \
+             len iter next send throw put delete has size length apply call bind emit on off once \
+             unwrap expect clone into from as_ref as_str to_string iter_mut collect is_empty is_some is_none \
+             lock borrow borrow_mut fmt eq cmp hash new default run start stop wait result match search \
+             sub group groups debug info warning error exception critical log"
+                .split_whitespace()
+                .collect()
+        })
+        .contains(name)
+}

@@ -1,0 +1,561 @@
+//! Graph queries over the stored edges: callers and callees, the class
+//! hierarchy, overrides, references, paths, tests, untested code, export.
+//! Every traversal keeps a visited set and a depth bound, so cycles
+//! (recursion, cyclic imports, inheritance loops) terminate.
+
+use crate::analytics::USE_RELATIONS;
+use crate::tests::is_public;
+use ken_core::{Relation, SymbolKind};
+use ken_store::{EdgeRow, Store, StoreError, SymbolRow};
+use rustc_hash::{FxHashMap, FxHashSet};
+use serde::Serialize;
+use std::collections::VecDeque;
+
+/// Deepest a traversal goes, whatever the caller asks.
+pub const MAX_DEPTH: u32 = 32;
+/// Most results a traversal returns.
+const MAX_HITS: usize = 5000;
+
+#[derive(Debug, thiserror::Error)]
+pub enum GraphError {
+    #[error("no symbol matches `{query}`{}", suggest(.suggestions))]
+    NotFound { query: String, suggestions: Vec<String> },
+    #[error("`{query}` names {} symbols; pass a qualified name or PATH:LINE:\n{}", .candidates.len(), list(.candidates))]
+    Ambiguous { query: String, candidates: Vec<SymbolRow> },
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+fn suggest(s: &[String]) -> String {
+    if s.is_empty() { "; check the spelling, or run `ken symbols` to search".to_string() } else { format!("; did you mean: {}?", s.join(", ")) }
+}
+
+fn list(c: &[SymbolRow]) -> String {
+    c.iter()
+        .take(20)
+        .map(|s| format!("  {} {} ({}:{})", s.kind, s.qualified_name, s.path, s.start_line))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// A symbol in a result, with where it was reached from.
+#[derive(Clone, Debug, Serialize)]
+pub struct Hit {
+    pub symbol: SymbolRow,
+    /// Steps from the queried symbol.
+    pub depth: u32,
+    /// CodePlan's label, read from the queried symbol's side (`CalledBy`,
+    /// `BaseClassOf`…) or, for `refs`, the using site's relation (`Calls`).
+    pub relation: String,
+    pub resolution: String,
+    /// Where the edge was written: the call site, import or base-class list.
+    pub site: Site,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Site {
+    pub path: String,
+    pub line: u32,
+    pub col: u32,
+}
+
+/// A traversal's answer.
+#[derive(Clone, Debug, Serialize)]
+pub struct Traversal {
+    pub symbol: SymbolRow,
+    pub hits: Vec<Hit>,
+    /// Set when the depth bound or result cap cut the walk short.
+    pub truncated: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Direction {
+    /// Follow edges backwards: who points at the symbol.
+    Incoming,
+    /// Follow edges forwards: what the symbol points at.
+    Outgoing,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExportFormat {
+    Json,
+    Dot,
+}
+
+/// How a user names a symbol on the command line.
+#[derive(Clone, Debug)]
+pub enum SymbolRef {
+    /// A qualified name, a plain name, or a qualified-name suffix.
+    Name(String),
+    /// `path:line`: the innermost symbol at that line.
+    At { path: String, line: u32 },
+}
+
+impl SymbolRef {
+    pub fn parse(text: &str) -> SymbolRef {
+        if let Some((path, line)) = text.rsplit_once(':') {
+            if let Ok(line) = line.parse::<u32>() {
+                if !path.is_empty() && !path.ends_with(':') {
+                    return SymbolRef::At { path: path.to_string(), line };
+                }
+            }
+        }
+        SymbolRef::Name(text.to_string())
+    }
+}
+
+pub struct Graph<'s> {
+    store: &'s Store,
+}
+
+impl<'s> Graph<'s> {
+    pub fn new(store: &'s Store) -> Graph<'s> {
+        Graph { store }
+    }
+
+    /// Finds the one symbol `reference` means, or says why it cannot.
+    pub fn resolve(&self, reference: &SymbolRef) -> Result<SymbolRow, GraphError> {
+        match reference {
+            SymbolRef::At { path, line } => {
+                let mut paths = vec![path.trim_start_matches("./").to_string()];
+                if self.store.outline(&paths[0])?.is_none() {
+                    paths = self.store.paths_ending_with(path.trim_start_matches("./"))?;
+                }
+                match paths.as_slice() {
+                    [one] => self.store.symbol_at(one, *line)?.ok_or_else(|| GraphError::NotFound {
+                        query: format!("{path}:{line}"),
+                        suggestions: vec![format!("line {line} is past the end of {one}")],
+                    }),
+                    [] => Err(GraphError::NotFound { query: format!("{path}:{line}"), suggestions: Vec::new() }),
+                    many => Err(GraphError::NotFound {
+                        query: format!("{path}:{line}"),
+                        suggestions: many.iter().take(5).map(|p| format!("{p}:{line}")).collect(),
+                    }),
+                }
+            }
+            SymbolRef::Name(name) => {
+                let name = name.trim();
+                let mut found = self.store.symbols_named(name)?;
+                if found.is_empty() {
+                    // A qualified-name suffix: `Session.send`, `runtime::Handle`.
+                    let rows = self.store.find_symbols(&ken_store::SymbolQuery { text: name.to_string(), limit: 200, ..Default::default() })?;
+                    found = rows
+                        .into_iter()
+                        .filter(|s| [".", "::", "/", "\\"].iter().any(|sep| s.qualified_name.ends_with(&format!("{sep}{name}"))))
+                        .collect();
+                }
+                // A module and its package `__init__` share a name: prefer non-modules.
+                if found.len() > 1 && found.iter().any(|s| s.kind != "module") {
+                    found.retain(|s| s.kind != "module");
+                }
+                match found.len() {
+                    1 => Ok(found.remove(0)),
+                    0 => Err(GraphError::NotFound { query: name.to_string(), suggestions: self.closest(name)? }),
+                    _ => Err(GraphError::Ambiguous { query: name.to_string(), candidates: found }),
+                }
+            }
+        }
+    }
+
+    fn closest(&self, name: &str) -> Result<Vec<String>, GraphError> {
+        let lower = name.to_lowercase();
+        let last = lower.rsplit(['.', ':', '/']).next().unwrap_or(&lower).to_string();
+        let mut scored: Vec<(f64, String)> = self
+            .store
+            .symbol_names()?
+            .into_iter()
+            .map(|(_, n, q)| (strsim::jaro_winkler(&last, &n.to_lowercase()), q))
+            .filter(|(score, _)| *score > 0.8)
+            .collect();
+        scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.len().cmp(&b.1.len())));
+        scored.dedup_by(|a, b| a.1 == b.1);
+        Ok(scored.into_iter().take(5).map(|(_, q)| q).collect())
+    }
+
+    fn symbol(&self, id: i64) -> Result<Option<SymbolRow>, GraphError> {
+        Ok(self.store.symbol_by_id(id)?)
+    }
+
+    /// Breadth-first walk over `relations`, `depth` steps at most.
+    fn walk(&self, root: SymbolRow, relations: &[&str], direction: Direction, depth: u32) -> Result<Traversal, GraphError> {
+        let depth = depth.clamp(1, MAX_DEPTH);
+        let mut seen: FxHashSet<i64> = FxHashSet::default();
+        seen.insert(root.id);
+        let mut queue: VecDeque<(i64, u32)> = VecDeque::new();
+        queue.push_back((root.id, 0));
+        let mut hits = Vec::new();
+        let mut truncated = false;
+        while let Some((id, d)) = queue.pop_front() {
+            if d >= depth {
+                // Something lies beyond the depth bound: say the answer is partial.
+                truncated |= self.neighbours(id, relations, direction)?.iter().any(|(_, n)| !seen.contains(n));
+                continue;
+            }
+            for (edge, next) in self.neighbours(id, relations, direction)? {
+                if !seen.insert(next) {
+                    continue;
+                }
+                if hits.len() >= MAX_HITS {
+                    truncated = true;
+                    break;
+                }
+                let Some(symbol) = self.symbol(next)? else { continue };
+                hits.push(hit(symbol, d + 1, &edge, direction));
+                queue.push_back((next, d + 1));
+            }
+        }
+        Ok(Traversal { symbol: root, hits, truncated })
+    }
+
+    /// Edges of `relations` at `id` and the symbol at their other end. A
+    /// class counts as called where it is instantiated, and its constructor
+    /// with it.
+    fn neighbours(&self, id: i64, relations: &[&str], direction: Direction) -> Result<Vec<(EdgeRow, i64)>, GraphError> {
+        let mut out = Vec::new();
+        let edges = match direction {
+            Direction::Incoming => self.store.edges_to(id, relations)?,
+            Direction::Outgoing => self.store.edges_from(id, relations)?,
+        };
+        for e in edges {
+            let other = match direction {
+                Direction::Incoming => Some(e.src),
+                Direction::Outgoing => e.dst,
+            };
+            if let Some(other) = other {
+                if other != id {
+                    out.push((e, other));
+                }
+            }
+        }
+        if direction == Direction::Incoming && relations.contains(&"calls") {
+            // Callers of a constructor are the places its class is instantiated.
+            for e in self.store.edges_from(id, &["construct"])? {
+                if let Some(class) = e.dst {
+                    for e in self.store.edges_to(class, &["instantiates"])? {
+                        out.push((e.clone(), e.src));
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    pub fn callers(&self, root: SymbolRow, depth: u32) -> Result<Traversal, GraphError> {
+        self.walk(root, &["calls", "instantiates"], Direction::Incoming, depth)
+    }
+
+    pub fn callees(&self, root: SymbolRow, depth: u32) -> Result<Traversal, GraphError> {
+        self.walk(root, &["calls", "instantiates"], Direction::Outgoing, depth)
+    }
+
+    /// Every class derived from `root`, transitively.
+    pub fn subclasses(&self, root: SymbolRow) -> Result<Traversal, GraphError> {
+        self.walk(root, &["derived_class_of"], Direction::Incoming, MAX_DEPTH)
+    }
+
+    /// Every base of `root`, transitively.
+    pub fn superclasses(&self, root: SymbolRow) -> Result<Traversal, GraphError> {
+        self.walk(root, &["derived_class_of"], Direction::Outgoing, MAX_DEPTH)
+    }
+
+    /// The methods `root` overrides (up the hierarchy) and those overriding it (down).
+    pub fn overrides(&self, root: SymbolRow) -> Result<(Traversal, Traversal), GraphError> {
+        let up = self.walk(root.clone(), &["overrides"], Direction::Outgoing, MAX_DEPTH)?;
+        let down = self.walk(root, &["overrides"], Direction::Incoming, MAX_DEPTH)?;
+        Ok((up, down))
+    }
+
+    /// Every use of `root`, labelled with the using site's relation.
+    pub fn refs(&self, root: SymbolRow) -> Result<Traversal, GraphError> {
+        let mut hits = Vec::new();
+        let mut edges = self.store.edges_to(root.id, USE_RELATIONS)?;
+        if root.kind == "constructor" {
+            for e in self.store.edges_from(root.id, &["construct"])? {
+                if let Some(class) = e.dst {
+                    edges.extend(self.store.edges_to(class, &["instantiates"])?);
+                }
+            }
+        }
+        for e in edges {
+            let Some(symbol) = self.symbol(e.src)? else { continue };
+            let relation = Relation::parse(&e.relation).map_or(e.relation.clone(), |r| r.label().to_string());
+            hits.push(Hit {
+                symbol,
+                depth: 1,
+                relation,
+                resolution: e.resolution.clone(),
+                site: Site { path: e.path.clone(), line: e.line, col: e.col },
+            });
+        }
+        hits.sort_by(|a, b| (&a.site.path, a.site.line, a.site.col).cmp(&(&b.site.path, b.site.line, b.site.col)));
+        Ok(Traversal { symbol: root, hits, truncated: false })
+    }
+
+    /// The shortest chain of calls, instantiations and uses from `from` to `to`.
+    pub fn path(&self, from: SymbolRow, to: SymbolRow, max_depth: u32) -> Result<Option<Vec<Hit>>, GraphError> {
+        let relations = ["calls", "instantiates", "uses", "construct", "overrides", "derived_class_of"];
+        let mut prev: FxHashMap<i64, (i64, EdgeRow)> = FxHashMap::default();
+        let mut seen: FxHashSet<i64> = FxHashSet::default();
+        seen.insert(from.id);
+        let mut frontier = vec![from.id];
+        let mut found = from.id == to.id;
+        for _ in 0..max_depth.clamp(1, MAX_DEPTH) {
+            if found || frontier.is_empty() {
+                break;
+            }
+            let mut next = Vec::new();
+            for id in frontier {
+                let mut steps = self.neighbours(id, &relations, Direction::Outgoing)?;
+                // Instantiating a class runs its constructor.
+                if self.store.symbol_by_id(id)?.is_some_and(|s| is_type_kind(&s.kind)) {
+                    for e in self.store.edges_to(id, &["construct"])? {
+                        steps.push((e.clone(), e.src));
+                    }
+                }
+                for (edge, n) in steps {
+                    if seen.insert(n) {
+                        prev.insert(n, (id, edge));
+                        if n == to.id {
+                            found = true;
+                        }
+                        next.push(n);
+                    }
+                }
+                if found {
+                    break;
+                }
+            }
+            frontier = next;
+        }
+        if !found {
+            return Ok(None);
+        }
+        let mut chain = Vec::new();
+        let mut at = to.id;
+        let mut depth = 0;
+        while at != from.id {
+            let Some((p, edge)) = prev.get(&at).cloned() else { break };
+            if let Some(symbol) = self.symbol(at)? {
+                chain.push((symbol, edge));
+            }
+            at = p;
+            depth += 1;
+            if depth > MAX_DEPTH {
+                break;
+            }
+        }
+        chain.reverse();
+        Ok(Some(
+            chain
+                .into_iter()
+                .enumerate()
+                .map(|(i, (symbol, edge))| {
+                    let relation = Relation::parse(&edge.relation).map_or(edge.relation.clone(), |r| r.label().to_string());
+                    Hit { symbol, depth: i as u32 + 1, relation, resolution: edge.resolution.clone(), site: site(&edge) }
+                })
+                .collect(),
+        ))
+    }
+
+    /// Test functions that reach `root` through calls and instantiations.
+    pub fn tests(&self, root: SymbolRow, depth: u32) -> Result<Traversal, GraphError> {
+        let mut all = self.walk(root, &["calls", "instantiates", "uses"], Direction::Incoming, depth)?;
+        let mut tests = Vec::new();
+        for h in all.hits.drain(..) {
+            if self.store.metrics(h.symbol.id)?.is_some_and(|m| m.is_test) {
+                tests.push(h);
+            }
+        }
+        all.hits = tests;
+        Ok(all)
+    }
+
+    /// Public functions and methods outside test code that no test reaches
+    /// (RepoGPT's "not covered by unit tests"), most important first.
+    pub fn untested(&self) -> Result<Vec<SymbolRow>, GraphError> {
+        let metrics: FxHashMap<i64, ken_store::MetricsRow> =
+            self.store.all_metrics()?.into_iter().map(|m| (m.symbol_id, m)).collect();
+        let edges = self.store.all_edges()?;
+        let mut out_edges: FxHashMap<i64, Vec<i64>> = FxHashMap::default();
+        let mut constructors: FxHashMap<i64, Vec<i64>> = FxHashMap::default();
+        for e in &edges {
+            let Some(dst) = e.dst else { continue };
+            match e.relation.as_str() {
+                "calls" | "instantiates" | "uses" => out_edges.entry(e.src).or_default().push(dst),
+                "construct" => constructors.entry(dst).or_default().push(e.src),
+                // A test of a subclass exercises the methods it inherits and overrides.
+                "overrides" => out_edges.entry(e.src).or_default().push(dst),
+                _ => {}
+            }
+        }
+        let mut reached: FxHashSet<i64> = FxHashSet::default();
+        let mut stack: Vec<i64> = metrics.values().filter(|m| m.is_test).map(|m| m.symbol_id).collect();
+        while let Some(id) = stack.pop() {
+            if !reached.insert(id) {
+                continue;
+            }
+            for &n in out_edges.get(&id).into_iter().flatten().chain(constructors.get(&id).into_iter().flatten()) {
+                if !reached.contains(&n) {
+                    stack.push(n);
+                }
+            }
+        }
+        let syms = self.store.graph_symbols()?;
+        let files = self.store.graph_files()?;
+        let file_info: FxHashMap<i64, (&str, &str)> = files.iter().map(|f| (f.id, (f.path.as_str(), f.language.as_str()))).collect();
+        let mut untested: Vec<(f64, i64)> = Vec::new();
+        for s in &syms {
+            let kind = SymbolKind::parse(&s.kind).unwrap_or(SymbolKind::Function);
+            if !kind.is_callable() || reached.contains(&s.id) {
+                continue;
+            }
+            let Some(m) = metrics.get(&s.id) else { continue };
+            let (path, language) = file_info.get(&s.file_id).copied().unwrap_or(("", ""));
+            if m.is_test || crate::tests::is_test_path(path) || !is_public(s, kind, language, path) {
+                continue;
+            }
+            untested.push((m.importance, s.id));
+        }
+        untested.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        let mut rows = Vec::with_capacity(untested.len());
+        for (_, id) in untested {
+            if let Some(s) = self.symbol(id)? {
+                rows.push(s);
+            }
+        }
+        Ok(rows)
+    }
+
+    /// The most important symbols (MutaGReP's ranking).
+    pub fn ranked(&self, limit: usize) -> Result<Vec<(SymbolRow, ken_store::MetricsRow)>, GraphError> {
+        let mut out = Vec::new();
+        for m in self.store.all_metrics()? {
+            if out.len() >= limit {
+                break;
+            }
+            if let Some(s) = self.symbol(m.symbol_id)? {
+                if s.kind != "module" {
+                    out.push((s, m));
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// The whole graph, or `root`'s neighbourhood within `depth` steps, as
+    /// JSON (symbols and edges) or Graphviz DOT.
+    pub fn export(&self, root: Option<SymbolRow>, depth: u32, format: ExportFormat) -> Result<String, GraphError> {
+        let all_edges = self.store.all_edges()?;
+        let (symbols, edges): (Vec<ken_store::GraphSymbol>, Vec<EdgeRow>) = match root {
+            None => (self.store.graph_symbols()?, all_edges),
+            Some(root) => {
+                let mut adjacent: FxHashMap<i64, Vec<usize>> = FxHashMap::default();
+                for (i, e) in all_edges.iter().enumerate() {
+                    adjacent.entry(e.src).or_default().push(i);
+                    if let Some(d) = e.dst {
+                        adjacent.entry(d).or_default().push(i);
+                    }
+                }
+                let mut keep: FxHashSet<i64> = FxHashSet::default();
+                keep.insert(root.id);
+                let mut frontier = vec![root.id];
+                for _ in 0..depth.clamp(1, MAX_DEPTH) {
+                    let mut next = Vec::new();
+                    for id in frontier {
+                        for &i in adjacent.get(&id).into_iter().flatten() {
+                            let e = &all_edges[i];
+                            for n in [Some(e.src), e.dst].into_iter().flatten() {
+                                if keep.insert(n) {
+                                    next.push(n);
+                                }
+                            }
+                        }
+                    }
+                    frontier = next;
+                }
+                let edges: Vec<EdgeRow> =
+                    all_edges.into_iter().filter(|e| keep.contains(&e.src) && e.dst.is_some_and(|d| keep.contains(&d))).collect();
+                let symbols = self.store.graph_symbols()?.into_iter().filter(|s| keep.contains(&s.id)).collect();
+                (symbols, edges)
+            }
+        };
+        let paths: FxHashMap<i64, (String, String)> =
+            self.store.graph_files()?.into_iter().map(|f| (f.id, (f.path, f.language))).collect();
+        match format {
+            ExportFormat::Json => {
+                #[derive(Serialize)]
+                struct ExportSymbol<'a> {
+                    id: i64,
+                    kind: &'a str,
+                    name: &'a str,
+                    qualified_name: &'a str,
+                    path: &'a str,
+                    language: &'a str,
+                    start_line: u32,
+                    end_line: u32,
+                    name_line: u32,
+                    name_col: u32,
+                    #[serde(skip_serializing_if = "Option::is_none")]
+                    parent: Option<i64>,
+                }
+                let empty = (String::new(), String::new());
+                let symbols: Vec<ExportSymbol> = symbols
+                    .iter()
+                    .map(|s| {
+                        let (path, language) = paths.get(&s.file_id).unwrap_or(&empty);
+                        ExportSymbol {
+                            id: s.id,
+                            kind: &s.kind,
+                            name: &s.name,
+                            qualified_name: &s.qualified_name,
+                            path,
+                            language,
+                            start_line: s.start_line,
+                            end_line: s.end_line,
+                            name_line: s.name_line,
+                            name_col: s.name_col,
+                            parent: s.parent_id,
+                        }
+                    })
+                    .collect();
+                Ok(serde_json::to_string(&serde_json::json!({ "symbols": symbols, "edges": edges })).unwrap_or_default())
+            }
+            ExportFormat::Dot => {
+                let mut out = String::from("digraph kenning {\n  rankdir=LR;\n  node [shape=box, fontname=\"monospace\"];\n");
+                let known: FxHashSet<i64> = symbols.iter().map(|s| s.id).collect();
+                for s in &symbols {
+                    out.push_str(&format!("  n{} [label=\"{}\\n{}\"];\n", s.id, escape(&s.kind), escape(&s.qualified_name)));
+                }
+                for e in edges.iter().filter(|e| e.relation != "parent_of") {
+                    if let Some(d) = e.dst.filter(|d| known.contains(d) && known.contains(&e.src)) {
+                        let label = Relation::parse(&e.relation).map_or(e.relation.as_str(), |r| r.label());
+                        out.push_str(&format!("  n{} -> n{} [label=\"{}\"];\n", e.src, d, label));
+                    }
+                }
+                out.push_str("}\n");
+                Ok(out)
+            }
+        }
+    }
+}
+
+fn escape(text: &str) -> String {
+    text.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+fn is_type_kind(kind: &str) -> bool {
+    SymbolKind::parse(kind).is_some_and(SymbolKind::is_type)
+}
+
+fn site(e: &EdgeRow) -> Site {
+    Site { path: e.path.clone(), line: e.line, col: e.col }
+}
+
+fn hit(symbol: SymbolRow, depth: u32, edge: &EdgeRow, direction: Direction) -> Hit {
+    let relation = match Relation::parse(&edge.relation) {
+        Some(r) if direction == Direction::Incoming => r.inverse_name().to_string(),
+        Some(r) => r.label().to_string(),
+        None => edge.relation.clone(),
+    };
+    Hit { symbol, depth, relation, resolution: edge.resolution.clone(), site: site(edge) }
+}

@@ -1,0 +1,817 @@
+//! Name resolution: turns one file's raw references into labelled edges.
+//!
+//! Lookups go scope chain → file → imports (following re-exports) →
+//! wildcard imports → same package → a unique name in the repository.
+//! Method calls resolve through the receiver's type when it can be inferred
+//! (`self`/`this`, `super()`, annotations, constructor assignments, return
+//! types) and the class hierarchy. Every recursion is depth-bounded and every
+//! hierarchy walk keeps a visited set, so cycles in imports or inheritance
+//! cannot hang or overflow.
+
+use crate::program::{Family, Program, Sym, is_common_method, is_python_builtin};
+use ken_core::{Relation, Resolution, SymbolKind};
+use ken_store::{NewEdge, RefRow};
+use rustc_hash::FxHashSet;
+
+const MAX_DEPTH: u32 = 10;
+
+/// What an expression denotes, for member lookup.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Value {
+    /// An instance of a class.
+    Instance(Sym),
+    /// The class itself (`Foo.create()`, `Foo::new()`).
+    Class(Sym),
+    /// Members are looked up in the bases only (`super()`).
+    Super(Sym),
+    Module(Sym),
+}
+
+/// Per-file resolution state: which other files were consulted.
+pub(crate) struct Ctx<'p> {
+    pub program: &'p Program,
+    pub file: usize,
+    pub deps: FxHashSet<i64>,
+    /// Work done for the current reference; bounds pathological chains.
+    pub steps: u32,
+}
+
+/// Most lookups one reference may cost.
+const MAX_STEPS: u32 = 400;
+
+impl<'p> Ctx<'p> {
+    pub fn new(program: &'p Program, file: usize) -> Ctx<'p> {
+        Ctx { program, file, deps: FxHashSet::default(), steps: 0 }
+    }
+
+    /// Counts one step of work; false once the depth or the budget is spent.
+    fn step(&mut self, depth: u32) -> bool {
+        self.steps += 1;
+        depth <= MAX_DEPTH && self.steps <= MAX_STEPS
+    }
+
+    fn touch(&mut self, s: Sym) -> Sym {
+        let f = self.program.sym_file[s];
+        if f != self.file {
+            self.deps.insert(self.program.files[f].row.id);
+        }
+        s
+    }
+
+    fn family(&self) -> Family {
+        self.program.files[self.file].family
+    }
+}
+
+/// Resolves the bases of every class: the class hierarchy analysis every
+/// method lookup walks.
+pub(crate) fn resolve_bases(program: &mut Program) {
+    let mut bases = rustc_hash::FxHashMap::default();
+    for (&class, refs) in &program.inherits {
+        let file = program.sym_file[class];
+        let mut ctx = Ctx::new(program, file);
+        let mut out = Vec::new();
+        for r in refs {
+            ctx.steps = 0;
+            if let Some((base, _)) = resolve_type_ref(&mut ctx, class, r.qualifier.as_deref(), &r.name, 0) {
+                if base != class && !out.contains(&base) {
+                    out.push(base);
+                }
+            }
+        }
+        if !out.is_empty() {
+            bases.insert(class, out);
+        }
+    }
+    program.bases = bases;
+}
+
+/// Resolves the inherit reference `qualifier.name` seen from `scope` to a type.
+fn resolve_type_ref(ctx: &mut Ctx, scope: Sym, qualifier: Option<&str>, name: &str, depth: u32) -> Option<(Sym, Resolution)> {
+    let name = strip_generics(name);
+    let found = match qualifier {
+        Some(q) => match eval(ctx, scope, q, 0, depth + 1)? {
+            (Value::Module(m), how) => member_of_module(ctx, m, name, depth + 1).map(|s| (s, how)),
+            (Value::Class(c) | Value::Instance(c), how) => find_member(ctx, c, name, false).map(|s| (s, how)),
+            _ => None,
+        },
+        None => lookup_name(ctx, scope, name, depth + 1),
+    }?;
+    ctx.program.kinds[found.0].is_type().then_some(found)
+}
+
+/// Resolves all references of one file into edges.
+pub(crate) fn link_file(ctx: &mut Ctx, refs: &[RefRow]) -> Vec<NewEdge> {
+    let p = ctx.program;
+    let file = &p.files[ctx.file];
+    let mut edges = Vec::new();
+
+    // Syntactic relations: ParentOf and Construct, from the symbol tree.
+    for &s in &p.file_syms[ctx.file] {
+        let sym = &p.syms[s];
+        if let Some(parent) = p.parent[s] {
+            edges.push(edge(p.syms[parent].id, Some(sym.id), Relation::ParentOf, Resolution::Exact, &sym.name, None, sym.name_line, sym.name_col));
+            if p.kinds[s] == SymbolKind::Constructor && p.kinds[parent].is_type() {
+                edges.push(edge(sym.id, Some(p.syms[parent].id), Relation::Construct, Resolution::Exact, &p.syms[parent].name, None, sym.name_line, sym.name_col));
+            }
+        }
+        // Overrides: the nearest method of the same name up the hierarchy.
+        if matches!(p.kinds[s], SymbolKind::Method) {
+            if let Some(class) = p.parent[s].filter(|c| p.kinds[*c].is_type()) {
+                if let Some(over) = find_in_bases(ctx, class, &sym.name) {
+                    if p.kinds[over].is_callable() {
+                        edges.push(edge(sym.id, Some(p.syms[over].id), Relation::Overrides, Resolution::Exact, &sym.name, None, sym.name_line, sym.name_col));
+                    }
+                }
+            }
+        }
+    }
+    // Inheritance, from the class hierarchy resolved for the whole program.
+    for &s in &p.file_syms[ctx.file] {
+        let Some(inherits) = p.inherits.get(&s) else { continue };
+        for r in inherits {
+            ctx.steps = 0;
+            let resolved = resolve_type_ref(ctx, s, r.qualifier.as_deref(), &r.name, 0).filter(|(b, _)| *b != s);
+            let (dst, how) = match resolved {
+                Some((b, how)) => (Some(p.syms[ctx.touch(b)].id), how),
+                None => (None, Resolution::Unresolved),
+            };
+            edges.push(edge(p.syms[s].id, dst, Relation::DerivedClassOf, how, &r.name, r.qualifier.clone(), r.line, r.col));
+        }
+    }
+    // Imports.
+    for import in &file.imports {
+        let r = &p.import_refs[import.at];
+        let Some(&src) = p.sym_of_id.get(&r.enclosing_id) else { continue };
+        ctx.steps = 0;
+        let target = match &import.member {
+            _ if import.wildcard => module_of(ctx, &import.module).map(|m| (m, Resolution::Exact)),
+            Some(member) => {
+                let m = module_of(ctx, &import.module);
+                m.and_then(|m| member_of_module(ctx, m, member, 1)).or(m).map(|t| (t, Resolution::Exact))
+            }
+            None => module_of(ctx, &import.module).map(|m| (m, Resolution::Exact)),
+        };
+        let name = import.member.clone().unwrap_or_else(|| import.module.clone());
+        let (dst, how) = match target {
+            Some((t, how)) => (Some(p.syms[ctx.touch(t)].id), how),
+            None => (None, Resolution::Unresolved),
+        };
+        edges.push(edge(p.syms[p.code_owner(src)].id, dst, Relation::Imports, how, &name, Some(import.module.clone()), r.line, r.col));
+    }
+    // Calls, instantiations and field uses.
+    for r in refs {
+        let Some(&enclosing) = p.sym_of_id.get(&r.enclosing_id) else { continue };
+        let src = p.syms[p.code_owner(enclosing)].id;
+        let resolved = match r.kind.as_str() {
+            "call" => {
+                ctx.steps = 0;
+                resolve_call(ctx, enclosing, r.qualifier.as_deref(), &r.name, r.line, 0)
+            }
+            "instantiate" => {
+                ctx.steps = 0;
+                resolve_type_ref(ctx, enclosing, r.qualifier.as_deref(), &r.name, 0)
+            }
+            "field_use" => {
+                ctx.steps = 0;
+                resolve_member_use(ctx, enclosing, r.qualifier.as_deref(), &r.name, r.line)
+            }
+            _ => continue,
+        };
+        let (dst, how, relation) = match resolved {
+            Some((t, how)) => {
+                ctx.touch(t);
+                let relation = match r.kind.as_str() {
+                    "field_use" => Relation::Uses,
+                    _ if p.kinds[t].is_type() => Relation::Instantiates,
+                    "instantiate" => Relation::Instantiates,
+                    _ => Relation::Calls,
+                };
+                (Some(p.syms[t].id), how, relation)
+            }
+            None => {
+                let relation = match r.kind.as_str() {
+                    "field_use" => Relation::Uses,
+                    "instantiate" => Relation::Instantiates,
+                    _ => Relation::Calls,
+                };
+                (None, Resolution::Unresolved, relation)
+            }
+        };
+        edges.push(edge(src, dst, relation, how, &r.name, r.qualifier.clone(), r.line, r.col));
+    }
+    edges.sort_by(|a, b| (a.line, a.col, a.relation, a.src_id, a.dst_id).cmp(&(b.line, b.col, b.relation, b.src_id, b.dst_id)));
+    edges.dedup();
+    edges
+}
+
+#[allow(clippy::too_many_arguments)]
+fn edge(src: i64, dst: Option<i64>, relation: Relation, how: Resolution, name: &str, qualifier: Option<String>, line: u32, col: u32) -> NewEdge {
+    NewEdge { src_id: src, dst_id: dst, relation: relation.as_str(), resolution: how.as_str(), name: name.to_string(), qualifier, line, col }
+}
+
+/// The callee of `qualifier.name(...)` called from `scope`.
+fn resolve_call(ctx: &mut Ctx, scope: Sym, qualifier: Option<&str>, name: &str, line: u32, depth: u32) -> Option<(Sym, Resolution)> {
+    if !ctx.step(depth) {
+        return None;
+    }
+    let p = ctx.program;
+    match qualifier {
+        None => {
+            if ctx.family() == Family::Python && matches!(name, "cls") {
+                return p.enclosing_type(scope).map(|c| (c, Resolution::Exact));
+            }
+            let found = lookup_name(ctx, scope, name, depth + 1);
+            match found {
+                Some(f) => Some(f),
+                None if ctx.family().members_in_scope() => {
+                    let class = p.enclosing_type(scope)?;
+                    find_member(ctx, class, name, false).map(|s| (s, Resolution::Exact))
+                }
+                None => None,
+            }
+        }
+        Some(q) => {
+            let receiver = eval(ctx, scope, q, line, depth + 1);
+            match receiver {
+                Some((value, how)) => member_of_value(ctx, value, name).map(|s| (s, how)),
+                None => unique_member(ctx, name),
+            }
+        }
+    }
+}
+
+/// `qualifier.name` read or written (not called) from `scope`.
+fn resolve_member_use(ctx: &mut Ctx, scope: Sym, qualifier: Option<&str>, name: &str, line: u32) -> Option<(Sym, Resolution)> {
+    let q = qualifier?;
+    let (value, how) = eval(ctx, scope, q, line, 0)?;
+    member_of_value(ctx, value, name).map(|s| (s, how))
+}
+
+fn member_of_value(ctx: &mut Ctx, value: Value, name: &str) -> Option<Sym> {
+    match value {
+        Value::Instance(c) | Value::Class(c) => find_member(ctx, c, name, false),
+        Value::Super(c) => find_in_bases(ctx, c, name),
+        Value::Module(m) => member_of_module(ctx, m, name, 0),
+    }
+}
+
+/// A method or field name nobody else in the repository has.
+fn unique_member(ctx: &mut Ctx, name: &str) -> Option<(Sym, Resolution)> {
+    if is_common_method(name) || name.starts_with("__") {
+        return None;
+    }
+    let p = ctx.program;
+    let candidates = p.members_by_name.get(&(ctx.family(), name.to_string()))?;
+    let callables: Vec<Sym> = candidates.iter().copied().filter(|s| p.kinds[*s].is_callable()).collect();
+    match callables.as_slice() {
+        [only] => Some((*only, Resolution::UniqueName)),
+        _ => None,
+    }
+}
+
+/// What the expression `text` (a receiver) denotes, seen from `scope`.
+fn eval(ctx: &mut Ctx, scope: Sym, text: &str, line: u32, depth: u32) -> Option<(Value, Resolution)> {
+    if !ctx.step(depth) {
+        return None;
+    }
+    let p = ctx.program;
+    let text = text.trim();
+    let text = text.strip_prefix('&').unwrap_or(text).trim_start_matches("mut ").trim();
+    match text {
+        "self" | "this" | "$this" | "Self" | "static" | "cls" => {
+            let class = p.enclosing_type(scope)?;
+            let value = if matches!(text, "Self" | "static" | "cls") { Value::Class(class) } else { Value::Instance(class) };
+            return Some((value, Resolution::Exact));
+        }
+        "super()" | "super" | "base" | "parent" => {
+            let class = p.enclosing_type(scope)?;
+            return Some((Value::Super(class), Resolution::Exact));
+        }
+        _ => {}
+    }
+    // `super(Class, self)`, the Python 2 spelling.
+    if text.starts_with("super(") {
+        let class = p.enclosing_type(scope)?;
+        return Some((Value::Super(class), Resolution::Exact));
+    }
+    // A call: the callee's result.
+    if text.ends_with(')') {
+        let callee = callee_of(text)?;
+        let (head, last) = split_last(callee, ctx.family());
+        let (target, how) = resolve_call(ctx, scope, head, last, line, depth + 1)?;
+        ctx.touch(target);
+        return result_of(ctx, target, how, depth + 1);
+    }
+    if let (Some(head), last) = split_last(text, ctx.family()) {
+        let (value, how) = eval(ctx, scope, head, line, depth + 1)?;
+        return match value {
+            Value::Module(m) => {
+                let s = member_of_module(ctx, m, last, depth + 1)?;
+                value_of_symbol(ctx, s, how, depth + 1)
+            }
+            Value::Instance(c) | Value::Class(c) | Value::Super(c) => {
+                if let Some(t) = field_type(ctx, c, last, depth + 1) {
+                    return Some((Value::Instance(t), Resolution::TypeInferred));
+                }
+                let member = find_member(ctx, c, last, false)?;
+                match p.kinds[member] {
+                    k if k.is_type() => Some((Value::Class(member), how)),
+                    // A property: its declared return type.
+                    k if k.is_callable() => result_of(ctx, member, how, depth + 1),
+                    _ => None,
+                }
+            }
+        };
+    }
+    // A plain name: a typed local first, then whatever the name resolves to.
+    if let Some(t) = binding_type(ctx, scope, text, line, depth + 1) {
+        return Some((Value::Instance(t), Resolution::TypeInferred));
+    }
+    let (s, how) = lookup_name(ctx, scope, text, depth + 1)?;
+    value_of_symbol(ctx, s, how, depth + 1)
+}
+
+fn value_of_symbol(ctx: &mut Ctx, s: Sym, how: Resolution, depth: u32) -> Option<(Value, Resolution)> {
+    let p = ctx.program;
+    ctx.touch(s);
+    match p.kinds[s] {
+        SymbolKind::Module => Some((Value::Module(s), how)),
+        k if k.is_type() => Some((Value::Class(s), how)),
+        SymbolKind::Constant | SymbolKind::Field => {
+            // A module-level or class-level variable with a known type.
+            let owner = p.parent[s]?;
+            let t = binding_type(ctx, owner, &p.syms[s].name, u32::MAX, depth + 1)?;
+            Some((Value::Instance(t), Resolution::TypeInferred))
+        }
+        _ => None,
+    }
+}
+
+/// The value a call to `target` returns: an instance of the class it
+/// constructs, or of its declared return type.
+fn result_of(ctx: &mut Ctx, target: Sym, how: Resolution, depth: u32) -> Option<(Value, Resolution)> {
+    let p = ctx.program;
+    if p.kinds[target].is_type() {
+        return Some((Value::Instance(target), how));
+    }
+    if p.kinds[target] == SymbolKind::Constructor {
+        return p.parent[target].map(|c| (Value::Instance(c), how));
+    }
+    let ret = p.syms[target].return_type.as_deref()?;
+    let t = resolve_type_text(ctx, target, ret, depth + 1)?;
+    Some((Value::Instance(t), Resolution::TypeInferred))
+}
+
+/// The type of a name bound in `scope` or an enclosing scope, from the
+/// latest binding at or before `line` (any binding if none precedes it).
+fn binding_type(ctx: &mut Ctx, scope: Sym, name: &str, line: u32, depth: u32) -> Option<Sym> {
+    if !ctx.step(depth) {
+        return None;
+    }
+    let p = ctx.program;
+    let mut s = Some(scope);
+    for _ in 0..16 {
+        let here = s?;
+        if let Some(list) = p.bindings.get(&here) {
+            let matching: Vec<&ken_store::BindingRow> = list.iter().filter(|b| b.name == name).collect();
+            let best = matching.iter().rev().find(|b| b.line <= line).or(matching.first()).copied();
+            if let Some(b) = best {
+                ctx.touch(here);
+                if let Some(t) = type_of_binding(ctx, here, b, depth + 1) {
+                    return Some(t);
+                }
+            }
+        }
+        // Class bodies do not enclose their methods' names in Python or JS.
+        s = p.parent[here];
+    }
+    None
+}
+
+fn type_of_binding(ctx: &mut Ctx, scope: Sym, b: &ken_store::BindingRow, depth: u32) -> Option<Sym> {
+    match b.source.as_str() {
+        "annotation" => resolve_type_text(ctx, scope, &b.type_text, depth),
+        "call" => {
+            let (head, last) = split_last(&b.type_text, ctx.family());
+            let (target, how) = resolve_call(ctx, scope, head, last, b.line, depth + 1)?;
+            ctx.touch(target);
+            match result_of(ctx, target, how, depth + 1)? {
+                (Value::Instance(t), _) => Some(t),
+                _ => None,
+            }
+        }
+        "alias" => {
+            if b.type_text == b.name {
+                return None;
+            }
+            match eval(ctx, scope, &b.type_text.clone(), b.line, depth + 1)? {
+                (Value::Instance(t), _) => Some(t),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The type of field `name` of class `class` (or its bases): a class-level
+/// annotation, or an assignment `self.name = …` in one of its methods.
+fn field_type(ctx: &mut Ctx, class: Sym, name: &str, depth: u32) -> Option<Sym> {
+    if depth > MAX_DEPTH {
+        return None;
+    }
+    let p = ctx.program;
+    let receivers = ["self.", "this.", "$this->", "@"];
+    for c in mro(ctx, class) {
+        if let Some(list) = p.bindings.get(&c) {
+            if let Some(b) = list.iter().find(|b| b.name == name) {
+                if let Some(t) = type_of_binding(ctx, c, b, depth + 1) {
+                    return Some(t);
+                }
+            }
+        }
+        // Assignments in methods, `__init__` first.
+        let mut methods: Vec<Sym> =
+            p.children_of.get(&c).into_iter().flatten().copied().filter(|m| p.kinds[*m].is_callable()).collect();
+        methods.sort_by_key(|m| (p.kinds[*m] != SymbolKind::Constructor, p.syms[*m].start_line));
+        for m in methods {
+            let Some(list) = p.bindings.get(&m) else { continue };
+            let hit = list.iter().find(|b| receivers.iter().any(|r| b.name.strip_prefix(r) == Some(name)));
+            if let Some(b) = hit {
+                if let Some(t) = type_of_binding(ctx, m, b, depth + 1) {
+                    return Some(t);
+                }
+            }
+        }
+    }
+    None
+}
+
+/// Resolves a type as written (`Optional[Session]`, `&mut Vec<T>`,
+/// `"Client"`, `Session | None`) to a class of the repository.
+fn resolve_type_text(ctx: &mut Ctx, scope: Sym, text: &str, depth: u32) -> Option<Sym> {
+    if depth > MAX_DEPTH {
+        return None;
+    }
+    for candidate in type_candidates(text) {
+        if candidate == "Self" {
+            if let Some(c) = ctx.program.enclosing_type(scope) {
+                return Some(c);
+            }
+            continue;
+        }
+        let (head, last) = split_last(&candidate, ctx.family());
+        if let Some((t, _)) = resolve_type_ref(ctx, scope, head, last, depth + 1) {
+            return Some(t);
+        }
+    }
+    None
+}
+
+/// The class names a written type may stand for, most likely first: the
+/// type itself, then what optional and smart-pointer wrappers hold.
+fn type_candidates(text: &str) -> Vec<String> {
+    let mut t = text.trim().trim_matches(|c| c == '"' || c == '\'').trim().to_string();
+    for prefix in ["&'static ", "&mut ", "&", "*", "mut ", "dyn ", "impl ", "const ", "?"] {
+        while let Some(rest) = t.strip_prefix(prefix) {
+            t = rest.trim_start().to_string();
+        }
+    }
+    let t = t.trim_end_matches(['?', '*', '&']).trim().to_string();
+    // `X | None`, `Union[X, None]`: the non-None parts.
+    if t.contains('|') {
+        return t.split('|').map(str::trim).filter(|p| !matches!(*p, "None" | "null" | "undefined")).flat_map(type_candidates).collect();
+    }
+    let open = t.find(['[', '<']);
+    match open {
+        Some(i) => {
+            let outer = t[..i].trim().to_string();
+            let inner = &t[i + 1..t.len().saturating_sub(1)];
+            let short = outer.rsplit(['.', ':']).next().unwrap_or(&outer);
+            let wrapper = matches!(
+                short,
+                "Optional" | "Union" | "Option" | "Box" | "Rc" | "Arc" | "RefCell" | "Cell" | "Mutex" | "RwLock"
+                    | "Ref" | "RefMut" | "Pin" | "Weak" | "Type" | "type" | "ClassVar" | "Final" | "Annotated"
+                    | "Promise" | "Readonly" | "Partial" | "NonNullable" | "Awaitable" | "Coroutine"
+            );
+            let mut out = Vec::new();
+            if wrapper {
+                for part in split_top_level(inner) {
+                    if !matches!(part.trim(), "None" | "null" | "undefined") {
+                        out.extend(type_candidates(part));
+                    }
+                }
+            } else if !outer.is_empty() {
+                out.push(outer);
+            }
+            out
+        }
+        None if t.is_empty() => Vec::new(),
+        None => vec![t],
+    }
+}
+
+fn split_top_level(text: &str) -> Vec<&str> {
+    let (mut depth, mut start, mut out) = (0i32, 0usize, Vec::new());
+    for (i, c) in text.char_indices() {
+        match c {
+            '[' | '<' | '(' => depth += 1,
+            ']' | '>' | ')' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(&text[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(&text[start..]);
+    out
+}
+
+fn strip_generics(name: &str) -> &str {
+    let name = name.trim();
+    match name.find(['<', '[', '(']) {
+        Some(i) if i > 0 => name[..i].trim(),
+        _ => name,
+    }
+}
+
+/// `a.b.c` into (`a.b`, `c`), by the family's member separators.
+fn split_last(text: &str, family: Family) -> (Option<&str>, &str) {
+    let text = text.trim();
+    let mut best: Option<(usize, usize)> = None;
+    let (mut depth, bytes) = (0i32, text.as_bytes());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'(' | b'[' | b'<' => depth += 1,
+            b')' | b']' | b'>' if !(bytes[i] == b'>' && i > 0 && bytes[i - 1] == b'-') => depth -= 1,
+            b'.' if depth == 0 => best = Some((i, 1)),
+            b':' if depth == 0 && bytes.get(i + 1) == Some(&b':') => {
+                best = Some((i, 2));
+                i += 1;
+            }
+            b'-' if depth == 0 && bytes.get(i + 1) == Some(&b'>') && family != Family::Rust => {
+                best = Some((i, 2));
+                i += 1;
+            }
+            b'\\' if depth == 0 && family == Family::Php => best = Some((i, 1)),
+            _ => {}
+        }
+        i += 1;
+    }
+    match best {
+        Some((at, len)) if at > 0 && at + len < text.len() => (Some(&text[..at]), &text[at + len..]),
+        _ => (None, text),
+    }
+}
+
+/// `a.b(x, y)` → `a.b`; `f(x)(y)` → `f(x)`.
+fn callee_of(text: &str) -> Option<&str> {
+    let bytes = text.as_bytes();
+    let mut depth = 0i32;
+    for i in (0..bytes.len()).rev() {
+        match bytes[i] {
+            b')' | b']' => depth += 1,
+            b'(' | b'[' => {
+                depth -= 1;
+                if depth == 0 {
+                    let callee = text[..i].trim();
+                    return (!callee.is_empty()).then_some(callee);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// A plain name seen from `scope`.
+fn lookup_name(ctx: &mut Ctx, scope: Sym, name: &str, depth: u32) -> Option<(Sym, Resolution)> {
+    if !ctx.step(depth) || name.is_empty() {
+        return None;
+    }
+    let p = ctx.program;
+    let family = p.files[p.sym_file[scope]].family;
+    let file = p.sym_file[scope];
+    // Enclosing scopes: nested definitions, then (where the language allows)
+    // class members, up to the module.
+    let mut s = Some(scope);
+    for _ in 0..32 {
+        let Some(here) = s else { break };
+        let is_type = p.kinds[here].is_type();
+        if !is_type || family.members_in_scope() || here == scope {
+            if let Some(&found) = p.children_named(here, name).iter().find(|c| **c != scope || p.kinds[**c].is_type()) {
+                if !(is_type && !family.members_in_scope() && here == scope && !p.kinds[found].is_type()) {
+                    return Some((ctx.touch(found), Resolution::Exact));
+                }
+            }
+        }
+        if is_type && family.members_in_scope() {
+            if let Some(found) = find_in_bases(ctx, here, name) {
+                return Some((found, Resolution::Exact));
+            }
+        }
+        s = p.parent[here];
+    }
+    if let Some(found) = lookup_in_file(ctx, file, name, depth + 1) {
+        return Some((found, Resolution::Exact));
+    }
+    // Same package (Go, Java) or namespace (C#).
+    if let Some(pkg) = &p.files[file].row.package {
+        if matches!(family, Family::Go | Family::Java | Family::CSharp | Family::Php) {
+            let mut pkg = pkg.clone();
+            for _ in 0..8 {
+                if let Some(files) = p.packages.get(&(family, pkg.clone())) {
+                    for &f in files {
+                        if let Some(m) = p.files[f].module_sym {
+                            if let Some(&found) = p.children_named(m, name).first() {
+                                return Some((ctx.touch(found), Resolution::Exact));
+                            }
+                        }
+                    }
+                }
+                // C# sees enclosing namespaces too.
+                match (family, pkg.rfind('.')) {
+                    (Family::CSharp, Some(i)) => pkg.truncate(i),
+                    _ => break,
+                }
+            }
+        }
+    }
+    if let Some(found) = p.by_qualified.get(name).and_then(|v| v.first()) {
+        if matches!(family, Family::Java | Family::CSharp | Family::Rust | Family::Php) {
+            return Some((ctx.touch(*found), Resolution::Exact));
+        }
+    }
+    if family == Family::Python && is_python_builtin(name) {
+        return None;
+    }
+    // A unique type or function of that name anywhere in the repository.
+    let candidates = p.global_by_name.get(&(family, name.to_string()))?;
+    match candidates.as_slice() {
+        [only] => Some((ctx.touch(*only), Resolution::UniqueName)),
+        _ => None,
+    }
+}
+
+/// A name at the top level of `file`: its own definitions, its imports and
+/// its wildcard imports.
+fn lookup_in_file(ctx: &mut Ctx, file: usize, name: &str, depth: u32) -> Option<Sym> {
+    if depth > MAX_DEPTH {
+        return None;
+    }
+    let p = ctx.program;
+    let info = &p.files[file];
+    if let Some(m) = info.module_sym {
+        if let Some(&found) = p.children_named(m, name).first() {
+            return Some(ctx.touch(found));
+        }
+    }
+    if let Some(&i) = info.import_by_local.get(name) {
+        let import = &info.imports[i];
+        let module = module_of(ctx, &import.module);
+        let found = match &import.member {
+            Some(member) => match module {
+                Some(m) => member_of_module(ctx, m, member, depth + 1).or_else(|| {
+                    // A default import names the module's default export.
+                    (info.family == Family::Js).then_some(m)
+                }),
+                None => None,
+            },
+            None => module,
+        };
+        if let Some(f) = found {
+            return Some(ctx.touch(f));
+        }
+    }
+    for import in info.imports.iter().filter(|i| i.wildcard) {
+        if let Some(found) = wildcard_member(ctx, info.family, &import.module, name, depth + 1) {
+            return Some(ctx.touch(found));
+        }
+    }
+    None
+}
+
+/// `name` through a wildcard import of `module` (Python `*`, Rust glob,
+/// Java `pkg.*`, C# `using`, Go dot import).
+fn wildcard_member(ctx: &mut Ctx, family: Family, module: &str, name: &str, depth: u32) -> Option<Sym> {
+    let p = ctx.program;
+    if let Some(m) = module_of_family(ctx, family, module) {
+        if let Some(found) = member_of_module(ctx, m, name, depth) {
+            return Some(found);
+        }
+    }
+    if let Some(files) = p.packages.get(&(family, module.to_string())) {
+        for &f in files {
+            if let Some(m) = p.files[f].module_sym {
+                if let Some(&found) = p.children_named(m, name).first() {
+                    return Some(found);
+                }
+            }
+        }
+    }
+    let sep = family.separator();
+    p.by_qualified.get(&format!("{module}{sep}{name}")).and_then(|v| v.first().copied())
+}
+
+fn module_of(ctx: &mut Ctx, module: &str) -> Option<Sym> {
+    let family = ctx.family();
+    module_of_family(ctx, family, module)
+}
+
+/// The module symbol of a module path. Go imports name a directory by a
+/// path whose tail matches the module.
+fn module_of_family(ctx: &mut Ctx, family: Family, module: &str) -> Option<Sym> {
+    let p = ctx.program;
+    if let Some(&m) = p.module_syms(family, module).first() {
+        return Some(ctx.touch(m));
+    }
+    if family == Family::Go {
+        let parts: Vec<&str> = module.split('/').collect();
+        for start in 1..parts.len() {
+            let tail = parts[start..].join("/");
+            if let Some(&m) = p.module_syms(family, &tail).first() {
+                return Some(ctx.touch(m));
+            }
+        }
+    }
+    if family == Family::Js {
+        // An import of `x` from the file `x/index.ts` or `x.d.ts`.
+        for candidate in [format!("{module}/index"), format!("{module}.d")] {
+            if let Some(&m) = p.module_syms(family, &candidate).first() {
+                return Some(ctx.touch(m));
+            }
+        }
+    }
+    None
+}
+
+/// `name` as a member of module `m`: a definition, a re-export, a
+/// wildcard-imported name, or a submodule.
+fn member_of_module(ctx: &mut Ctx, m: Sym, name: &str, depth: u32) -> Option<Sym> {
+    if depth > MAX_DEPTH {
+        return None;
+    }
+    let p = ctx.program;
+    let file = p.sym_file[m];
+    let info = &p.files[file];
+    // Go packages span several files: any file of the directory.
+    let siblings: Vec<Sym> = if info.family == Family::Go {
+        p.module_syms(info.family, &info.row.module).to_vec()
+    } else {
+        vec![m]
+    };
+    for s in &siblings {
+        if let Some(&found) = p.children_named(*s, name).first() {
+            return Some(ctx.touch(found));
+        }
+    }
+    if let Some(found) = lookup_in_file(ctx, file, name, depth + 1) {
+        return Some(found);
+    }
+    let sep = info.family.separator();
+    let sub = format!("{}{}{}", info.row.module, sep, name);
+    if let Some(&found) = p.module_syms(info.family, &sub).first() {
+        return Some(ctx.touch(found));
+    }
+    None
+}
+
+/// `name` in class `class` or, failing that, its bases (nearest first).
+fn find_member(ctx: &mut Ctx, class: Sym, name: &str, skip_self: bool) -> Option<Sym> {
+    let p = ctx.program;
+    for c in mro(ctx, class).into_iter().skip(usize::from(skip_self)) {
+        if let Some(&found) = p.children_named(c, name).first() {
+            return Some(ctx.touch(found));
+        }
+    }
+    None
+}
+
+fn find_in_bases(ctx: &mut Ctx, class: Sym, name: &str) -> Option<Sym> {
+    find_member(ctx, class, name, true)
+}
+
+/// The class and its ancestors, breadth-first, each once: a linearisation
+/// that is exact for single inheritance and close to C3 otherwise.
+fn mro(ctx: &mut Ctx, class: Sym) -> Vec<Sym> {
+    let p = ctx.program;
+    let mut out = vec![class];
+    let mut seen: FxHashSet<Sym> = FxHashSet::default();
+    seen.insert(class);
+    let mut i = 0;
+    while i < out.len() && out.len() < 64 {
+        if let Some(bases) = p.bases.get(&out[i]) {
+            for &b in bases {
+                if seen.insert(b) {
+                    ctx.touch(b);
+                    out.push(b);
+                }
+            }
+        }
+        i += 1;
+    }
+    out
+}
+

@@ -1,0 +1,1 @@
+; c: no type facts mined yet.

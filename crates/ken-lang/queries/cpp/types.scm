@@ -1,0 +1,1 @@
+; cpp: no type facts mined yet.

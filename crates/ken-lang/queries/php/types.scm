@@ -1,0 +1,1 @@
+; php: no type facts mined yet.

@@ -1,0 +1,1 @@
+; ruby: no type facts mined yet.

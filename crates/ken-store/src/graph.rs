@@ -1,0 +1,374 @@
+//! The dependency graph's rows: what resolution reads (files, symbols,
+//! references, bindings), the edges it writes, and the reads graph queries
+//! and analytics make.
+
+use crate::write::Writer;
+use crate::{Result, Store};
+use rusqlite::{OptionalExtension, Row, params};
+use serde::Serialize;
+
+/// A file as resolution sees it.
+#[derive(Clone, Debug)]
+pub struct GraphFile {
+    pub id: i64,
+    pub path: String,
+    pub language: String,
+    pub module: String,
+    pub package: Option<String>,
+    pub linked: bool,
+}
+
+/// A symbol as resolution and graph queries see it.
+#[derive(Clone, Debug, Serialize)]
+pub struct GraphSymbol {
+    pub id: i64,
+    pub file_id: i64,
+    pub parent_id: Option<i64>,
+    pub kind: String,
+    pub name: String,
+    pub qualified_name: String,
+    pub return_type: Option<String>,
+    pub start_line: u32,
+    pub end_line: u32,
+    pub name_line: u32,
+    pub name_col: u32,
+    /// The text from the start of the definition to its name: decorators,
+    /// attributes and modifiers (`@pytest.fixture`, `#[test]`, `pub async`).
+    pub head: String,
+}
+
+/// A raw reference, as mined.
+#[derive(Clone, Debug)]
+pub struct RefRow {
+    pub file_id: i64,
+    pub enclosing_id: i64,
+    pub kind: String,
+    pub name: String,
+    pub qualifier: Option<String>,
+    pub alias: Option<String>,
+    pub line: u32,
+    pub col: u32,
+}
+
+#[derive(Clone, Debug)]
+pub struct BindingRow {
+    pub file_id: i64,
+    pub scope_id: i64,
+    pub name: String,
+    pub type_text: String,
+    pub source: String,
+    pub line: u32,
+}
+
+/// An edge to write. `dst_id` is `None` for an unresolved reference.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewEdge {
+    pub src_id: i64,
+    pub dst_id: Option<i64>,
+    pub relation: &'static str,
+    pub resolution: &'static str,
+    pub name: String,
+    pub qualifier: Option<String>,
+    pub line: u32,
+    pub col: u32,
+}
+
+/// A stored edge, with the file its source is in.
+#[derive(Clone, Debug, Serialize)]
+pub struct EdgeRow {
+    pub src: i64,
+    pub dst: Option<i64>,
+    pub relation: String,
+    pub resolution: String,
+    pub name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub qualifier: Option<String>,
+    pub path: String,
+    pub line: u32,
+    pub col: u32,
+}
+
+/// Per-symbol analytics (MutaGReP): degrees, usage, PageRank, importance.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct MetricsRow {
+    pub symbol_id: i64,
+    pub in_degree: u32,
+    pub out_degree: u32,
+    pub callers: u32,
+    pub refs: u32,
+    pub files_using: u32,
+    pub pagerank: f64,
+    pub importance: f64,
+    pub entry_point: bool,
+    pub is_test: bool,
+}
+
+fn graph_symbol(r: &Row) -> rusqlite::Result<GraphSymbol> {
+    Ok(GraphSymbol {
+        id: r.get(0)?,
+        file_id: r.get(1)?,
+        parent_id: r.get(2)?,
+        kind: r.get(3)?,
+        name: r.get(4)?,
+        qualified_name: r.get(5)?,
+        return_type: r.get(6)?,
+        start_line: r.get(7)?,
+        end_line: r.get(8)?,
+        name_line: r.get(9)?,
+        name_col: r.get(10)?,
+        head: r.get::<_, Option<Vec<u8>>>(11)?.map(|b| String::from_utf8_lossy(&b).into_owned()).unwrap_or_default(),
+    })
+}
+
+fn edge_row(r: &Row) -> rusqlite::Result<EdgeRow> {
+    Ok(EdgeRow {
+        src: r.get(0)?,
+        dst: r.get(1)?,
+        relation: r.get(2)?,
+        resolution: r.get(3)?,
+        name: r.get(4)?,
+        qualifier: r.get(5)?,
+        path: r.get(6)?,
+        line: r.get(7)?,
+        col: r.get(8)?,
+    })
+}
+
+const EDGE_COLUMNS: &str = "e.src_id, e.dst_id, e.relation, e.resolution, e.name, e.qualifier, f.path, e.line, e.col";
+
+impl Store {
+    pub fn graph_files(&self) -> Result<Vec<GraphFile>> {
+        let rows = self
+            .conn
+            .prepare("SELECT id, path, language, module, package, linked FROM files ORDER BY id")?
+            .query_map([], |r| {
+                Ok(GraphFile {
+                    id: r.get(0)?,
+                    path: r.get(1)?,
+                    language: r.get(2)?,
+                    module: r.get(3)?,
+                    package: r.get(4)?,
+                    linked: r.get::<_, i64>(5)? != 0,
+                })
+            })?
+            .collect::<rusqlite::Result<_>>()?;
+        Ok(rows)
+    }
+
+    /// Every symbol, with the head of its definition (decorators, attributes,
+    /// modifiers) up to its name, capped at a few hundred bytes.
+    pub fn graph_symbols(&self) -> Result<Vec<GraphSymbol>> {
+        let sql = "SELECT s.id, s.file_id, s.parent_id, s.kind, s.name, s.qualified_name, s.return_type,
+                s.start_line, s.end_line, s.name_line, s.name_col,
+                CASE WHEN s.kind = 'module' THEN NULL
+                     ELSE substr(CAST(t.text AS BLOB), s.start_byte + 1, min(s.end_byte - s.start_byte, 400)) END
+             FROM symbols s JOIN file_text t ON t.file_id = s.file_id ORDER BY s.id";
+        let mut rows: Vec<GraphSymbol> =
+            self.conn.prepare(sql)?.query_map([], graph_symbol)?.collect::<rusqlite::Result<_>>()?;
+        for s in &mut rows {
+            // Keep the text before the name: that is where decorators and modifiers are.
+            if let Some(at) = s.head.find(s.name.as_str()) {
+                s.head.truncate(at);
+            }
+        }
+        Ok(rows)
+    }
+
+    /// References of the given kinds; of every file when `files` is `None`.
+    pub fn graph_refs(&self, kinds: &[&str], files: Option<&[i64]>) -> Result<Vec<RefRow>> {
+        let kinds_sql = kinds.iter().map(|k| format!("'{}'", k.replace('\'', ""))).collect::<Vec<_>>().join(",");
+        let map = |r: &Row| -> rusqlite::Result<RefRow> {
+            Ok(RefRow {
+                file_id: r.get(0)?,
+                enclosing_id: r.get(1)?,
+                kind: r.get(2)?,
+                name: r.get(3)?,
+                qualifier: r.get(4)?,
+                alias: r.get(5)?,
+                line: r.get(6)?,
+                col: r.get(7)?,
+            })
+        };
+        let base = format!(
+            "SELECT file_id, enclosing_id, kind, name, qualifier, alias, line, col FROM refs WHERE kind IN ({kinds_sql})"
+        );
+        match files {
+            None => Ok(self.conn.prepare(&base)?.query_map([], map)?.collect::<rusqlite::Result<_>>()?),
+            Some(files) => {
+                let mut stmt = self.conn.prepare_cached(&format!("{base} AND file_id = ?1 ORDER BY id"))?;
+                let mut out = Vec::new();
+                for f in files {
+                    for row in stmt.query_map([f], map)? {
+                        out.push(row?);
+                    }
+                }
+                Ok(out)
+            }
+        }
+    }
+
+    pub fn graph_bindings(&self) -> Result<Vec<BindingRow>> {
+        let rows = self
+            .conn
+            .prepare("SELECT file_id, scope_id, name, type_text, source, line FROM bindings")?
+            .query_map([], |r| {
+                Ok(BindingRow {
+                    file_id: r.get(0)?,
+                    scope_id: r.get(1)?,
+                    name: r.get(2)?,
+                    type_text: r.get(3)?,
+                    source: r.get(4)?,
+                    line: r.get(5)?,
+                })
+            })?
+            .collect::<rusqlite::Result<_>>()?;
+        Ok(rows)
+    }
+
+    /// Every edge, resolved or not.
+    pub fn all_edges(&self) -> Result<Vec<EdgeRow>> {
+        let sql = format!("SELECT {EDGE_COLUMNS} FROM edges e JOIN files f ON f.id = e.file_id ORDER BY e.id");
+        Ok(self.conn.prepare(&sql)?.query_map([], edge_row)?.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Edges leaving `src` with one of `relations` (all relations if empty).
+    pub fn edges_from(&self, src: i64, relations: &[&str]) -> Result<Vec<EdgeRow>> {
+        self.edges_by("e.src_id", src, relations)
+    }
+
+    /// Edges arriving at `dst` with one of `relations` (all relations if empty).
+    pub fn edges_to(&self, dst: i64, relations: &[&str]) -> Result<Vec<EdgeRow>> {
+        self.edges_by("e.dst_id", dst, relations)
+    }
+
+    fn edges_by(&self, column: &str, id: i64, relations: &[&str]) -> Result<Vec<EdgeRow>> {
+        let sql = format!(
+            "SELECT {EDGE_COLUMNS} FROM edges e JOIN files f ON f.id = e.file_id WHERE {column} = ?1 ORDER BY f.path, e.line, e.col"
+        );
+        let mut stmt = self.conn.prepare_cached(&sql)?;
+        let rows = stmt.query_map([id], edge_row)?;
+        let mut out = Vec::new();
+        for row in rows {
+            let row = row?;
+            if relations.is_empty() || relations.contains(&row.relation.as_str()) {
+                out.push(row);
+            }
+        }
+        Ok(out)
+    }
+
+    pub fn edge_count(&self) -> Result<(u64, u64)> {
+        Ok(self.conn.query_row(
+            "SELECT count(*), coalesce(sum(dst_id IS NOT NULL), 0) FROM edges",
+            [],
+            |r| Ok((r.get::<_, i64>(0)? as u64, r.get::<_, i64>(1)? as u64)),
+        )?)
+    }
+
+    /// Resolved edges per relation and resolution kind.
+    pub fn edge_stats(&self) -> Result<Vec<(String, String, u64)>> {
+        let rows = self
+            .conn
+            .prepare("SELECT relation, resolution, count(*) FROM edges GROUP BY relation, resolution ORDER BY relation, resolution")?
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get::<_, i64>(2)? as u64)))?
+            .collect::<rusqlite::Result<_>>()?;
+        Ok(rows)
+    }
+
+    pub fn unlinked_files(&self) -> Result<Vec<i64>> {
+        let rows = self
+            .conn
+            .prepare("SELECT id FROM files WHERE linked = 0 ORDER BY id")?
+            .query_map([], |r| r.get(0))?
+            .collect::<rusqlite::Result<_>>()?;
+        Ok(rows)
+    }
+
+    /// One symbol's analytics, if computed.
+    pub fn metrics(&self, symbol_id: i64) -> Result<Option<MetricsRow>> {
+        Ok(self
+            .conn
+            .prepare_cached(
+                "SELECT symbol_id, in_degree, out_degree, callers, refs, files_using, pagerank, importance, entry_point, is_test
+                 FROM symbol_metrics WHERE symbol_id = ?1",
+            )?
+            .query_row([symbol_id], metrics_row)
+            .optional()?)
+    }
+
+    /// All analytics rows, most important first.
+    pub fn all_metrics(&self) -> Result<Vec<MetricsRow>> {
+        Ok(self
+            .conn
+            .prepare(
+                "SELECT symbol_id, in_degree, out_degree, callers, refs, files_using, pagerank, importance, entry_point, is_test
+                 FROM symbol_metrics ORDER BY importance DESC, symbol_id",
+            )?
+            .query_map([], metrics_row)?
+            .collect::<rusqlite::Result<_>>()?)
+    }
+}
+
+fn metrics_row(r: &Row) -> rusqlite::Result<MetricsRow> {
+    Ok(MetricsRow {
+        symbol_id: r.get(0)?,
+        in_degree: r.get(1)?,
+        out_degree: r.get(2)?,
+        callers: r.get(3)?,
+        refs: r.get(4)?,
+        files_using: r.get(5)?,
+        pagerank: r.get(6)?,
+        importance: r.get(7)?,
+        entry_point: r.get::<_, i64>(8)? != 0,
+        is_test: r.get::<_, i64>(9)? != 0,
+    })
+}
+
+impl Writer<'_> {
+    /// Replaces a file's outgoing edges and dependencies, and marks it linked.
+    pub fn put_links(&self, file_id: i64, edges: &[NewEdge], deps: &[i64]) -> Result<()> {
+        let tx = &self.tx;
+        tx.prepare_cached("DELETE FROM edges WHERE file_id = ?1")?.execute([file_id])?;
+        tx.prepare_cached("DELETE FROM file_deps WHERE file_id = ?1")?.execute([file_id])?;
+        let mut insert = tx.prepare_cached(
+            "INSERT INTO edges(file_id, src_id, dst_id, relation, resolution, name, qualifier, line, col)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+        )?;
+        for e in edges {
+            insert.execute(params![file_id, e.src_id, e.dst_id, e.relation, e.resolution, e.name, e.qualifier, e.line, e.col])?;
+        }
+        let mut insert = tx.prepare_cached("INSERT OR IGNORE INTO file_deps(file_id, dep_file_id) VALUES (?1, ?2)")?;
+        for d in deps {
+            if *d != file_id {
+                insert.execute([file_id, *d])?;
+            }
+        }
+        tx.prepare_cached("UPDATE files SET linked = 1 WHERE id = ?1")?.execute([file_id])?;
+        Ok(())
+    }
+
+    /// Replaces all symbol analytics.
+    pub fn put_metrics(&self, rows: &[MetricsRow]) -> Result<()> {
+        let tx = &self.tx;
+        tx.execute("DELETE FROM symbol_metrics", [])?;
+        let mut insert = tx.prepare_cached(
+            "INSERT INTO symbol_metrics(symbol_id, in_degree, out_degree, callers, refs, files_using, pagerank, importance, entry_point, is_test)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+        )?;
+        for m in rows {
+            insert.execute(params![
+                m.symbol_id,
+                m.in_degree,
+                m.out_degree,
+                m.callers,
+                m.refs,
+                m.files_using,
+                m.pagerank,
+                m.importance,
+                m.entry_point,
+                m.is_test
+            ])?;
+        }
+        Ok(())
+    }
+}

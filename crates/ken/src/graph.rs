@@ -1,0 +1,226 @@
+//! `ken graph …`: queries over the dependency graph.
+
+use anyhow::{Result, bail};
+use clap::{Args, Subcommand, ValueEnum};
+use ken_graph::{ExportFormat, Graph, Hit, SymbolRef, Traversal};
+use ken_store::{Store, SymbolRow};
+use serde_json::json;
+use std::fmt::Write;
+
+#[derive(Args)]
+pub struct GraphArgs {
+    #[command(subcommand)]
+    command: GraphCommand,
+}
+
+/// How a command names a symbol: a qualified name (`requests.api.get`), a
+/// plain name if it is unique (`get`), or `PATH:LINE`.
+#[derive(Args)]
+struct Target {
+    /// Qualified name, unique plain name, or PATH:LINE.
+    symbol: String,
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+struct Walk {
+    #[command(flatten)]
+    target: Target,
+    /// How many steps to follow.
+    #[arg(long, short, default_value_t = 1)]
+    depth: u32,
+}
+
+#[derive(Subcommand)]
+enum GraphCommand {
+    /// Functions and methods that call SYMBOL (or instantiate its class).
+    Callers(Walk),
+    /// Functions, methods and classes SYMBOL calls or instantiates.
+    Callees(Walk),
+    /// Classes derived from CLASS, transitively.
+    Subclasses(Target),
+    /// Base classes of CLASS, transitively.
+    Superclasses(Target),
+    /// Methods METHOD overrides, and methods overriding it.
+    Overrides(Target),
+    /// Every place SYMBOL is used, labelled with the relation.
+    Refs(Target),
+    /// How FROM reaches TO through calls, instantiations and uses.
+    Path(PathArgs),
+    /// Test functions that reach SYMBOL.
+    Tests(Walk),
+    /// Public functions and methods no test reaches.
+    Untested(UntestedArgs),
+    /// The graph, or a symbol's neighbourhood, as JSON or Graphviz DOT.
+    Export(ExportArgs),
+}
+
+#[derive(Args)]
+struct PathArgs {
+    from: String,
+    to: String,
+    /// Longest chain to look for.
+    #[arg(long, default_value_t = 12)]
+    max_depth: u32,
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+struct UntestedArgs {
+    /// At most this many results (0: all).
+    #[arg(short = 'k', long, default_value_t = 50)]
+    limit: usize,
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Format {
+    Json,
+    Dot,
+}
+
+#[derive(Args)]
+struct ExportArgs {
+    /// Only this symbol's neighbourhood (default: the whole repository).
+    symbol: Option<String>,
+    #[arg(long, value_enum, default_value = "json")]
+    format: Format,
+    /// Steps around SYMBOL to include.
+    #[arg(long, short, default_value_t = 2)]
+    depth: u32,
+}
+
+pub fn run(store: &Store, args: GraphArgs) -> Result<()> {
+    let graph = Graph::new(store);
+    let resolve = |text: &str| -> Result<SymbolRow> { Ok(graph.resolve(&SymbolRef::parse(text))?) };
+    match args.command {
+        GraphCommand::Callers(w) => print_walk(graph.callers(resolve(&w.target.symbol)?, w.depth)?, w.target.json, "callers"),
+        GraphCommand::Callees(w) => print_walk(graph.callees(resolve(&w.target.symbol)?, w.depth)?, w.target.json, "callees"),
+        GraphCommand::Subclasses(t) => {
+            let root = resolve(&t.symbol)?;
+            require_type(&root, "subclasses")?;
+            print_walk(graph.subclasses(root)?, t.json, "subclasses")
+        }
+        GraphCommand::Superclasses(t) => {
+            let root = resolve(&t.symbol)?;
+            require_type(&root, "superclasses")?;
+            print_walk(graph.superclasses(root)?, t.json, "superclasses")
+        }
+        GraphCommand::Overrides(t) => {
+            let root = resolve(&t.symbol)?;
+            if !matches!(root.kind.as_str(), "method" | "constructor" | "function") {
+                bail!("{} is a {}; `ken graph overrides` takes a method", root.qualified_name, root.kind);
+            }
+            let (up, down) = graph.overrides(root)?;
+            if t.json {
+                println!("{}", serde_json::to_string_pretty(&json!({ "symbol": up.symbol, "overrides": up.hits, "overridden_by": down.hits }))?);
+            } else {
+                let mut out = heading(&up.symbol);
+                section(&mut out, "overrides", &up.hits);
+                section(&mut out, "overridden by", &down.hits);
+                print!("{out}");
+            }
+            Ok(())
+        }
+        GraphCommand::Refs(t) => print_walk(graph.refs(resolve(&t.symbol)?)?, t.json, "references"),
+        GraphCommand::Tests(w) => {
+            let depth = if w.depth == 1 { 8 } else { w.depth };
+            print_walk(graph.tests(resolve(&w.target.symbol)?, depth)?, w.target.json, "tests")
+        }
+        GraphCommand::Path(p) => {
+            let (from, to) = (resolve(&p.from)?, resolve(&p.to)?);
+            let chain = graph.path(from.clone(), to.clone(), p.max_depth)?;
+            if p.json {
+                println!("{}", serde_json::to_string_pretty(&json!({ "from": from, "to": to, "path": chain }))?);
+                return Ok(());
+            }
+            match chain {
+                Some(hops) => {
+                    let mut out = heading(&from);
+                    for h in &hops {
+                        let _ = writeln!(out, "  → {:<15} {}  {}:{}:{}", h.relation, h.symbol.qualified_name, h.site.path, h.site.line, h.site.col);
+                    }
+                    print!("{out}");
+                }
+                None => println!(
+                    "{} does not reach {} within {} steps of calls, instantiations and uses",
+                    from.qualified_name, to.qualified_name, p.max_depth
+                ),
+            }
+            Ok(())
+        }
+        GraphCommand::Untested(u) => {
+            let mut rows = graph.untested()?;
+            let total = rows.len();
+            if u.limit > 0 {
+                rows.truncate(u.limit);
+            }
+            if u.json {
+                println!("{}", serde_json::to_string_pretty(&json!({ "total": total, "symbols": rows }))?);
+            } else {
+                let mut out = format!("{total} public functions and methods are not reached by any test (most important first):\n");
+                for s in &rows {
+                    let _ = writeln!(out, "  {:<11} {}  {}:{}", s.kind, s.qualified_name, s.path, s.start_line);
+                }
+                print!("{out}");
+            }
+            Ok(())
+        }
+        GraphCommand::Export(e) => {
+            let root = e.symbol.as_deref().map(resolve).transpose()?;
+            let format = match e.format {
+                Format::Json => ExportFormat::Json,
+                Format::Dot => ExportFormat::Dot,
+            };
+            println!("{}", graph.export(root, e.depth, format)?);
+            Ok(())
+        }
+    }
+}
+
+fn require_type(root: &SymbolRow, command: &str) -> Result<()> {
+    if ken_core::SymbolKind::parse(&root.kind).is_some_and(ken_core::SymbolKind::is_type) {
+        Ok(())
+    } else {
+        bail!("{} is a {}; `ken graph {command}` takes a class, struct, interface or trait", root.qualified_name, root.kind)
+    }
+}
+
+fn heading(s: &SymbolRow) -> String {
+    format!("{} ({}, {}:{})\n", s.qualified_name, s.kind, s.path, s.start_line)
+}
+
+fn section(out: &mut String, title: &str, hits: &[Hit]) {
+    let _ = writeln!(out, "  {title}:{}", if hits.is_empty() { " none" } else { "" });
+    for h in hits {
+        let _ = writeln!(out, "    {}  {}:{}", h.symbol.qualified_name, h.symbol.path, h.symbol.start_line);
+    }
+}
+
+fn print_walk(t: Traversal, json: bool, what: &str) -> Result<()> {
+    if json {
+        println!("{}", serde_json::to_string_pretty(&t)?);
+        return Ok(());
+    }
+    let mut out = heading(&t.symbol);
+    if t.hits.is_empty() {
+        let _ = writeln!(out, "  no {what} found");
+    }
+    for h in &t.hits {
+        let indent = "  ".repeat(h.depth as usize);
+        let how = if h.resolution == "exact" { String::new() } else { format!("  [{}]", h.resolution) };
+        let _ = writeln!(
+            out,
+            "{indent}{:<15} {}  {}:{}:{}{how}",
+            h.relation, h.symbol.qualified_name, h.site.path, h.site.line, h.site.col
+        );
+    }
+    if t.truncated {
+        let _ = writeln!(out, "  … more beyond this depth; pass a larger --depth");
+    }
+    print!("{out}");
+    Ok(())
+}
