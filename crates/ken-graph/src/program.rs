@@ -320,7 +320,8 @@ fn interpret_import(file: &FileInfo, r: &RefRow, at: usize) -> Vec<Import> {
                 let local = alias.or_else(|| module.rsplit("::").next().map(str::to_string));
                 vec![import(local, module, None, false)]
             } else if q.is_empty() {
-                let module = rust_absolute(&file.row.module, name);
+                // `mod shapes;` and `use shapes;` name a child of this module.
+                let module = rust_absolute(&file.row.module, &format!("self::{name}"));
                 vec![import(Some(alias.unwrap_or_else(|| name.to_string())), module, None, false)]
             } else {
                 vec![import(Some(alias.unwrap_or_else(|| name.to_string())), module, Some(name.to_string()), false)]

@@ -493,9 +493,15 @@ fn type_candidates(text: &str) -> Vec<String> {
                 "Optional" | "Union" | "Option" | "Box" | "Rc" | "Arc" | "RefCell" | "Cell" | "Mutex" | "RwLock"
                     | "Ref" | "RefMut" | "Pin" | "Weak" | "Type" | "type" | "ClassVar" | "Final" | "Annotated"
                     | "Promise" | "Readonly" | "Partial" | "NonNullable" | "Awaitable" | "Coroutine"
+                    | "Task" | "ValueTask"
             );
             let mut out = Vec::new();
-            if wrapper {
+            if matches!(short, "Result" | "Poll") {
+                // The success type (or the item) is what the caller works on.
+                if let Some(first) = split_top_level(inner).first() {
+                    out.extend(type_candidates(first));
+                }
+            } else if wrapper {
                 for part in split_top_level(inner) {
                     if !matches!(part.trim(), "None" | "null" | "undefined") {
                         out.extend(type_candidates(part));

@@ -1,6 +1,6 @@
 mod common;
 
-use common::{render_chunks, render_references, render_symbols};
+use common::{render_chunks, render_references, render_symbols, render_types};
 use expect_test::{Expect, expect};
 use ken_core::ChunkBudget;
 
@@ -10,6 +10,10 @@ fn check_symbols(fixture: &str, expect: Expect) {
 
 fn check_refs(fixture: &str, expect: Expect) {
     expect.assert_eq(&render_references(fixture));
+}
+
+fn check_types(fixture: &str, expect: Expect) {
+    expect.assert_eq(&render_types(fixture));
 }
 
 fn check_chunks(fixture: &str, budget: ChunkBudget, expect: Expect) {
@@ -266,6 +270,92 @@ class Tail { }
               3-9 Big.Big | class - | fn -
               11-18 Big.Big | class in Big[4-18] | fn after One[6-9]
               20-20 Big.Tail | class in Tail[20-20] | fn after Two[12-17]
+        "#]],
+    );
+}
+
+#[test]
+fn type_facts_for_receiver_inference() {
+    check_types(
+        r#"
+//- src/Net/Client.cs
+using System.Collections.Generic;
+
+namespace Example.Net
+{
+    public class Client
+    {
+        private readonly Session _session;
+        private Pool _pool, _spare;
+        public int Retries { get; set; }
+        public Pool Primary => _pool;
+        private List<Connection> _open = new List<Connection>();
+        private static readonly Registry Shared = new();
+
+        public Client(Session session, int retries = 3)
+        {
+            this._session = session;
+            this._pool = Pools.Create(retries);
+            this._spare = new Pool();
+        }
+
+        public async Task<Connection> Open(string url, ref int attempts, params string[] tags)
+        {
+            Connection conn = _pool.Connect(url);
+            var lockObj = new Lock();
+            var tracker = CreateTracker();
+            var cached = Cache.Get(url);
+            Pool p = new(), q = null;
+            foreach (Entry e in entries) { }
+            using var reader = new StreamReader(url);
+            if (conn is SecureConnection secure && _cache.TryGet(url, out Entry hit)) { }
+            Stats Local(Entry x) => new Stats(x);
+            return conn;
+        }
+
+        void Run() { }
+
+        public delegate void Closed(Connection conn);
+    }
+
+    interface IStore
+    {
+        Entry Get(string key);
+    }
+}
+"#,
+        expect![[r#"
+            src/Net/Client.cs
+              Example.Net.Client.Open -> Task<Connection>
+              Example.Net.Client.Open.Local -> Stats
+              Example.Net.Client.Run -> void
+              Example.Net.IStore.Get -> Entry
+              7: _session : Session (in Example.Net.Client)
+              8: _pool : Pool (in Example.Net.Client)
+              8: _spare : Pool (in Example.Net.Client)
+              9: Retries : int (in Example.Net.Client)
+              10: Primary : Pool (in Example.Net.Client)
+              11: _open : List<Connection> (in Example.Net.Client)
+              12: Shared : Registry (in Example.Net.Client)
+              14: session : Session (in Example.Net.Client.Client)
+              14: retries : int (in Example.Net.Client.Client)
+              16: this._session = name session (in Example.Net.Client.Client)
+              17: this._pool = call Pools.Create (in Example.Net.Client.Client)
+              18: this._spare : Pool (in Example.Net.Client.Client)
+              21: url : string (in Example.Net.Client.Open)
+              21: attempts : int (in Example.Net.Client.Open)
+              23: conn : Connection (in Example.Net.Client.Open)
+              24: lockObj : Lock (in Example.Net.Client.Open)
+              25: tracker = call CreateTracker (in Example.Net.Client.Open)
+              26: cached = call Cache.Get (in Example.Net.Client.Open)
+              27: p : Pool (in Example.Net.Client.Open)
+              27: q : Pool (in Example.Net.Client.Open)
+              28: e : Entry (in Example.Net.Client.Open)
+              29: reader : StreamReader (in Example.Net.Client.Open)
+              30: secure : SecureConnection (in Example.Net.Client.Open)
+              30: hit : Entry (in Example.Net.Client.Open)
+              31: x : Entry (in Example.Net.Client.Open.Local)
+              42: key : string (in Example.Net.IStore.Get)
         "#]],
     );
 }

@@ -1,6 +1,6 @@
 mod common;
 
-use common::{render_chunks, render_references, render_symbols};
+use common::{render_chunks, render_references, render_symbols, render_types};
 use expect_test::{Expect, expect};
 use ken_core::ChunkBudget;
 
@@ -10,6 +10,10 @@ fn check_symbols(fixture: &str, expect: Expect) {
 
 fn check_refs(fixture: &str, expect: Expect) {
     expect.assert_eq(&render_references(fixture));
+}
+
+fn check_types(fixture: &str, expect: Expect) {
+    expect.assert_eq(&render_types(fixture));
 }
 
 fn check_chunks(fixture: &str, budget: ChunkBudget, expect: Expect) {
@@ -287,6 +291,87 @@ func Tail() {}
               10-11 big.Big.Two | class after Big[4-4] | fn after One[6-8]
               12-19 big.Big.Two | class after Big[4-4] | fn in Two[11-19]
               21-21 big.Tail | class after Big[4-4] | fn in Tail[21-21]
+        "#]],
+    );
+}
+
+#[test]
+fn type_facts_for_receiver_inference() {
+    check_types(
+        r#"
+//- net/client.go
+package net
+
+import "sync"
+
+// Client talks to the server.
+type Client struct {
+	session *Session
+	pool    Pool
+	a, b    int
+	Logger
+}
+
+type HandlerFunc func(w Writer, r *Request)
+
+var defaultPool = NewPool(4)
+
+func NewClient(session *Session, retries int) *Client {
+	pool := NewPool(retries)
+	c := &Client{session: session, pool: pool}
+	return c
+}
+
+func (c *Client) Open(url string) (*Conn, error) {
+	conn, err := c.pool.Connect(url)
+	var tracker Tracker
+	var lock = sync.Mutex{}
+	buf := make([]byte, 0, 64)
+	p := new(Pool)
+	_, ok := c.session.(*TLSSession)
+	h, _ := c.handler.(Handler)
+	cfg := config.Default()
+	items := []Item{}
+	done := func(reason string) {}
+	return conn, err
+}
+
+func helper(a, b string, opts ...Option) (n int, err error) {
+	return 0, nil
+}
+
+type Store interface {
+	Get(key string) Entry
+}
+"#,
+        expect![[r#"
+            net/client.go
+              NewClient -> *Client
+              Client.Open -> *Conn
+              helper -> int
+              Store.Get -> Entry
+              7: session : *Session (in Client)
+              8: pool : Pool (in Client)
+              9: a : int (in Client)
+              9: b : int (in Client)
+              15: defaultPool = call NewPool (in )
+              17: session : *Session (in NewClient)
+              17: retries : int (in NewClient)
+              18: pool = call NewPool (in NewClient)
+              19: c : Client (in NewClient)
+              23: c : *Client (in Client.Open)
+              23: url : string (in Client.Open)
+              24: conn = call c.pool.Connect (in Client.Open)
+              25: tracker : Tracker (in Client.Open)
+              26: lock : sync.Mutex (in Client.Open)
+              28: p : Pool (in Client.Open)
+              30: h : Handler (in Client.Open)
+              31: cfg = call config.Default (in Client.Open)
+              33: reason : string (in Client.Open)
+              37: a : string (in helper)
+              37: b : string (in helper)
+              37: n : int (in helper)
+              37: err : error (in helper)
         "#]],
     );
 }

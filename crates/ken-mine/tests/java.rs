@@ -1,6 +1,6 @@
 mod common;
 
-use common::{render_chunks, render_references, render_symbols};
+use common::{render_chunks, render_references, render_symbols, render_types};
 use expect_test::{Expect, expect};
 use ken_core::ChunkBudget;
 
@@ -10,6 +10,10 @@ fn check_symbols(fixture: &str, expect: Expect) {
 
 fn check_refs(fixture: &str, expect: Expect) {
     expect.assert_eq(&render_references(fixture));
+}
+
+fn check_types(fixture: &str, expect: Expect) {
+    expect.assert_eq(&render_types(fixture));
 }
 
 fn check_chunks(fixture: &str, budget: ChunkBudget, expect: Expect) {
@@ -322,6 +326,84 @@ class Tail {}
               9-16 big.Big | class in Big[4-19] | fn after one[5-7]
               17-19 big.Big | class in Big[4-19] | fn in two[10-18]
               21-21 big.Tail | class in Tail[21-21] | fn after two[10-18]
+        "#]],
+    );
+}
+
+#[test]
+fn type_facts_for_receiver_inference() {
+    check_types(
+        r#"
+//- src/main/java/com/example/net/Client.java
+package com.example.net;
+
+import java.util.List;
+
+public class Client {
+    private static final int RETRIES = 3;
+    private final Session session;
+    private Pool pool, spare;
+    private List<Connection> open = new ArrayList<>();
+    private byte[] buffer, scratch[];
+
+    public Client(Session session, int retries) {
+        this.session = session;
+        this.pool = Pools.create(retries);
+        this.spare = new Pool();
+    }
+
+    public Connection open(String url) throws IOException {
+        Connection conn = pool.connect(url);
+        var lock = new Lock();
+        var tracker = createTracker();
+        var cached = cache.get(url);
+        for (Entry e : entries) {
+            e.touch();
+        }
+        try (Reader reader = conn.reader()) {
+            reader.read();
+        }
+        return conn;
+    }
+
+    public static <T> List<T> all(final Map<String, T> items, String... keys) {
+        return null;
+    }
+
+    void run(String args[]) {}
+}
+
+interface Store {
+    Entry DEFAULT = new Entry();
+
+    Entry get(String key);
+}
+"#,
+        expect![[r#"
+            src/main/java/com/example/net/Client.java
+              Client.open -> Connection
+              Client.all -> List<T>
+              Client.run -> void
+              Store.get -> Entry
+              6: RETRIES : int (in Client)
+              7: session : Session (in Client)
+              8: pool : Pool (in Client)
+              8: spare : Pool (in Client)
+              9: open : List<Connection> (in Client)
+              10: buffer : byte[] (in Client)
+              12: session : Session (in Client.Client)
+              12: retries : int (in Client.Client)
+              13: this.session = name session (in Client.Client)
+              15: this.spare : Pool (in Client.Client)
+              18: url : String (in Client.open)
+              19: conn : Connection (in Client.open)
+              20: lock : Lock (in Client.open)
+              21: tracker = call createTracker (in Client.open)
+              23: e : Entry (in Client.open)
+              26: reader : Reader (in Client.open)
+              32: items : Map<String, T> (in Client.all)
+              40: DEFAULT : Entry (in Store)
+              42: key : String (in Store.get)
         "#]],
     );
 }

@@ -1,6 +1,6 @@
 mod common;
 
-use common::{render_chunks, render_references, render_symbols};
+use common::{render_chunks, render_references, render_symbols, render_types};
 use expect_test::{Expect, expect};
 use ken_core::ChunkBudget;
 
@@ -10,6 +10,10 @@ fn check_symbols(fixture: &str, expect: Expect) {
 
 fn check_refs(fixture: &str, expect: Expect) {
     expect.assert_eq(&render_references(fixture));
+}
+
+fn check_types(fixture: &str, expect: Expect) {
+    expect.assert_eq(&render_types(fixture));
 }
 
 fn check_chunks(fixture: &str, budget: ChunkBudget, expect: Expect) {
@@ -291,6 +295,51 @@ export const tail = () => null;
               9-16 big.Big | class in Big[4-19] | fn after one[5-7]
               17-19 big.Big | class in Big[4-19] | fn in two[10-18]
               21-21 big.tail | class after Big[4-19] | fn in tail[21-21]
+        "#]],
+    );
+}
+
+#[test]
+fn type_facts_for_receiver_inference() {
+    check_types(
+        r#"
+//- src/net/client.js
+import { Session, makePool } from "./sessions";
+
+export class Client {
+  timeout = 1.0;
+  registry = new Registry();
+
+  constructor(session, retries) {
+    this.session = session;
+    this.pool = makePool(retries);
+    this.cache = new Map();
+  }
+
+  open() {
+    const conn = this.pool.connect();
+    let lock = new Lock(), other = acquire();
+    return conn;
+  }
+}
+
+export function build(url) {
+  var s = new sessions.Session(url);
+  s = new Session();
+  return new Client(s);
+}
+"#,
+        expect![[r#"
+            src/net/client.js
+              5: registry : Registry (in Client)
+              8: this.session = name session (in Client.constructor)
+              9: this.pool = call makePool (in Client.constructor)
+              10: this.cache : Map (in Client.constructor)
+              14: conn = call this.pool.connect (in Client.open)
+              15: lock : Lock (in Client.open)
+              15: other = call acquire (in Client.open)
+              21: s : sessions.Session (in build)
+              22: s : Session (in build)
         "#]],
     );
 }

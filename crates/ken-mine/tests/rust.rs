@@ -1,6 +1,6 @@
 mod common;
 
-use common::{render_references, render_symbols};
+use common::{render_references, render_symbols, render_types};
 use expect_test::{Expect, expect};
 
 fn check_symbols(fixture: &str, expect: Expect) {
@@ -9,6 +9,10 @@ fn check_symbols(fixture: &str, expect: Expect) {
 
 fn check_refs(fixture: &str, expect: Expect) {
     expect.assert_eq(&render_references(fixture));
+}
+
+fn check_types(fixture: &str, expect: Expect) {
+    expect.assert_eq(&render_types(fixture));
 }
 
 #[test]
@@ -131,6 +135,88 @@ impl Service for Server {
               11:11 call s :: start in Server::call
               11:27 call map :: len in Server::call
               12:9 call println in Server::call
+        "#]],
+    );
+}
+
+#[test]
+fn type_facts_for_receiver_inference() {
+    check_types(
+        r#"
+//- src/client.rs
+use std::sync::Arc;
+
+/// A client.
+pub struct Client {
+    session: Arc<Session>,
+    pub pool: Pool,
+    retries: u32,
+    on_close: fn(conn: &Connection),
+}
+
+impl Client {
+    pub fn new(session: Arc<Session>, retries: u32) -> Self {
+        let pool = Pool::new(retries);
+        Client { session, pool, retries }
+    }
+
+    pub fn open(&mut self, url: &str) -> Result<Connection, Error> {
+        let conn: Connection = self.pool.connect(url)?;
+        let guard = Lock { held: true };
+        let tracker = tracker::create();
+        let mut buf = Vec::with_capacity(8);
+        let (a, b) = split();
+        Ok(conn)
+    }
+}
+
+fn build(cfg: &Config, _: u8) -> Client {
+    let s = Arc::new(Session::default());
+    let opts = Options::<u8> { retries: 3 };
+    Client::new(s, opts.retries)
+}
+
+trait Store {
+    fn get(&self, key: &str) -> Option<Entry>;
+}
+
+static DEFAULT_POOL: Pool = Pool::EMPTY;
+
+async fn connect_all(mut pool: Pool, hosts: Vec<String>) -> Vec<Connection> {
+    let conn = pool.connect_async(&hosts[0]).await;
+    let parsed = serde_json::from_str::<Config>("{}");
+    let k = |c: &Connection| c.close();
+    vec![conn]
+}
+"#,
+        expect![[r#"
+            src/client.rs
+              Client::new -> Self
+              Client::open -> Result<Connection, Error>
+              build -> Client
+              Store::get -> Option<Entry>
+              connect_all -> Vec<Connection>
+              5: session : Arc<Session> (in Client)
+              6: pool : Pool (in Client)
+              7: retries : u32 (in Client)
+              8: on_close : fn(conn: &Connection) (in Client)
+              12: session : Arc<Session> (in Client::new)
+              12: retries : u32 (in Client::new)
+              13: pool = call Pool::new (in Client::new)
+              17: url : &str (in Client::open)
+              18: conn : Connection (in Client::open)
+              19: guard : Lock (in Client::open)
+              20: tracker = call tracker::create (in Client::open)
+              21: buf = call Vec::with_capacity (in Client::open)
+              27: cfg : &Config (in build)
+              28: s = call Arc::new (in build)
+              29: opts : Options (in build)
+              37: DEFAULT_POOL : Pool (in )
+              39: pool : Pool (in connect_all)
+              39: hosts : Vec<String> (in connect_all)
+              40: conn = call pool.connect_async (in connect_all)
+              41: parsed = call serde_json::from_str (in connect_all)
+              42: c : &Connection (in connect_all)
         "#]],
     );
 }

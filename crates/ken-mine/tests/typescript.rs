@@ -1,6 +1,6 @@
 mod common;
 
-use common::{render_chunks, render_references, render_symbols};
+use common::{render_chunks, render_references, render_symbols, render_types};
 use expect_test::{Expect, expect};
 use ken_core::ChunkBudget;
 
@@ -10,6 +10,10 @@ fn check_symbols(fixture: &str, expect: Expect) {
 
 fn check_refs(fixture: &str, expect: Expect) {
     expect.assert_eq(&render_references(fixture));
+}
+
+fn check_types(fixture: &str, expect: Expect) {
+    expect.assert_eq(&render_types(fixture));
 }
 
 fn check_chunks(fixture: &str, budget: ChunkBudget, expect: Expect) {
@@ -384,6 +388,93 @@ export const tail = (): null => null;
               9-16 big.Big | class in Big[4-19] | fn after one[5-7]
               17-19 big.Big | class in Big[4-19] | fn in two[10-18]
               21-21 big.tail | class after Big[4-19] | fn in tail[21-21]
+        "#]],
+    );
+}
+
+#[test]
+fn type_facts_for_receiver_inference() {
+    check_types(
+        r#"
+//- src/net/client.ts
+import { Session, makePool, Pool } from "./sessions";
+
+export class Client {
+  timeout: number = 1.0;
+  private readonly adapter?: Adapter;
+  static shared = new Registry();
+
+  constructor(private session: Session, public readonly name: string, retries?: number) {
+    this.pool = makePool(retries);
+    this.cache = new Map<string, Entry>();
+    this.current = session;
+  }
+
+  open(url: string = "/"): Promise<Connection> {
+    const conn = this.pool.connect();
+    let tracker: Tracker = createTracker(), spare = new Spare();
+    const { a, b } = split();
+    return conn;
+  }
+
+  get size(): number { return 0; }
+}
+
+export function build(url?: string): Client {
+  const s = new Session();
+  return new Client(s, url);
+}
+
+function helper(x: Foo.Bar, ...rest: Item[]): void {}
+
+export const connect = async (host: string): Promise<Client> => build(host);
+const local = (n: number): Pool => makePool(n);
+
+type Handler = (req: Request) => Response;
+
+interface Store {
+  get(key: string): Entry;
+  size: number;
+}
+
+//- src/ui/view.tsx
+export function View(props: ViewProps): JSX.Element {
+  const store = useStore();
+  return <Panel store={store} />;
+}
+"#,
+        expect![[r#"
+            src/net/client.ts
+              Client.open -> Promise<Connection>
+              Client.size -> number
+              build -> Client
+              helper -> void
+              connect -> Promise<Client>
+              local -> Pool
+              Store.get -> Entry
+              4: timeout : number (in Client)
+              5: adapter : Adapter (in Client)
+              6: shared : Registry (in Client)
+              8: session : Session (in Client.constructor)
+              8: name : string (in Client.constructor)
+              8: retries : number (in Client.constructor)
+              9: this.pool = call makePool (in Client.constructor)
+              10: this.cache : Map (in Client.constructor)
+              11: this.current = name session (in Client.constructor)
+              14: url : string (in Client.open)
+              15: conn = call this.pool.connect (in Client.open)
+              16: tracker : Tracker (in Client.open)
+              16: spare : Spare (in Client.open)
+              24: url : string (in build)
+              25: s : Session (in build)
+              29: x : Foo.Bar (in helper)
+              31: host : string (in connect)
+              32: n : number (in local)
+              38: size : number (in Store)
+            src/ui/view.tsx
+              View -> JSX.Element
+              1: props : ViewProps (in View)
+              2: store = call useStore (in View)
         "#]],
     );
 }

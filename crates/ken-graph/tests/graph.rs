@@ -1,0 +1,617 @@
+//! The dependency graph end to end: fixture repositories (several files in
+//! one string, `//- path` headers) are indexed with the real indexer into a
+//! real SQLite file, then the edges and query answers are compared with
+//! `expect!` snapshots. `UPDATE_EXPECT=1 cargo test` rewrites them.
+
+use expect_test::{Expect, expect};
+use ken_graph::{Graph, SymbolRef};
+use ken_store::Store;
+use std::fmt::Write;
+
+struct Fixture {
+    dir: tempfile::TempDir,
+}
+
+impl Fixture {
+    fn new(text: &str) -> Fixture {
+        let fixture = Fixture { dir: tempfile::tempdir().unwrap() };
+        fixture.write(text);
+        fixture.index();
+        fixture
+    }
+
+    /// Writes the files of a fixture; an empty body deletes the file.
+    fn write(&self, text: &str) {
+        let mut files: Vec<(String, String)> = Vec::new();
+        for line in text.lines() {
+            if let Some(path) = line.trim_start().strip_prefix("//- ") {
+                files.push((path.trim().to_string(), String::new()));
+            } else if let Some((_, body)) = files.last_mut() {
+                body.push_str(line);
+                body.push('\n');
+            }
+        }
+        for (path, body) in files {
+            let full = self.dir.path().join("repo").join(&path);
+            if body.trim().is_empty() {
+                let _ = std::fs::remove_file(&full);
+                continue;
+            }
+            std::fs::create_dir_all(full.parent().unwrap()).unwrap();
+            std::fs::write(&full, body).unwrap();
+        }
+    }
+
+    fn index(&self) -> ken_index::IndexSummary {
+        let opts = ken_index::IndexOptions::new(self.dir.path().join("repo"), self.index_dir());
+        ken_index::index(&opts, &|_| {}).expect("index runs")
+    }
+
+    fn index_dir(&self) -> std::path::PathBuf {
+        self.dir.path().join("index")
+    }
+
+    fn store(&self) -> Store {
+        Store::open_read_only(&self.index_dir()).unwrap()
+    }
+}
+
+/// Every resolved edge but the syntactic ones as `src -relation-> dst
+/// [how]`, then the unresolved names.
+fn render_edges(store: &Store) -> String {
+    let names: std::collections::HashMap<i64, String> =
+        store.graph_symbols().unwrap().into_iter().map(|s| (s.id, s.qualified_name)).collect();
+    let mut resolved = Vec::new();
+    let mut unresolved = Vec::new();
+    for e in store.all_edges().unwrap() {
+        if matches!(e.relation.as_str(), "parent_of") {
+            continue;
+        }
+        let src = &names[&e.src];
+        match e.dst {
+            Some(dst) => {
+                let how = if e.resolution == "exact" { String::new() } else { format!(" [{}]", e.resolution) };
+                resolved.push(format!("{src} -{}-> {}{how}", e.relation, names[&dst]));
+            }
+            None => unresolved.push(format!("{src} -{}-> ?{}", e.relation, e.name)),
+        }
+    }
+    resolved.sort();
+    resolved.dedup();
+    unresolved.sort();
+    unresolved.dedup();
+    let mut out = resolved.join("\n");
+    if !unresolved.is_empty() {
+        out.push_str("\nunresolved:\n");
+        out.push_str(&unresolved.join("\n"));
+    }
+    out.push('\n');
+    out
+}
+
+fn check_edges(fixture: &str, expect: Expect) {
+    let f = Fixture::new(fixture);
+    expect.assert_eq(&render_edges(&f.store()));
+}
+
+/// Runs one graph query per line of `queries` (`callers a.b 2`,
+/// `subclasses A`, `tests f`, `untested`, `path a b`…) and renders the answers.
+fn check_queries(fixture: &str, queries: &str, expect: Expect) {
+    let f = Fixture::new(fixture);
+    let store = f.store();
+    let graph = Graph::new(&store);
+    let mut out = String::new();
+    for query in queries.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        let words: Vec<&str> = query.split_whitespace().collect();
+        writeln!(out, "> {query}").unwrap();
+        let target = |i: usize| graph.resolve(&SymbolRef::parse(words[i]));
+        let depth = |i: usize| words.get(i).and_then(|d| d.parse().ok()).unwrap_or(1);
+        let result = match words[0] {
+            "callers" => target(1).and_then(|s| graph.callers(s, depth(2))).map(|t| t.hits),
+            "callees" => target(1).and_then(|s| graph.callees(s, depth(2))).map(|t| t.hits),
+            "subclasses" => target(1).and_then(|s| graph.subclasses(s)).map(|t| t.hits),
+            "superclasses" => target(1).and_then(|s| graph.superclasses(s)).map(|t| t.hits),
+            "overrides" => target(1).and_then(|s| graph.overrides(s)).map(|(up, down)| up.hits.into_iter().chain(down.hits).collect()),
+            "refs" => target(1).and_then(|s| graph.refs(s)).map(|t| t.hits),
+            "tests" => target(1).and_then(|s| graph.tests(s, 8)).map(|t| t.hits),
+            "path" => target(1).and_then(|a| target(2).and_then(|b| graph.path(a, b, 12))).map(|p| p.unwrap_or_default()),
+            "untested" => {
+                let rows = graph.untested().unwrap();
+                for s in rows {
+                    writeln!(out, "  {}", s.qualified_name).unwrap();
+                }
+                continue;
+            }
+            "rank" => {
+                for (s, _) in graph.ranked(5).unwrap() {
+                    writeln!(out, "  {}", s.qualified_name).unwrap();
+                }
+                continue;
+            }
+            other => panic!("unknown query {other}"),
+        };
+        match result {
+            Ok(hits) => {
+                for h in hits {
+                    let indent = "  ".repeat(h.depth as usize);
+                    writeln!(out, "{indent}{} {} ({}:{})", h.relation, h.symbol.qualified_name, h.site.path, h.site.line).unwrap();
+                }
+            }
+            Err(e) => writeln!(out, "  error: {e}").unwrap(),
+        }
+    }
+    expect.assert_eq(&out);
+}
+
+const SHOP: &str = r#"
+//- shop/__init__.py
+from .models import Order, Customer
+from .service import checkout as do_checkout
+
+//- shop/base.py
+class Entity:
+    def save(self):
+        return self.validate()
+
+    def validate(self):
+        return True
+
+//- shop/models.py
+from .base import Entity
+
+
+class Customer(Entity):
+    def __init__(self, name: str):
+        self.name = name
+
+    def validate(self):
+        return bool(self.name)
+
+
+class Order(Entity):
+    total: float = 0.0
+
+    def __init__(self, customer: Customer):
+        super().__init__()
+        self.customer = customer
+        self.lines = []
+
+    def add(self, price):
+        self.total += price
+        return self
+
+    @classmethod
+    def empty(cls):
+        return cls(Customer("nobody"))
+
+//- shop/service.py
+from shop import Order, Customer
+from shop.payments import Gateway
+
+
+def make_gateway() -> Gateway:
+    return Gateway()
+
+
+def checkout(name, prices):
+    order = Order(Customer(name))
+    for p in prices:
+        order.add(p)
+    order.customer.validate()
+    gateway = make_gateway()
+    gateway.charge(order)
+    order.save()
+    print(len(prices))
+    return order
+
+//- shop/payments.py
+import logging
+
+
+class Gateway:
+    def charge(self, order):
+        logging.info("charging")
+        return self._send(order.total)
+
+    def _send(self, amount):
+        return amount
+
+//- tests/test_service.py
+from shop import do_checkout
+
+
+def test_checkout():
+    assert do_checkout("ann", [1, 2]).total == 3
+"#;
+
+#[test]
+fn python_relations_across_files() {
+    check_edges(
+        SHOP,
+        expect![[r#"
+            shop -imports-> shop.models.Customer
+            shop -imports-> shop.models.Order
+            shop -imports-> shop.service.checkout
+            shop.base.Entity.save -calls-> shop.base.Entity.validate
+            shop.models -imports-> shop.base.Entity
+            shop.models.Customer -derived_class_of-> shop.base.Entity
+            shop.models.Customer.__init__ -construct-> shop.models.Customer
+            shop.models.Customer.validate -overrides-> shop.base.Entity.validate
+            shop.models.Order -derived_class_of-> shop.base.Entity
+            shop.models.Order.__init__ -construct-> shop.models.Order
+            shop.models.Order.add -uses-> shop.models.Order.total
+            shop.models.Order.empty -instantiates-> shop.models.Customer
+            shop.models.Order.empty -instantiates-> shop.models.Order
+            shop.payments.Gateway.charge -calls-> shop.payments.Gateway._send
+            shop.service -imports-> shop.models.Customer
+            shop.service -imports-> shop.models.Order
+            shop.service -imports-> shop.payments.Gateway
+            shop.service.checkout -calls-> shop.base.Entity.save [type_inferred]
+            shop.service.checkout -calls-> shop.models.Customer.validate [type_inferred]
+            shop.service.checkout -calls-> shop.models.Order.add [type_inferred]
+            shop.service.checkout -calls-> shop.payments.Gateway.charge [type_inferred]
+            shop.service.checkout -calls-> shop.service.make_gateway
+            shop.service.checkout -instantiates-> shop.models.Customer
+            shop.service.checkout -instantiates-> shop.models.Order
+            shop.service.make_gateway -instantiates-> shop.payments.Gateway
+            tests.test_service -imports-> shop.service.checkout
+            tests.test_service.test_checkout -calls-> shop.service.checkout
+            unresolved:
+            shop.models.Customer.__init__ -uses-> ?name
+            shop.models.Customer.validate -calls-> ?bool
+            shop.models.Customer.validate -uses-> ?name
+            shop.models.Order.__init__ -calls-> ?__init__
+            shop.models.Order.__init__ -calls-> ?super
+            shop.models.Order.__init__ -uses-> ?customer
+            shop.models.Order.__init__ -uses-> ?lines
+            shop.payments -imports-> ?logging
+            shop.payments.Gateway.charge -calls-> ?info
+            shop.payments.Gateway.charge -uses-> ?total
+            shop.service.checkout -calls-> ?len
+            shop.service.checkout -calls-> ?print
+            shop.service.checkout -uses-> ?customer
+            tests.test_service.test_checkout -uses-> ?total
+        "#]],
+    );
+}
+
+#[test]
+fn python_queries() {
+    check_queries(
+        SHOP,
+        "
+        callers shop.base.Entity.validate
+        callers shop.payments.Gateway._send 3
+        callees shop.service.checkout
+        subclasses shop.base.Entity
+        superclasses Customer
+        overrides shop.base.Entity.validate
+        refs shop.models.Order
+        path test_checkout shop.payments.Gateway._send
+        tests shop.payments.Gateway.charge
+        untested
+        callers validate
+        callers Ordr
+        callers shop/models.py:18
+        ",
+        expect![[r#"
+            > callers shop.base.Entity.validate
+              CalledBy shop.base.Entity.save (shop/base.py:3)
+            > callers shop.payments.Gateway._send 3
+              CalledBy shop.payments.Gateway.charge (shop/payments.py:7)
+                CalledBy shop.service.checkout (shop/service.py:15)
+                  CalledBy tests.test_service.test_checkout (tests/test_service.py:5)
+            > callees shop.service.checkout
+              Instantiates shop.models.Order (shop/service.py:10)
+              Instantiates shop.models.Customer (shop/service.py:10)
+              Calls shop.models.Order.add (shop/service.py:12)
+              Calls shop.models.Customer.validate (shop/service.py:13)
+              Calls shop.service.make_gateway (shop/service.py:14)
+              Calls shop.payments.Gateway.charge (shop/service.py:15)
+              Calls shop.base.Entity.save (shop/service.py:16)
+            > subclasses shop.base.Entity
+              BaseClassOf shop.models.Customer (shop/models.py:4)
+              BaseClassOf shop.models.Order (shop/models.py:12)
+            > superclasses Customer
+              DerivedClassOf shop.base.Entity (shop/models.py:4)
+            > overrides shop.base.Entity.validate
+              OverriddenBy shop.models.Customer.validate (shop/models.py:8)
+            > refs shop.models.Order
+              Imports shop (shop/__init__.py:1)
+              Instantiates shop.models.Order.empty (shop/models.py:26)
+              Imports shop.service (shop/service.py:1)
+              Instantiates shop.service.checkout (shop/service.py:10)
+            > path test_checkout shop.payments.Gateway._send
+              Calls shop.service.checkout (tests/test_service.py:5)
+                Calls shop.payments.Gateway.charge (shop/service.py:15)
+                  Calls shop.payments.Gateway._send (shop/payments.py:7)
+            > tests shop.payments.Gateway.charge
+                CalledBy tests.test_service.test_checkout (tests/test_service.py:5)
+            > untested
+              shop.models.Order.empty
+            > callers validate
+              error: `validate` names 2 symbols; pass a qualified name or PATH:LINE:
+              method shop.base.Entity.validate (shop/base.py:5)
+              method shop.models.Customer.validate (shop/models.py:8)
+            > callers Ordr
+              error: no symbol matches `Ordr`; did you mean: shop.models.Order?
+            > callers shop/models.py:18
+              InstantiatedBy shop.models.Order.empty (shop/models.py:26)
+              InstantiatedBy shop.service.checkout (shop/service.py:10)
+        "#]],
+    );
+}
+
+#[test]
+fn cycles_terminate() {
+    check_queries(
+        r#"
+//- a.py
+from b import g
+
+class A(B):
+    def f(self):
+        return g()
+
+//- b.py
+from a import A
+
+class B(A):
+    pass
+
+def g():
+    return g()
+"#,
+        "
+        callers b.g 10
+        callees a.A.f 10
+        subclasses a.A
+        superclasses a.A
+        path a.A.f b.g
+        ",
+        expect![[r#"
+            > callers b.g 10
+              CalledBy a.A.f (a.py:5)
+            > callees a.A.f 10
+              Calls b.g (a.py:5)
+            > subclasses a.A
+              BaseClassOf b.B (b.py:3)
+            > superclasses a.A
+              DerivedClassOf b.B (a.py:3)
+            > path a.A.f b.g
+              Calls b.g (a.py:5)
+        "#]],
+    );
+}
+
+#[test]
+fn editing_a_file_relinks_what_depends_on_it() {
+    let f = Fixture::new(
+        r#"
+//- lib.py
+def helper():
+    return 1
+
+//- app.py
+from lib import helper, later
+
+def main():
+    return helper() + later()
+"#,
+    );
+    let before = render_edges(&f.store());
+    // `later` appears in lib.py: app.py must resolve again although it did not change.
+    f.write("//- lib.py\ndef helper():\n    return 1\n\ndef later():\n    return 2\n");
+    let summary = f.index();
+    let after = render_edges(&f.store());
+    // Deleting lib.py leaves app.py's references unresolved, not dangling.
+    f.write("//- lib.py\n");
+    f.index();
+    let deleted = render_edges(&f.store());
+    expect![[r#"
+        app -imports-> lib
+        app -imports-> lib.helper
+        app.main -calls-> lib.helper
+        unresolved:
+        app.main -calls-> ?later
+        --- lib.py gains later (files linked: 2)
+        app -imports-> lib.helper
+        app -imports-> lib.later
+        app.main -calls-> lib.helper
+        app.main -calls-> lib.later
+        --- lib.py deleted
+
+        unresolved:
+        app -imports-> ?helper
+        app -imports-> ?later
+        app.main -calls-> ?helper
+        app.main -calls-> ?later
+    "#]].assert_eq(&format!(
+        "{before}--- lib.py gains later (files linked: {})\n{after}--- lib.py deleted\n{deleted}",
+        summary.graph.files_linked
+    ));
+}
+
+#[test]
+fn typescript_imports_classes_and_this() {
+    check_edges(
+        r#"
+//- src/base.ts
+export class Shape {
+  area(): number { return 0; }
+  describe(): string { return `area ${this.area()}`; }
+}
+
+//- src/circle.ts
+import { Shape } from "./base";
+import * as util from "./util";
+
+export class Circle extends Shape {
+  constructor(private r: number) { super(); }
+  area(): number { return util.square(this.r) * Math.PI; }
+}
+
+export function make(r: number): Circle {
+  const c = new Circle(r);
+  c.describe();
+  return c;
+}
+
+//- src/util/index.ts
+export function square(x: number): number { return x * x; }
+"#,
+        expect![[r#"
+            src/base.Shape.describe -calls-> src/base.Shape.area
+            src/circle -imports-> src/base.Shape
+            src/circle -imports-> src/util
+            src/circle.Circle -derived_class_of-> src/base.Shape
+            src/circle.Circle.area -calls-> src/util.square
+            src/circle.Circle.area -overrides-> src/base.Shape.area
+            src/circle.Circle.constructor -construct-> src/circle.Circle
+            src/circle.make -calls-> src/base.Shape.describe [type_inferred]
+            src/circle.make -instantiates-> src/circle.Circle
+            unresolved:
+            src/circle.Circle.area -uses-> ?PI
+            src/circle.Circle.area -uses-> ?r
+        "#]],
+    );
+}
+
+#[test]
+fn rust_use_paths_impls_and_self() {
+    check_edges(
+        r#"
+//- Cargo.toml
+[package]
+name = "geo"
+
+//- src/lib.rs
+pub mod shapes;
+use crate::shapes::Circle;
+
+pub fn total(r: f64) -> f64 {
+    let c = Circle::new(r);
+    c.area()
+}
+
+//- src/shapes.rs
+pub trait Area {
+    fn area(&self) -> f64;
+}
+
+pub struct Circle {
+    r: f64,
+}
+
+impl Circle {
+    pub fn new(r: f64) -> Self {
+        Circle { r }
+    }
+
+    fn scaled(&self, k: f64) -> Self {
+        Self::new(self.r * k)
+    }
+}
+
+impl Area for Circle {
+    fn area(&self) -> f64 {
+        3.14 * self.r * self.r
+    }
+}
+"#,
+        expect![[r#"
+            crate -imports-> crate::shapes
+            crate -imports-> crate::shapes::Circle
+            crate::shapes::Circle -derived_class_of-> crate::shapes::Area
+            crate::shapes::Circle::area -overrides-> crate::shapes::Area::area
+            crate::shapes::Circle::area -uses-> crate::shapes::Circle::r
+            crate::shapes::Circle::new -construct-> crate::shapes::Circle
+            crate::shapes::Circle::new -instantiates-> crate::shapes::Circle
+            crate::shapes::Circle::scaled -calls-> crate::shapes::Circle::new
+            crate::shapes::Circle::scaled -uses-> crate::shapes::Circle::r
+            crate::total -calls-> crate::shapes::Circle::area [type_inferred]
+            crate::total -calls-> crate::shapes::Circle::new
+        "#]],
+    );
+}
+
+#[test]
+fn go_packages_and_java_hierarchies() {
+    check_edges(
+        r#"
+//- store/store.go
+package store
+
+type Store struct{ items map[string]int }
+
+func New() *Store { return &Store{items: map[string]int{}} }
+
+func (s *Store) Put(k string, v int) { s.items[k] = v }
+
+//- cmd/main.go
+package main
+
+import "example.com/app/store"
+
+func main() {
+	s := store.New()
+	s.Put("a", 1)
+}
+
+//- src/com/acme/Animal.java
+package com.acme;
+
+public abstract class Animal {
+    public abstract String sound();
+    public String speak() { return sound(); }
+}
+
+//- src/com/acme/Dog.java
+package com.acme;
+
+import java.util.List;
+
+public class Dog extends Animal {
+    @Override
+    public String sound() { return "woof"; }
+
+    public static Dog make() { return new Dog(); }
+}
+"#,
+        expect![[r#"
+            cmd -imports-> store
+            cmd.main -calls-> store.New
+            cmd.main -calls-> store.Store.Put [type_inferred]
+            com.acme.Animal.speak -calls-> com.acme.Animal.sound
+            com.acme.Dog -derived_class_of-> com.acme.Animal
+            com.acme.Dog.make -instantiates-> com.acme.Dog
+            com.acme.Dog.sound -overrides-> com.acme.Animal.sound
+            store.New -instantiates-> store.Store
+            store.Store.Put -uses-> store.Store.items [type_inferred]
+            unresolved:
+            com.acme -imports-> ?List
+        "#]],
+    );
+}
+
+#[test]
+fn unknown_and_ambiguous_symbols_say_what_to_do() {
+    let f = Fixture::new(SHOP);
+    let store = f.store();
+    let graph = Graph::new(&store);
+    let mut out = String::new();
+    for query in ["Ordr", "validate", "nope/file.py:3", "shop/models.py:999"] {
+        match graph.resolve(&SymbolRef::parse(query)) {
+            Ok(s) => writeln!(out, "{query}: {}", s.qualified_name).unwrap(),
+            Err(e) => writeln!(out, "{query}: {e}").unwrap(),
+        }
+    }
+    expect![[r#"
+        Ordr: no symbol matches `Ordr`; did you mean: shop.models.Order?
+        validate: `validate` names 2 symbols; pass a qualified name or PATH:LINE:
+          method shop.base.Entity.validate (shop/base.py:5)
+          method shop.models.Customer.validate (shop/models.py:8)
+        nope/file.py:3: no symbol matches `nope/file.py:3`; check the spelling, or run `ken symbols` to search
+        shop/models.py:999: no symbol matches `shop/models.py:999`; did you mean: line 999 is past the end of shop/models.py?
+    "#]].assert_eq(&out);
+}
