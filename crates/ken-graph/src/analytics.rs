@@ -4,13 +4,14 @@
 
 use crate::tests::TestClassifier;
 use ken_core::SymbolKind;
-use ken_store::{EdgeRow, GraphFile, GraphSymbol, MetricsRow};
+use ken_store::{GraphFile, GraphSymbol, MetricsRow};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Relations that say one symbol depends on another (not the syntactic ones).
 pub(crate) const USE_RELATIONS: &[&str] = &["calls", "instantiates", "uses", "imports", "derived_class_of", "overrides"];
 
-pub(crate) fn compute(files: &[GraphFile], syms: &[GraphSymbol], edges: &[EdgeRow]) -> Vec<MetricsRow> {
+/// `edges` are the resolved edges as `(src, dst, relation, file_id)`.
+pub(crate) fn compute(files: &[GraphFile], syms: &[GraphSymbol], edges: &[(i64, i64, String, i64)]) -> Vec<MetricsRow> {
     let index: FxHashMap<i64, usize> = syms.iter().enumerate().map(|(i, s)| (s.id, i)).collect();
     let file_path: FxHashMap<i64, &str> = files.iter().map(|f| (f.id, f.path.as_str())).collect();
     let file_lang: FxHashMap<i64, &str> = files.iter().map(|f| (f.id, f.language.as_str())).collect();
@@ -19,20 +20,20 @@ pub(crate) fn compute(files: &[GraphFile], syms: &[GraphSymbol], edges: &[EdgeRo
     let mut in_src: Vec<FxHashSet<usize>> = vec![FxHashSet::default(); n];
     let mut out_dst: Vec<FxHashSet<usize>> = vec![FxHashSet::default(); n];
     let mut caller_set: Vec<FxHashSet<usize>> = vec![FxHashSet::default(); n];
-    let mut using_files: Vec<FxHashSet<&str>> = vec![FxHashSet::default(); n];
-    for e in edges {
-        if !USE_RELATIONS.contains(&e.relation.as_str()) {
+    let mut using_files: Vec<FxHashSet<i64>> = vec![FxHashSet::default(); n];
+    for (src, dst, relation, file_id) in edges {
+        if !USE_RELATIONS.contains(&relation.as_str()) {
             continue;
         }
-        let (Some(&src), Some(&dst)) = (index.get(&e.src), e.dst.and_then(|d| index.get(&d))) else { continue };
+        let (Some(&src), Some(&dst)) = (index.get(src), index.get(dst)) else { continue };
         if src == dst {
             continue;
         }
         rows[dst].refs += 1;
         in_src[dst].insert(src);
         out_dst[src].insert(dst);
-        using_files[dst].insert(e.path.as_str());
-        if matches!(e.relation.as_str(), "calls" | "instantiates") {
+        using_files[dst].insert(*file_id);
+        if matches!(relation.as_str(), "calls" | "instantiates") {
             caller_set[dst].insert(src);
         }
     }

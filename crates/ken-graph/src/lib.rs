@@ -48,53 +48,80 @@ pub fn link(store: &mut Store) -> Result<LinkSummary, StoreError> {
     let unlinked = store.unlinked_files()?;
     let stale_metrics = store.meta("metrics_fresh")?.as_deref() != Some("1");
     let mut summary = LinkSummary::default();
+    let mut loaded = None;
     if !unlinked.is_empty() {
         let files = store.graph_files()?;
         let syms = store.graph_symbols()?;
+        loaded = Some((files.clone(), syms.clone()));
         let imports = store.graph_refs(&["import"], None)?;
         let inherits = store.graph_refs(&["inherit"], None)?;
         let bindings = store.graph_bindings()?;
-        let refs = store.graph_refs(&["call", "instantiate", "field_use"], Some(&unlinked))?;
+        let everything = unlinked.len() == files.len();
+        let ref_kinds = ["call", "instantiate", "field_use"];
+        let refs = store.graph_refs(&ref_kinds, if everything { None } else { Some(&unlinked) })?;
+        tracing::debug!(elapsed = ?started.elapsed(), "graph: loaded");
         let mut program = program::Program::build(files, syms, imports, inherits, bindings);
         resolve::resolve_bases(&mut program);
+        tracing::debug!(elapsed = ?started.elapsed(), "graph: program built");
 
         let mut refs_by_file: rustc_hash::FxHashMap<i64, Vec<ken_store::RefRow>> = rustc_hash::FxHashMap::default();
         for r in refs {
             refs_by_file.entry(r.file_id).or_default().push(r);
         }
-        let empty = Vec::new();
-        for batch in unlinked.chunks(LINK_BATCH) {
-            let linked: Vec<(i64, Vec<ken_store::NewEdge>, Vec<i64>)> = batch
-                .par_iter()
-                .filter_map(|file_id| {
-                    let &fi = program.file_of_id.get(file_id)?;
-                    let mut ctx = resolve::Ctx::new(&program, fi);
-                    let edges = resolve::link_file(&mut ctx, refs_by_file.get(file_id).unwrap_or(&empty));
-                    let mut deps: Vec<i64> = ctx.deps.into_iter().collect();
-                    deps.sort_unstable();
-                    Some((*file_id, edges, deps))
-                })
-                .collect();
-            let writer = store.writer()?;
-            for (file_id, edges, deps) in &linked {
-                writer.put_links(*file_id, edges, deps)?;
-            }
-            writer.set_meta("metrics_fresh", "0")?;
-            writer.commit()?;
-            summary.files_linked += linked.len() as u64;
-        }
+        // Files resolve on every core while one thread writes what is done,
+        // a transaction per batch.
+        let (tx, rx) = crossbeam_channel::bounded::<(i64, Vec<ken_store::NewEdge>, Vec<i64>)>(1024);
+        let program = &program;
+        let refs_by_file = &refs_by_file;
+        let store_for_writer = &mut *store;
+        let written: Result<u64, StoreError> = std::thread::scope(|scope| {
+            let writer = scope.spawn(move || -> Result<u64, StoreError> {
+                let mut count = 0u64;
+                let store = store_for_writer;
+                let mut batch = store.writer()?;
+                batch.set_meta("metrics_fresh", "0")?;
+                for (file_id, edges, deps) in rx {
+                    batch.put_links(file_id, &edges, &deps)?;
+                    count += 1;
+                    if count % LINK_BATCH as u64 == 0 {
+                        batch.commit()?;
+                        batch = store.writer()?;
+                    }
+                }
+                batch.commit()?;
+                Ok(count)
+            });
+            let empty = Vec::new();
+            unlinked.par_iter().for_each_with(tx, |tx, file_id| {
+                let Some(&fi) = program.file_of_id.get(file_id) else { return };
+                let mut ctx = resolve::Ctx::new(program, fi);
+                let edges = resolve::link_file(&mut ctx, refs_by_file.get(file_id).unwrap_or(&empty));
+                let mut deps: Vec<i64> = ctx.deps.into_iter().collect();
+                deps.sort_unstable();
+                // The writer only hangs up on an error, which it reports.
+                let _ = tx.send((*file_id, edges, deps));
+            });
+            writer.join().unwrap_or(Ok(0))
+        });
+        summary.files_linked = written?;
     }
+    tracing::debug!(elapsed = ?started.elapsed(), "graph: linked");
     if !unlinked.is_empty() || stale_metrics {
-        let files = store.graph_files()?;
-        let syms = store.graph_symbols()?;
-        let edges = store.all_edges()?;
+        let (files, syms) = match loaded {
+            Some(loaded) => loaded,
+            None => (store.graph_files()?, store.graph_symbols()?),
+        };
+        let edges = store.resolved_edges()?;
+        tracing::debug!(elapsed = ?started.elapsed(), "graph: analytics loaded");
         let rows = analytics::compute(&files, &syms, &edges);
+        tracing::debug!(elapsed = ?started.elapsed(), "graph: analytics computed");
         let writer = store.writer()?;
         writer.put_metrics(&rows)?;
         writer.set_meta("metrics_fresh", "1")?;
         writer.commit()?;
         summary.analytics = true;
     }
+    tracing::debug!(elapsed = ?started.elapsed(), "graph: analytics written");
     let (edges, resolved) = store.edge_count()?;
     summary.edges = edges;
     summary.resolved = resolved;

@@ -10,6 +10,23 @@ use rustc_hash::{FxHashMap, FxHashSet};
 /// Index into [`Program::syms`].
 pub(crate) type Sym = usize;
 
+/// Lists keyed by an owner and a name, looked up by `&str` without allocating.
+pub(crate) struct NameMap<K>(FxHashMap<K, FxHashMap<Box<str>, Vec<usize>>>);
+
+impl<K: std::hash::Hash + Eq> NameMap<K> {
+    fn new() -> NameMap<K> {
+        NameMap(FxHashMap::default())
+    }
+
+    fn push(&mut self, key: K, name: &str, value: usize) {
+        self.0.entry(key).or_default().entry(name.into()).or_default().push(value);
+    }
+
+    pub fn get(&self, key: &K, name: &str) -> &[usize] {
+        self.0.get(key).and_then(|m| m.get(name)).map_or(&[], Vec::as_slice)
+    }
+}
+
 /// Languages that share one module namespace.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum Family {
@@ -89,20 +106,20 @@ pub(crate) struct Program {
     pub sym_of_id: FxHashMap<i64, Sym>,
     pub parent: Vec<Option<Sym>>,
     /// Children of a symbol, by name.
-    pub children: FxHashMap<(Sym, String), Vec<Sym>>,
+    pub children: NameMap<Sym>,
     pub children_of: FxHashMap<Sym, Vec<Sym>>,
     /// Symbols of each file, in order.
     pub file_syms: Vec<Vec<Sym>>,
     pub by_qualified: FxHashMap<String, Vec<Sym>>,
     /// Symbols that can be named from elsewhere without a receiver (types,
     /// functions, constants), by (family, name), for unique-name fallback.
-    pub global_by_name: FxHashMap<(Family, String), Vec<Sym>>,
+    pub global_by_name: NameMap<Family>,
     /// Methods and fields by (family, name), for receiver-less fallback.
-    pub members_by_name: FxHashMap<(Family, String), Vec<Sym>>,
+    pub members_by_name: NameMap<Family>,
     /// Modules by (family, module path): their module symbols.
-    pub modules: FxHashMap<(Family, String), Vec<Sym>>,
+    pub modules: NameMap<Family>,
     /// Go and Java packages, C# namespaces: files by package.
-    pub packages: FxHashMap<(Family, String), Vec<usize>>,
+    pub packages: NameMap<Family>,
     /// Type bindings by scope symbol, in line order.
     pub bindings: FxHashMap<Sym, Vec<BindingRow>>,
     /// Inherit references by class.
@@ -135,20 +152,20 @@ impl Program {
             })
             .collect();
 
-        let mut children: FxHashMap<(Sym, String), Vec<Sym>> = FxHashMap::default();
+        let mut children: NameMap<Sym> = NameMap::new();
         let mut children_of: FxHashMap<Sym, Vec<Sym>> = FxHashMap::default();
         let mut file_syms: Vec<Vec<Sym>> = vec![Vec::new(); infos.len()];
         let mut by_qualified: FxHashMap<String, Vec<Sym>> = FxHashMap::default();
-        let mut global_by_name: FxHashMap<(Family, String), Vec<Sym>> = FxHashMap::default();
-        let mut members_by_name: FxHashMap<(Family, String), Vec<Sym>> = FxHashMap::default();
-        let mut modules: FxHashMap<(Family, String), Vec<Sym>> = FxHashMap::default();
-        let mut packages: FxHashMap<(Family, String), Vec<usize>> = FxHashMap::default();
+        let mut global_by_name: NameMap<Family> = NameMap::new();
+        let mut members_by_name: NameMap<Family> = NameMap::new();
+        let mut modules: NameMap<Family> = NameMap::new();
+        let mut packages: NameMap<Family> = NameMap::new();
         for (i, s) in syms.iter().enumerate() {
             let file = &mut infos[sym_file[i]];
             let family = file.family;
             by_qualified.entry(s.qualified_name.clone()).or_default().push(i);
             if let Some(p) = parent[i] {
-                children.entry((p, s.name.clone())).or_default().push(i);
+                children.push(p, &s.name, i);
                 children_of.entry(p).or_default().push(i);
             }
             file_syms[sym_file[i]].push(i);
@@ -156,23 +173,23 @@ impl Program {
                 SymbolKind::Module => {
                     if parent[i].is_none() && file.module_sym.is_none() {
                         file.module_sym = Some(i);
-                        modules.entry((family, file.row.module.clone())).or_default().push(i);
+                        modules.push(family, &file.row.module, i);
                     }
                 }
                 SymbolKind::Method | SymbolKind::Constructor | SymbolKind::Field => {
-                    members_by_name.entry((family, s.name.clone())).or_default().push(i);
+                    members_by_name.push(family, &s.name, i);
                 }
                 _ => {
                     let top = parent[i].is_none_or(|p| kinds[p] == SymbolKind::Module);
                     if top || kinds[i].is_type() {
-                        global_by_name.entry((family, s.name.clone())).or_default().push(i);
+                        global_by_name.push(family, &s.name, i);
                     }
                 }
             }
         }
         for (i, f) in infos.iter().enumerate() {
             if let Some(pkg) = &f.row.package {
-                packages.entry((f.family, pkg.clone())).or_default().push(i);
+                packages.push(f.family, pkg, i);
             }
         }
 
@@ -225,8 +242,7 @@ impl Program {
     }
 
     pub fn children_named(&self, s: Sym, name: &str) -> &[Sym] {
-        // Allocation-free lookup would need a borrowed key; names are short.
-        self.children.get(&(s, name.to_string())).map_or(&[], |v| v.as_slice())
+        self.children.get(&s, name)
     }
 
     /// The nearest enclosing type of a symbol (itself included).
@@ -258,7 +274,7 @@ impl Program {
     /// The files of every module that was renamed or deleted is irrelevant
     /// here; this is the set of files that declare `module` in `family`.
     pub fn module_syms(&self, family: Family, module: &str) -> &[Sym] {
-        self.modules.get(&(family, module.to_string())).map_or(&[], |v| v.as_slice())
+        self.modules.get(&family, module)
     }
 }
 

@@ -161,7 +161,15 @@ pub(crate) fn link_file(ctx: &mut Ctx, refs: &[RefRow]) -> Vec<NewEdge> {
     }
     // Calls, instantiations and field uses.
     for r in refs {
-        let Some(&enclosing) = p.sym_of_id.get(&r.enclosing_id) else { continue };
+        let Some(&mut_enclosing) = p.sym_of_id.get(&r.enclosing_id) else { continue };
+        let mut enclosing = mut_enclosing;
+        // Decorators run in the scope around the definition, not inside it.
+        while r.line < p.syms[enclosing].name_line {
+            match p.parent[enclosing] {
+                Some(parent) => enclosing = parent,
+                None => break,
+            }
+        }
         let src = p.syms[p.code_owner(enclosing)].id;
         let resolved = match r.kind.as_str() {
             "call" => {
@@ -189,12 +197,12 @@ pub(crate) fn link_file(ctx: &mut Ctx, refs: &[RefRow]) -> Vec<NewEdge> {
                 };
                 (Some(p.syms[t].id), how, relation)
             }
+            // An attribute that names nothing in the repository (a dict's
+            // `items`, a library object's field) stays a raw reference only:
+            // as edges these would be a third of the graph and say nothing.
+            None if r.kind == "field_use" => continue,
             None => {
-                let relation = match r.kind.as_str() {
-                    "field_use" => Relation::Uses,
-                    "instantiate" => Relation::Instantiates,
-                    _ => Relation::Calls,
-                };
+                let relation = if r.kind == "instantiate" { Relation::Instantiates } else { Relation::Calls };
                 (None, Resolution::Unresolved, relation)
             }
         };
@@ -235,6 +243,9 @@ fn resolve_call(ctx: &mut Ctx, scope: Sym, qualifier: Option<&str>, name: &str, 
             let receiver = eval(ctx, scope, q, line, depth + 1);
             match receiver {
                 Some((value, how)) => member_of_value(ctx, value, name).map(|s| (s, how)),
+                // A receiver imported from outside the repository (`os.path`,
+                // `logging`) is not one of our classes: no guessing.
+                None if names_import(ctx, scope, q) => None,
                 None => unique_member(ctx, name),
             }
         }
@@ -256,13 +267,20 @@ fn member_of_value(ctx: &mut Ctx, value: Value, name: &str) -> Option<Sym> {
     }
 }
 
+/// Whether the receiver expression starts with a name the file imports.
+fn names_import(ctx: &Ctx, scope: Sym, receiver: &str) -> bool {
+    let p = ctx.program;
+    let head = receiver.split(['.', '(', '[', ':']).next().unwrap_or(receiver).trim();
+    p.files[p.sym_file[scope]].import_by_local.contains_key(head)
+}
+
 /// A method or field name nobody else in the repository has.
 fn unique_member(ctx: &mut Ctx, name: &str) -> Option<(Sym, Resolution)> {
     if is_common_method(name) || name.starts_with("__") {
         return None;
     }
     let p = ctx.program;
-    let candidates = p.members_by_name.get(&(ctx.family(), name.to_string()))?;
+    let candidates = p.members_by_name.get(&ctx.family(), name);
     let callables: Vec<Sym> = candidates.iter().copied().filter(|s| p.kinds[*s].is_callable()).collect();
     match callables.as_slice() {
         [only] => Some((*only, Resolution::UniqueName)),
@@ -306,10 +324,11 @@ fn eval(ctx: &mut Ctx, scope: Sym, text: &str, line: u32, depth: u32) -> Option<
     if let (Some(head), last) = split_last(text, ctx.family()) {
         let (value, how) = eval(ctx, scope, head, line, depth + 1)?;
         return match value {
-            Value::Module(m) => {
-                let s = member_of_module(ctx, m, last, depth + 1)?;
-                value_of_symbol(ctx, s, how, depth + 1)
-            }
+            Value::Module(m) => match member_of_module(ctx, m, last, depth + 1) {
+                Some(s) => value_of_symbol(ctx, s, how, depth + 1),
+                // A typed module-level variable (`current_app: Flask = …`).
+                None => binding_type(ctx, m, last, u32::MAX, depth + 1).map(|t| (Value::Instance(t), Resolution::TypeInferred)),
+            },
             Value::Instance(c) | Value::Class(c) | Value::Super(c) => {
                 if let Some(t) = field_type(ctx, c, last, depth + 1) {
                     return Some((Value::Instance(t), Resolution::TypeInferred));
@@ -328,8 +347,21 @@ fn eval(ctx: &mut Ctx, scope: Sym, text: &str, line: u32, depth: u32) -> Option<
     if let Some(t) = binding_type(ctx, scope, text, line, depth + 1) {
         return Some((Value::Instance(t), Resolution::TypeInferred));
     }
-    let (s, how) = lookup_name(ctx, scope, text, depth + 1)?;
-    value_of_symbol(ctx, s, how, depth + 1)
+    if let Some((s, how)) = lookup_name(ctx, scope, text, depth + 1) {
+        return value_of_symbol(ctx, s, how, depth + 1);
+    }
+    imported_variable(ctx, scope, text, depth + 1).map(|t| (Value::Instance(t), Resolution::TypeInferred))
+}
+
+/// The type of a typed module-level variable imported by name
+/// (`from .globals import current_app`).
+fn imported_variable(ctx: &mut Ctx, scope: Sym, name: &str, depth: u32) -> Option<Sym> {
+    let p = ctx.program;
+    let info = &p.files[p.sym_file[scope]];
+    let import = &info.imports[*info.import_by_local.get(name)?];
+    let member = import.member.as_deref()?;
+    let m = module_of(ctx, &import.module)?;
+    binding_type(ctx, m, member, u32::MAX, depth + 1)
 }
 
 fn value_of_symbol(ctx: &mut Ctx, s: Sym, how: Resolution, depth: u32) -> Option<(Value, Resolution)> {
@@ -374,9 +406,11 @@ fn binding_type(ctx: &mut Ctx, scope: Sym, name: &str, line: u32, depth: u32) ->
     for _ in 0..16 {
         let here = s?;
         if let Some(list) = p.bindings.get(&here) {
-            let matching: Vec<&ken_store::BindingRow> = list.iter().filter(|b| b.name == name).collect();
-            let best = matching.iter().rev().find(|b| b.line <= line).or(matching.first()).copied();
-            if let Some(b) = best {
+            // Latest first among those before the use, then the rest; an
+            // annotation beats the value on its own line (`x: T = make()`).
+            let mut matching: Vec<&ken_store::BindingRow> = list.iter().filter(|b| b.name == name).collect();
+            matching.sort_by_key(|b| (b.line > line, std::cmp::Reverse(b.line), b.source != "annotation"));
+            for b in matching.into_iter().take(4) {
                 ctx.touch(here);
                 if let Some(t) = type_of_binding(ctx, here, b, depth + 1) {
                     return Some(t);
@@ -628,8 +662,8 @@ fn lookup_name(ctx: &mut Ctx, scope: Sym, name: &str, depth: u32) -> Option<(Sym
         if matches!(family, Family::Go | Family::Java | Family::CSharp | Family::Php) {
             let mut pkg = pkg.clone();
             for _ in 0..8 {
-                if let Some(files) = p.packages.get(&(family, pkg.clone())) {
-                    for &f in files {
+                {
+                    for &f in p.packages.get(&family, &pkg) {
                         if let Some(m) = p.files[f].module_sym {
                             if let Some(&found) = p.children_named(m, name).first() {
                                 return Some((ctx.touch(found), Resolution::Exact));
@@ -654,8 +688,7 @@ fn lookup_name(ctx: &mut Ctx, scope: Sym, name: &str, depth: u32) -> Option<(Sym
         return None;
     }
     // A unique type or function of that name anywhere in the repository.
-    let candidates = p.global_by_name.get(&(family, name.to_string()))?;
-    match candidates.as_slice() {
+    match p.global_by_name.get(&family, name) {
         [only] => Some((ctx.touch(*only), Resolution::UniqueName)),
         _ => None,
     }
@@ -708,8 +741,8 @@ fn wildcard_member(ctx: &mut Ctx, family: Family, module: &str, name: &str, dept
             return Some(found);
         }
     }
-    if let Some(files) = p.packages.get(&(family, module.to_string())) {
-        for &f in files {
+    {
+        for &f in p.packages.get(&family, module) {
             if let Some(m) = p.files[f].module_sym {
                 if let Some(&found) = p.children_named(m, name).first() {
                     return Some(found);

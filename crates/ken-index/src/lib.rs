@@ -36,6 +36,8 @@ pub struct IndexOptions {
     pub include_vendored: bool,
     /// Throw the old index away first.
     pub rebuild: bool,
+    /// Resolve references into the dependency graph after mining.
+    pub graph: bool,
 }
 
 impl IndexOptions {
@@ -47,6 +49,7 @@ impl IndexOptions {
             budget: ChunkBudget::default(),
             include_vendored: false,
             rebuild: false,
+            graph: true,
         }
     }
 }
@@ -262,8 +265,10 @@ pub fn index(opts: &IndexOptions, progress: &(dyn Fn(Progress) + Sync)) -> Resul
         writer.join().unwrap_or_else(|_| Ok(()))
     });
     writer_result?;
-    progress(Progress::Linking);
-    summary.graph = ken_graph::link(&mut store)?;
+    if opts.graph {
+        progress(Progress::Linking);
+        summary.graph = ken_graph::link(&mut store)?;
+    }
     if summary.mined_files > 0 || summary.changes.deleted > 0 || summary.graph.files_linked > 0 {
         let _ = store.checkpoint();
     }

@@ -227,7 +227,7 @@ impl Store {
 
     /// Every edge, resolved or not.
     pub fn all_edges(&self) -> Result<Vec<EdgeRow>> {
-        let sql = format!("SELECT {EDGE_COLUMNS} FROM edges e JOIN files f ON f.id = e.file_id ORDER BY e.id");
+        let sql = format!("SELECT {EDGE_COLUMNS} FROM edges e JOIN files f ON f.id = e.file_id ORDER BY e.file_id, e.ordinal");
         Ok(self.conn.prepare(&sql)?.query_map([], edge_row)?.collect::<rusqlite::Result<_>>()?)
     }
 
@@ -243,7 +243,8 @@ impl Store {
 
     fn edges_by(&self, column: &str, id: i64, relations: &[&str]) -> Result<Vec<EdgeRow>> {
         let sql = format!(
-            "SELECT {EDGE_COLUMNS} FROM edges e JOIN files f ON f.id = e.file_id WHERE {column} = ?1 ORDER BY f.path, e.line, e.col"
+            "SELECT {EDGE_COLUMNS} FROM edges e JOIN files f ON f.id = e.file_id
+             WHERE {column} = ?1 AND e.dst_id IS NOT NULL ORDER BY f.path, e.line, e.col"
         );
         let mut stmt = self.conn.prepare_cached(&sql)?;
         let rows = stmt.query_map([id], edge_row)?;
@@ -255,6 +256,16 @@ impl Store {
             }
         }
         Ok(out)
+    }
+
+    /// Resolved edges as `(src, dst, relation, file_id)`: what analytics need.
+    pub fn resolved_edges(&self) -> Result<Vec<(i64, i64, String, i64)>> {
+        let rows = self
+            .conn
+            .prepare("SELECT src_id, dst_id, relation, file_id FROM edges WHERE dst_id IS NOT NULL")?
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
+            .collect::<rusqlite::Result<_>>()?;
+        Ok(rows)
     }
 
     pub fn edge_count(&self) -> Result<(u64, u64)> {
@@ -331,11 +342,22 @@ impl Writer<'_> {
         tx.prepare_cached("DELETE FROM edges WHERE file_id = ?1")?.execute([file_id])?;
         tx.prepare_cached("DELETE FROM file_deps WHERE file_id = ?1")?.execute([file_id])?;
         let mut insert = tx.prepare_cached(
-            "INSERT INTO edges(file_id, src_id, dst_id, relation, resolution, name, qualifier, line, col)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+            "INSERT INTO edges(file_id, ordinal, src_id, dst_id, relation, resolution, name, qualifier, line, col)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
         )?;
-        for e in edges {
-            insert.execute(params![file_id, e.src_id, e.dst_id, e.relation, e.resolution, e.name, e.qualifier, e.line, e.col])?;
+        for (ordinal, e) in edges.iter().enumerate() {
+            insert.execute(params![
+                file_id,
+                ordinal as i64,
+                e.src_id,
+                e.dst_id,
+                e.relation,
+                e.resolution,
+                e.name,
+                e.qualifier,
+                e.line,
+                e.col
+            ])?;
         }
         let mut insert = tx.prepare_cached("INSERT OR IGNORE INTO file_deps(file_id, dep_file_id) VALUES (?1, ?2)")?;
         for d in deps {

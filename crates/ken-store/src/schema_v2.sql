@@ -20,8 +20,8 @@ CREATE INDEX bindings_file ON bindings(file_id);
 -- the inverse (CalledBy, BaseClassOf…) is the same row read from dst_id.
 -- An unresolved reference has no dst_id and keeps its name.
 CREATE TABLE edges (
-    id         INTEGER PRIMARY KEY,
     file_id    INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+    ordinal    INTEGER NOT NULL,
     src_id     INTEGER NOT NULL,
     dst_id     INTEGER,
     relation   TEXT NOT NULL,
@@ -29,11 +29,12 @@ CREATE TABLE edges (
     name       TEXT NOT NULL,
     qualifier  TEXT,
     line       INTEGER NOT NULL,
-    col        INTEGER NOT NULL
-);
-CREATE INDEX edges_src ON edges(src_id, relation);
-CREATE INDEX edges_dst ON edges(dst_id, relation);
-CREATE INDEX edges_file ON edges(file_id);
+    col        INTEGER NOT NULL,
+    PRIMARY KEY (file_id, ordinal)
+) WITHOUT ROWID;
+-- Traversals only follow resolved edges; unresolved ones are found by name.
+CREATE INDEX edges_src ON edges(src_id, relation) WHERE dst_id IS NOT NULL;
+CREATE INDEX edges_dst ON edges(dst_id, relation) WHERE dst_id IS NOT NULL;
 CREATE INDEX edges_loose ON edges(name) WHERE dst_id IS NULL OR resolution = 'unique_name';
 
 -- Files whose symbols a file's resolution consulted: rewriting one of them

@@ -125,6 +125,15 @@ impl<'c> Writer<'c> {
                   AND e.name IN (SELECT name FROM symbols WHERE file_id = ?1))",
         )?
         .execute([file_id])?;
+        // Unresolved attribute uses are kept as raw references only (see
+        // ken-graph): files using a member name this file now defines resolve again.
+        tx.prepare_cached(
+            "UPDATE files SET linked = 0 WHERE linked = 1 AND id IN (
+                SELECT r.file_id FROM refs r
+                WHERE r.kind = 'field_use'
+                  AND r.name IN (SELECT name FROM symbols WHERE file_id = ?1 AND kind IN ('field', 'constant', 'method')))",
+        )?
+        .execute([file_id])?;
         {
             let mut insert = tx.prepare_cached(
                 "INSERT INTO chunks(file_id, symbol_id, start_line, end_line, start_byte, end_byte,

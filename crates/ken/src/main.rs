@@ -62,6 +62,10 @@ struct IndexArgs {
     /// Delete the index and build it again from scratch.
     #[arg(long)]
     rebuild: bool,
+    /// Skip resolving references into the dependency graph (the next run
+    /// without this flag resolves what was skipped).
+    #[arg(long)]
+    no_graph: bool,
     /// Do not show a progress bar.
     #[arg(long, short)]
     quiet: bool,
@@ -161,6 +165,7 @@ fn index(cwd: &Path, index_dir: Option<PathBuf>, args: IndexArgs) -> Result<()> 
     }
     opts.include_vendored = args.include_vendored;
     opts.rebuild = args.rebuild;
+    opts.graph = !args.no_graph;
 
     let bar = if args.quiet || args.json || !std::io::stderr().is_terminal() {
         indicatif::ProgressBar::hidden()
