@@ -13,38 +13,11 @@ cache="$here/.cache"
 mkdir -p "$cache"
 which="${1:-all}"
 
-fetch_django() {
-  local dir="$cache/django-5.1.4"
-  if [ ! -f "$dir/.complete" ]; then
-    rm -rf "$dir" && mkdir -p "$dir"
-    python3 -m pip download --quiet --no-deps --only-binary :all: -d "$cache/dl" django==5.1.4
-    python3 -m zipfile -e "$cache/dl/Django-5.1.4-py3-none-any.whl" "$dir"
-    touch "$dir/.complete"
-  fi
-  echo "$dir"
-}
-
-fetch_tokio() {
-  local dir="$cache/tokio-1.41.1"
-  if [ ! -f "$dir/.complete" ]; then
-    rm -rf "$dir" && mkdir -p "$dir"
-    curl -sSfL -o "$cache/tokio-1.41.1.crate" https://static.crates.io/crates/tokio/tokio-1.41.1.crate \
-      || { echo "cannot download tokio 1.41.1 from crates.io; check the network" >&2; exit 1; }
-    tar -xzf "$cache/tokio-1.41.1.crate" -C "$dir" --strip-components=1
-    touch "$dir/.complete"
-  fi
-  echo "$dir"
-}
+# shellcheck source=bench/lib.sh
+source "$here/lib.sh"
 
 (cd "$root" && cargo build --release -p ken --quiet)
 ken="$root/target/release/ken"
-
-# Runs a command and prints "seconds peak_rss_kib".
-measure() {
-  local out
-  out=$( { /usr/bin/time -f "%e %M" "$@" >/dev/null; } 2>&1 | tail -n 1)
-  echo "$out"
-}
 
 bench() {
   local name="$1" corpus="$2" ext="$3" touch_file="$4"

@@ -22,6 +22,8 @@ pub enum GraphError {
     NotFound { query: String, suggestions: Vec<String> },
     #[error("`{query}` names {} symbols; pass a qualified name or PATH:LINE:\n{}", .candidates.len(), list(.candidates))]
     Ambiguous { query: String, candidates: Vec<SymbolRow> },
+    #[error("{0} is not in the index; check the path, or run `ken index` if the file is new")]
+    NoFile(String),
     #[error(transparent)]
     Store(#[from] StoreError),
 }
@@ -126,7 +128,7 @@ impl<'s> Graph<'s> {
                         query: format!("{path}:{line}"),
                         suggestions: vec![format!("line {line} is past the end of {one}")],
                     }),
-                    [] => Err(GraphError::NotFound { query: format!("{path}:{line}"), suggestions: Vec::new() }),
+                    [] => Err(GraphError::NoFile(path.clone())),
                     many => Err(GraphError::NotFound {
                         query: format!("{path}:{line}"),
                         suggestions: many.iter().take(5).map(|p| format!("{p}:{line}")).collect(),

@@ -601,7 +601,7 @@ fn unknown_and_ambiguous_symbols_say_what_to_do() {
         validate: `validate` names 2 symbols; pass a qualified name or PATH:LINE:
           method shop.base.Entity.validate (shop/base.py:5)
           method shop.models.Customer.validate (shop/models.py:8)
-        nope/file.py:3: no symbol matches `nope/file.py:3`; check the spelling, or run `ken symbols` to search
+        nope/file.py:3: nope/file.py is not in the index; check the path, or run `ken index` if the file is new
         shop/models.py:999: no symbol matches `shop/models.py:999`; did you mean: line 999 is past the end of shop/models.py?
     "#]].assert_eq(&out);
 }

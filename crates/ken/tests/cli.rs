@@ -474,3 +474,117 @@ fn killed_index_run_resumes() {
     let mined = resumed["changes"]["added"].as_u64().unwrap();
     assert!(mined < fresh["files"].as_u64().unwrap() || mined == 0 || resumed["changes"]["unchanged"].as_u64().unwrap() == 0);
 }
+
+/// `ken graph` on a real package: each command's text output (first lines),
+/// JSON shape, and the errors a user can make.
+#[test]
+fn graph_commands_on_a_real_package() {
+    let corpus = pypi_corpus("requests", "2.32.3");
+    let index_dir = tempfile::tempdir().unwrap();
+    let idx = index_dir.path().to_str().unwrap();
+    stdout(&ken_in(&corpus, &["--index-dir", idx, "index", ".", "-q"]));
+    let run = |args: &[&str], lines: usize| -> String {
+        let mut all = vec!["--index-dir", idx];
+        all.extend_from_slice(args);
+        let out = ken_in(&corpus, &all);
+        let text = if out.status.success() {
+            String::from_utf8(out.stdout).unwrap()
+        } else {
+            format!("exit {}: {}", out.status.code().unwrap_or(-1), String::from_utf8(out.stderr).unwrap())
+        };
+        let mut shown: Vec<&str> = text.lines().take(lines).collect();
+        shown.insert(0, "");
+        format!("$ ken {}{}\n", args.join(" "), shown.join("\n    "))
+    };
+    let mut out = String::new();
+    out += &run(&["graph", "callers", "requests.sessions.Session.request", "--depth", "2"], 6);
+    out += &run(&["graph", "callees", "requests.api.request"], 4);
+    out += &run(&["graph", "subclasses", "requests.exceptions.RequestException"], 4);
+    out += &run(&["graph", "superclasses", "requests.exceptions.SSLError"], 4);
+    out += &run(&["graph", "overrides", "requests.adapters.HTTPAdapter.send"], 4);
+    out += &run(&["graph", "refs", "requests.models.PreparedRequest"], 4);
+    out += &run(&["graph", "path", "requests.api.get", "requests.sessions.Session.send"], 6);
+    out += &run(&["graph", "untested", "-k", "3"], 4);
+    out += &run(&["symbols", "--rank", "-k", "3"], 6);
+    out += &run(&["graph", "export", "requests.api.get", "--format", "dot", "--depth", "1"], 4);
+    out += &run(&["graph", "callers", "Sesion"], 2);
+    out += &run(&["graph", "callers", "send"], 3);
+    out += &run(&["graph", "subclasses", "requests.api.get"], 2);
+    out += &run(&["graph", "callers", "requests/nope.py:10"], 2);
+    expect![[r#"
+        $ ken graph callers requests.sessions.Session.request --depth 2
+            requests.sessions.Session.request (method, requests/sessions.py:500)
+              CalledBy        requests.api.request  requests/api.py:59:24  [type_inferred]
+              CalledBy        requests.sessions.Session.get  requests/sessions.py:602:21
+              CalledBy        requests.sessions.Session.options  requests/sessions.py:613:21
+              CalledBy        requests.sessions.Session.head  requests/sessions.py:624:21
+              CalledBy        requests.sessions.Session.post  requests/sessions.py:637:21
+        $ ken graph callees requests.api.request
+            requests.api.request (function, requests/api.py:14)
+              Instantiates    requests.sessions.Session  requests/api.py:58:19
+              Calls           requests.sessions.Session.request  requests/api.py:59:24  [type_inferred]
+              … more beyond this depth; pass a larger --depth
+        $ ken graph subclasses requests.exceptions.RequestException
+            requests.exceptions.RequestException (class, requests/exceptions.py:12)
+              BaseClassOf     requests.exceptions.InvalidJSONError  requests/exceptions.py:27:24
+              BaseClassOf     requests.exceptions.HTTPError  requests/exceptions.py:55:17
+              BaseClassOf     requests.exceptions.ConnectionError  requests/exceptions.py:59:23
+        $ ken graph superclasses requests.exceptions.SSLError
+            requests.exceptions.SSLError (class, requests/exceptions.py:67)
+              DerivedClassOf  requests.exceptions.ConnectionError  requests/exceptions.py:67:16
+                DerivedClassOf  requests.exceptions.RequestException  requests/exceptions.py:59:23
+        $ ken graph overrides requests.adapters.HTTPAdapter.send
+            requests.adapters.HTTPAdapter.send (method, requests/adapters.py:613)
+              overrides:
+                requests.adapters.BaseAdapter.send  requests/adapters.py:143
+              overridden by: none
+        $ ken graph refs requests.models.PreparedRequest
+            requests.models.PreparedRequest (class, requests/models.py:313)
+              Imports         requests  requests/__init__.py:177:21
+              Imports         requests.adapters  requests/adapters.py:68:25
+              Instantiates    requests.models.Request.prepare  requests/models.py:297:13
+        $ ken graph path requests.api.get requests.sessions.Session.send
+            requests.api.get (function, requests/api.py:62)
+              → Calls           requests.api.request  requests/api.py:73:12
+              → Calls           requests.sessions.Session.request  requests/api.py:59:24
+              → Calls           requests.sessions.Session.send  requests/sessions.py:589:21
+        $ ken graph untested -k 3
+            190 public functions and methods are not reached by any test (most important first):
+              function    requests._internal_utils.to_native_string  requests/_internal_utils.py:25
+              method      requests.sessions.Session.request  requests/sessions.py:500
+              function    requests.api.request  requests/api.py:14
+        $ ken symbols --rank -k 3
+            requests/exceptions.py:12:1  class       requests.exceptions.RequestException
+                class RequestException(IOError)
+            requests/_internal_utils.py:25:1  function    requests._internal_utils.to_native_string
+                def to_native_string(string, encoding="ascii")
+            requests/sessions.py:500:5  method      requests.sessions.Session.request
+                def request(self, method, url, params=None, data=None, headers=None, cookies=None, files=None, auth=None, timeout=None, allow_redirects=True, proxies=None, hooks=None, stream=None, verify=None, cert=None, json=None,)
+        $ ken graph export requests.api.get --format dot --depth 1
+            digraph kenning {
+              rankdir=LR;
+              node [shape=box, fontname="monospace"];
+              n205 [label="module\nrequests.api"];
+        $ ken graph callers Sesion
+            exit 1: error: no symbol matches `Sesion`; did you mean: requests.sessions.Session, requests.sessions.session, requests.sessions.SessionRedirectMixin?
+        $ ken graph callers send
+            exit 1: error: `send` names 3 symbols; pass a qualified name or PATH:LINE:
+              method requests.adapters.BaseAdapter.send (requests/adapters.py:143)
+              method requests.adapters.HTTPAdapter.send (requests/adapters.py:613)
+        $ ken graph subclasses requests.api.get
+            exit 1: error: requests.api.get is a function; `ken graph subclasses` takes a class, struct, interface or trait
+        $ ken graph callers requests/nope.py:10
+            exit 1: error: requests/nope.py is not in the index; check the path, or run `ken index` if the file is new
+    "#]].assert_eq(&out);
+
+    let v = json(&ken_in(&corpus, &["--index-dir", idx, "graph", "callers", "requests.api.request", "--json"]));
+    let hit = &v["hits"][0];
+    expect![[r#""requests.api.get" 1 "CalledBy" "exact" "requests/api.py""#]].assert_eq(&format!(
+        "{} {} {} {} {}",
+        hit["symbol"]["qualified_name"], hit["depth"], hit["relation"], hit["resolution"], hit["site"]["path"]
+    ));
+    let export = json(&ken_in(&corpus, &["--index-dir", idx, "graph", "export", "--format", "json"]));
+    let edges = export["edges"].as_array().unwrap();
+    let relations: std::collections::BTreeSet<&str> = edges.iter().map(|e| e["relation"].as_str().unwrap()).collect();
+    expect![[r#"{"calls", "construct", "derived_class_of", "imports", "instantiates", "overrides", "parent_of", "uses"}"#]].assert_eq(&format!("{relations:?}"));
+}
