@@ -605,3 +605,50 @@ fn unknown_and_ambiguous_symbols_say_what_to_do() {
         shop/models.py:999: no symbol matches `shop/models.py:999`; did you mean: line 999 is past the end of shop/models.py?
     "#]].assert_eq(&out);
 }
+
+#[test]
+fn a_body_edit_keeps_dependents_and_their_edges() {
+    let f = Fixture::new(
+        r#"
+//- lib.py
+class Base:
+    def run(self):
+        return 1
+
+//- app.py
+from lib import Base
+
+class App(Base):
+    def run(self):
+        return super().run() + 1
+
+def main():
+    return App().run()
+"#,
+    );
+    let before = render_edges(&f.store());
+    // Only a body changes: app.py keeps its edges into lib.py (whose symbols
+    // got new rows) without resolving again.
+    f.write("//- lib.py\nclass Base:\n    def run(self):\n        return 2 * 21\n");
+    let summary = f.index();
+    let after = render_edges(&f.store());
+    assert_eq!(before, after);
+    // A signature-level change (a new method) relinks the dependents.
+    f.write("//- lib.py\nclass Base:\n    def run(self):\n        return 2 * 21\n\n    def stop(self):\n        pass\n");
+    let changed = f.index();
+    expect![[r#"
+        body edit: files linked 1
+        interface edit: files linked 2
+        app -imports-> lib.Base
+        app.App -derived_class_of-> lib.Base
+        app.App.run -calls-> lib.Base.run
+        app.App.run -overrides-> lib.Base.run
+        app.main -calls-> app.App.run
+        app.main -instantiates-> app.App
+        unresolved:
+        app.App.run -calls-> ?super
+    "#]].assert_eq(&format!(
+        "body edit: files linked {}\ninterface edit: files linked {}\n{after}",
+        summary.graph.files_linked, changed.graph.files_linked
+    ));
+}

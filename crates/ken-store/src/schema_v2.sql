@@ -5,6 +5,8 @@ ALTER TABLE symbols ADD COLUMN return_type TEXT;
 -- this one's resolution consulted sets it back to 0 (see file_deps).
 ALTER TABLE files ADD COLUMN linked INTEGER NOT NULL DEFAULT 0;
 CREATE INDEX files_unlinked ON files(linked) WHERE linked = 0;
+-- Digest of what other files can see of this one (see write.rs).
+ALTER TABLE files ADD COLUMN interface TEXT;
 
 CREATE TABLE bindings (
     file_id   INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,

@@ -26,32 +26,72 @@ impl<'c> Writer<'c> {
     }
 
     /// Replaces everything known about `file.path` with a fresh analysis.
+    ///
+    /// A file already in the index keeps its id, and its symbols' ids move
+    /// to the new symbols of the same kind and qualified name, so edges from
+    /// other files stay valid. Only when the file's interface (its symbols,
+    /// imports, bases and member types) changed are the files that depend on
+    /// it marked for resolving again.
     pub fn put_file(&self, file: &FileRecord, text: &str, analysis: &FileAnalysis) -> Result<()> {
         let tx = &self.tx;
-        let old: Option<i64> = tx
-            .prepare_cached("SELECT id FROM files WHERE path = ?1")?
-            .query_row([file.path], |r| r.get(0))
+        let interface = interface_hash(analysis);
+        let old: Option<(i64, Option<String>)> = tx
+            .prepare_cached("SELECT id, interface FROM files WHERE path = ?1")?
+            .query_row([file.path], |r| Ok((r.get(0)?, r.get(1)?)))
             .optional()?;
-        if let Some(old) = old {
-            self.unlink_dependents(old)?;
-        }
-        tx.prepare_cached("DELETE FROM files WHERE path = ?1")?.execute([file.path])?;
-        tx.prepare_cached(
-            "INSERT INTO files(path, language, size, mtime_ns, hash, module, package, lines, parse_errors)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-        )?
-        .execute(params![
-            file.path,
-            file.language,
-            file.size as i64,
-            file.mtime_ns,
-            file.hash,
-            analysis.module,
-            analysis.declared_package,
-            analysis.lines,
-            analysis.parse_errors
-        ])?;
-        let file_id = tx.last_insert_rowid();
+        let mut old_symbols: Vec<(i64, String, String)> = Vec::new();
+        let interface_changed = old.as_ref().is_none_or(|(_, i)| i.as_deref() != Some(interface.as_str()));
+        let file_id = match &old {
+            Some((id, _)) => {
+                if interface_changed {
+                    self.unlink_dependents(*id)?;
+                }
+                old_symbols = tx
+                    .prepare_cached("SELECT id, kind, qualified_name FROM symbols WHERE file_id = ?1 ORDER BY ordinal")?
+                    .query_map([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+                    .collect::<rusqlite::Result<_>>()?;
+                // Its own edges are rebuilt when it resolves again.
+                for table in ["refs", "chunks", "bindings", "file_text", "edges", "file_deps"] {
+                    tx.prepare_cached(&format!("DELETE FROM {table} WHERE file_id = ?1"))?.execute([id])?;
+                }
+                tx.prepare_cached(
+                    "UPDATE files SET language = ?2, size = ?3, mtime_ns = ?4, hash = ?5, module = ?6, package = ?7,
+                        lines = ?8, parse_errors = ?9, interface = ?10, linked = 0 WHERE id = ?1",
+                )?
+                .execute(params![
+                    id,
+                    file.language,
+                    file.size as i64,
+                    file.mtime_ns,
+                    file.hash,
+                    analysis.module,
+                    analysis.declared_package,
+                    analysis.lines,
+                    analysis.parse_errors,
+                    interface
+                ])?;
+                *id
+            }
+            None => {
+                tx.prepare_cached(
+                    "INSERT INTO files(path, language, size, mtime_ns, hash, module, package, lines, parse_errors, interface)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                )?
+                .execute(params![
+                    file.path,
+                    file.language,
+                    file.size as i64,
+                    file.mtime_ns,
+                    file.hash,
+                    analysis.module,
+                    analysis.declared_package,
+                    analysis.lines,
+                    analysis.parse_errors,
+                    interface
+                ])?;
+                tx.last_insert_rowid()
+            }
+        };
         tx.prepare_cached("INSERT INTO file_text(file_id, text) VALUES (?1, ?2)")?.execute(params![file_id, text])?;
 
         let mut ids: Vec<i64> = Vec::with_capacity(analysis.symbols.len());
@@ -88,6 +128,22 @@ impl<'c> Writer<'c> {
                 ids.push(tx.last_insert_rowid());
             }
         }
+        // The new symbols were inserted while the old ones still existed, so
+        // their ids are all new: move edges over, then drop the old rows.
+        if !old_symbols.is_empty() {
+            let mut by_name: rustc_hash::FxHashMap<(&str, &str), Vec<i64>> = rustc_hash::FxHashMap::default();
+            for (s, id) in analysis.symbols.iter().zip(&ids).rev() {
+                by_name.entry((s.kind.as_str(), s.qualified_name.as_str())).or_default().push(*id);
+            }
+            let mut remap = tx.prepare_cached("UPDATE edges SET dst_id = ?2 WHERE dst_id = ?1")?;
+            let mut delete = tx.prepare_cached("DELETE FROM symbols WHERE id = ?1")?;
+            for (old_id, kind, qualified) in &old_symbols {
+                if let Some(new_id) = by_name.get_mut(&(kind.as_str(), qualified.as_str())).and_then(Vec::pop) {
+                    remap.execute([old_id, &new_id])?;
+                }
+                delete.execute([old_id])?;
+            }
+        }
         let id_of = |ordinal: u32| ids.get(ordinal as usize).copied();
         {
             let mut insert = tx.prepare_cached(
@@ -116,24 +172,6 @@ impl<'c> Writer<'c> {
                 insert.execute(params![file_id, scope, b.name, b.type_text, b.source.as_str(), b.line])?;
             }
         }
-        // Files that could not resolve a name this file now defines, or that
-        // resolved one only by its being unique, resolve again.
-        tx.prepare_cached(
-            "UPDATE files SET linked = 0 WHERE linked = 1 AND id IN (
-                SELECT e.file_id FROM edges e
-                WHERE (e.dst_id IS NULL OR e.resolution = 'unique_name')
-                  AND e.name IN (SELECT name FROM symbols WHERE file_id = ?1))",
-        )?
-        .execute([file_id])?;
-        // Unresolved attribute uses are kept as raw references only (see
-        // ken-graph): files using a member name this file now defines resolve again.
-        tx.prepare_cached(
-            "UPDATE files SET linked = 0 WHERE linked = 1 AND id IN (
-                SELECT r.file_id FROM refs r
-                WHERE r.kind = 'field_use'
-                  AND r.name IN (SELECT name FROM symbols WHERE file_id = ?1 AND kind IN ('field', 'constant', 'method')))",
-        )?
-        .execute([file_id])?;
         {
             let mut insert = tx.prepare_cached(
                 "INSERT INTO chunks(file_id, symbol_id, start_line, end_line, start_byte, end_byte,
@@ -157,8 +195,35 @@ impl<'c> Writer<'c> {
                 ])?;
             }
         }
+        if interface_changed {
+            self.unlink_by_names(file_id)?;
+        }
         Ok(())
     }
+
+    /// Files that could not resolve a name `file_id` now defines, or that
+    /// resolved one only by its being unique, resolve again.
+    fn unlink_by_names(&self, file_id: i64) -> Result<()> {
+        let tx = &self.tx;
+        tx.prepare_cached(
+            "UPDATE files SET linked = 0 WHERE linked = 1 AND id IN (
+                SELECT e.file_id FROM edges e
+                WHERE (e.dst_id IS NULL OR e.resolution = 'unique_name')
+                  AND e.name IN (SELECT name FROM symbols WHERE file_id = ?1))",
+        )?
+        .execute([file_id])?;
+        // Unresolved attribute uses are kept as raw references only (see
+        // ken-graph): files using a member name this file now defines resolve again.
+        tx.prepare_cached(
+            "UPDATE files SET linked = 0 WHERE linked = 1 AND id IN (
+                SELECT r.file_id FROM refs r
+                WHERE r.kind = 'field_use'
+                  AND r.name IN (SELECT name FROM symbols WHERE file_id = ?1 AND kind IN ('field', 'constant', 'method')))",
+        )?
+        .execute([file_id])?;
+        Ok(())
+    }
+
 
     /// Records a new size and mtime for a file whose content did not change.
     pub fn touch_file(&self, file_id: i64, size: u64, mtime_ns: i64) -> Result<()> {
@@ -227,4 +292,31 @@ impl<'c> Writer<'c> {
         self.tx.commit()?;
         Ok(())
     }
+}
+
+/// A digest of what other files can see of this one: symbols (kind, name,
+/// parent, return type), imports, bases, and the types bound at class or
+/// module scope or to `self.`/`this.` fields. A change elsewhere (a function
+/// body) leaves it unchanged, so dependents need not resolve again.
+fn interface_hash(analysis: &FileAnalysis) -> String {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    analysis.module.hash(&mut h);
+    analysis.declared_package.hash(&mut h);
+    for s in &analysis.symbols {
+        (s.kind.as_str(), &s.qualified_name, s.parent, &s.return_type).hash(&mut h);
+    }
+    for r in &analysis.references {
+        if matches!(r.kind, ken_core::RefKind::Import | ken_core::RefKind::Inherit) {
+            (r.kind.as_str(), &r.name, &r.qualifier, &r.alias, r.enclosing).hash(&mut h);
+        }
+    }
+    for b in &analysis.bindings {
+        let scope_kind = analysis.symbols.get(b.scope as usize).map(|s| s.kind);
+        let visible = !scope_kind.is_some_and(|k| k.is_callable()) || b.name.contains('.') || b.name.starts_with('@');
+        if visible {
+            (b.scope, &b.name, &b.type_text, b.source.as_str()).hash(&mut h);
+        }
+    }
+    format!("{:016x}", h.finish())
 }
