@@ -30,3 +30,13 @@ if [ -n "$first" ]; then
   echo "\$ ken outline $first"
   "$ken" -C "$repo" outline "$first" | head -n 25
 fi
+
+qualified=$("$ken" -C "$repo" symbols "$name" -k 1 --json | python3 -c 'import json,sys; r=json.load(sys.stdin); print(r[0]["qualified_name"] if r else "")')
+if [ -n "$qualified" ]; then
+  echo
+  echo "\$ ken graph callers $qualified --depth 2"
+  "$ken" -C "$repo" graph callers "$qualified" --depth 2 | head -n 15
+fi
+echo
+echo "\$ ken symbols --rank -k 5"
+"$ken" -C "$repo" symbols --rank -k 5

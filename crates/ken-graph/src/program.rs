@@ -126,6 +126,8 @@ pub(crate) struct Program {
     pub inherits: FxHashMap<Sym, Vec<RefRow>>,
     /// Resolved bases of each class (class hierarchy analysis), filled by [`Program::resolve_bases`].
     pub bases: FxHashMap<Sym, Vec<Sym>>,
+    /// The inverse of `bases`.
+    pub derived: FxHashMap<Sym, Vec<Sym>>,
     pub import_refs: Vec<RefRow>,
 }
 
@@ -212,6 +214,7 @@ impl Program {
             bindings: FxHashMap::default(),
             inherits: FxHashMap::default(),
             bases: FxHashMap::default(),
+            derived: FxHashMap::default(),
             import_refs: imports,
         };
         for b in bindings {

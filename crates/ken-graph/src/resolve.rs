@@ -83,7 +83,17 @@ pub(crate) fn resolve_bases(program: &mut Program) {
             bases.insert(class, out);
         }
     }
+    let mut derived: rustc_hash::FxHashMap<Sym, Vec<Sym>> = rustc_hash::FxHashMap::default();
+    for (&class, list) in &bases {
+        for &b in list {
+            derived.entry(b).or_default().push(class);
+        }
+    }
+    for list in derived.values_mut() {
+        list.sort_unstable();
+    }
     program.bases = bases;
+    program.derived = derived;
 }
 
 /// Resolves the inherit reference `qualifier.name` seen from `scope` to a type.
@@ -261,7 +271,10 @@ fn resolve_member_use(ctx: &mut Ctx, scope: Sym, qualifier: Option<&str>, name: 
 
 fn member_of_value(ctx: &mut Ctx, value: Value, name: &str) -> Option<Sym> {
     match value {
-        Value::Instance(c) | Value::Class(c) => find_member(ctx, c, name, false),
+        // A mixin or abstract base calling a method only its subclasses
+        // define (`self.send()` in a mixin): class hierarchy analysis finds it.
+        Value::Instance(c) => find_member(ctx, c, name, false).or_else(|| find_in_subclasses(ctx, c, name)),
+        Value::Class(c) => find_member(ctx, c, name, false),
         Value::Super(c) => find_in_bases(ctx, c, name),
         Value::Module(m) => member_of_module(ctx, m, name, 0),
     }
@@ -826,6 +839,30 @@ fn find_member(ctx: &mut Ctx, class: Sym, name: &str, skip_self: bool) -> Option
         }
     }
     None
+}
+
+/// `name` defined by exactly one class derived from `class`.
+fn find_in_subclasses(ctx: &mut Ctx, class: Sym, name: &str) -> Option<Sym> {
+    let p = ctx.program;
+    let mut seen: FxHashSet<Sym> = FxHashSet::default();
+    let mut queue = vec![class];
+    let mut found: Option<Sym> = None;
+    while let Some(c) = queue.pop() {
+        for &d in p.derived.get(&c).into_iter().flatten() {
+            if seen.len() > 64 || !seen.insert(d) {
+                continue;
+            }
+            if let Some(&m) = p.children_named(d, name).first() {
+                if found.is_some_and(|f| f != m) {
+                    return None;
+                }
+                found = Some(m);
+            } else {
+                queue.push(d);
+            }
+        }
+    }
+    found.map(|m| ctx.touch(m))
 }
 
 fn find_in_bases(ctx: &mut Ctx, class: Sym, name: &str) -> Option<Sym> {

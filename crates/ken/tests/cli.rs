@@ -564,7 +564,7 @@ fn graph_commands_on_a_real_package() {
             digraph kenning {
               rankdir=LR;
               node [shape=box, fontname="monospace"];
-              n205 [label="module\nrequests.api"];
+              n286 [label="module\nrequests.api"];
         $ ken graph callers Sesion
             exit 1: error: no symbol matches `Sesion`; did you mean: requests.sessions.Session, requests.sessions.session, requests.sessions.SessionRedirectMixin?
         $ ken graph callers send
