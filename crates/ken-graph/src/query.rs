@@ -169,7 +169,7 @@ impl<'s> Graph<'s> {
             .map(|(_, n, q)| (strsim::jaro_winkler(&last, &n.to_lowercase()), q))
             .filter(|(score, _)| *score > 0.8)
             .collect();
-        scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.len().cmp(&b.1.len())));
+        scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.len().cmp(&b.1.len())).then(a.1.cmp(&b.1)));
         scored.dedup_by(|a, b| a.1 == b.1);
         Ok(scored.into_iter().take(5).map(|(_, q)| q).collect())
     }
@@ -405,7 +405,7 @@ impl<'s> Graph<'s> {
         let syms = self.store.graph_symbols()?;
         let files = self.store.graph_files()?;
         let file_info: FxHashMap<i64, (&str, &str)> = files.iter().map(|f| (f.id, (f.path.as_str(), f.language.as_str()))).collect();
-        let mut untested: Vec<(f64, i64)> = Vec::new();
+        let mut untested: Vec<(f64, &str, i64)> = Vec::new();
         for s in &syms {
             let kind = SymbolKind::parse(&s.kind).unwrap_or(SymbolKind::Function);
             if !kind.is_callable() || reached.contains(&s.id) {
@@ -416,11 +416,12 @@ impl<'s> Graph<'s> {
             if m.is_test || crate::tests::is_test_path(path) || !is_public(s, kind, language, path) {
                 continue;
             }
-            untested.push((m.importance, s.id));
+            untested.push((m.importance, s.qualified_name.as_str(), s.id));
         }
-        untested.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        // Ties break by name, not id: ids depend on mining order.
+        untested.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
         let mut rows = Vec::with_capacity(untested.len());
-        for (_, id) in untested {
+        for (_, _, id) in untested {
             if let Some(s) = self.symbol(id)? {
                 rows.push(s);
             }

@@ -312,8 +312,10 @@ impl Store {
         Ok(self
             .conn
             .prepare(
-                "SELECT symbol_id, in_degree, out_degree, callers, refs, files_using, pagerank, importance, entry_point, is_test
-                 FROM symbol_metrics ORDER BY importance DESC, symbol_id",
+                "SELECT m.symbol_id, m.in_degree, m.out_degree, m.callers, m.refs, m.files_using, m.pagerank, m.importance,
+                        m.entry_point, m.is_test
+                 FROM symbol_metrics m JOIN symbols s ON s.id = m.symbol_id
+                 ORDER BY m.importance DESC, s.qualified_name, s.id",
             )?
             .query_map([], metrics_row)?
             .collect::<rusqlite::Result<_>>()?)
