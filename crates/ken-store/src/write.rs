@@ -2,7 +2,7 @@
 
 use crate::Result;
 use ken_core::FileAnalysis;
-use rusqlite::{OptionalExtension, Transaction, params};
+use rusqlite::{OptionalExtension, ToSql, Transaction, params};
 
 /// What the index keeps about a file besides what was mined from it.
 #[derive(Clone, Debug)]
@@ -41,6 +41,19 @@ impl<'c> Writer<'c> {
             .optional()?;
         let mut old_symbols: Vec<(i64, String, String)> = Vec::new();
         let interface_changed = old.as_ref().is_none_or(|(_, i)| i.as_deref() != Some(interface.as_str()));
+        let size = file.size as i64;
+        // The columns an insert and an update both write, in this order.
+        let columns: [&dyn ToSql; 9] = [
+            &file.language,
+            &size,
+            &file.mtime_ns,
+            &file.hash,
+            &analysis.module,
+            &analysis.declared_package,
+            &analysis.lines,
+            &analysis.parse_errors,
+            &interface,
+        ];
         let file_id = match &old {
             Some((id, _)) => {
                 if interface_changed {
@@ -55,40 +68,18 @@ impl<'c> Writer<'c> {
                     tx.prepare_cached(&format!("DELETE FROM {table} WHERE file_id = ?1"))?.execute([id])?;
                 }
                 tx.prepare_cached(
-                    "UPDATE files SET language = ?2, size = ?3, mtime_ns = ?4, hash = ?5, module = ?6, package = ?7,
-                        lines = ?8, parse_errors = ?9, interface = ?10, linked = 0 WHERE id = ?1",
+                    "UPDATE files SET language = ?1, size = ?2, mtime_ns = ?3, hash = ?4, module = ?5, package = ?6,
+                        lines = ?7, parse_errors = ?8, interface = ?9, linked = 0 WHERE id = ?10",
                 )?
-                .execute(params![
-                    id,
-                    file.language,
-                    file.size as i64,
-                    file.mtime_ns,
-                    file.hash,
-                    analysis.module,
-                    analysis.declared_package,
-                    analysis.lines,
-                    analysis.parse_errors,
-                    interface
-                ])?;
+                .execute(rusqlite::params_from_iter(columns.iter().copied().chain([id as &dyn ToSql])))?;
                 *id
             }
             None => {
                 tx.prepare_cached(
-                    "INSERT INTO files(path, language, size, mtime_ns, hash, module, package, lines, parse_errors, interface)
+                    "INSERT INTO files(language, size, mtime_ns, hash, module, package, lines, parse_errors, interface, path)
                      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
                 )?
-                .execute(params![
-                    file.path,
-                    file.language,
-                    file.size as i64,
-                    file.mtime_ns,
-                    file.hash,
-                    analysis.module,
-                    analysis.declared_package,
-                    analysis.lines,
-                    analysis.parse_errors,
-                    interface
-                ])?;
+                .execute(rusqlite::params_from_iter(columns.iter().copied().chain([&file.path as &dyn ToSql])))?;
                 tx.last_insert_rowid()
             }
         };
