@@ -13,7 +13,6 @@ pub(crate) const USE_RELATIONS: &[&str] = &["calls", "instantiates", "uses", "im
 /// `edges` are the resolved edges as `(src, dst, relation, file_id)`.
 pub(crate) fn compute(files: &[GraphFile], syms: &[GraphSymbol], edges: &[(i64, i64, String, i64)]) -> Vec<MetricsRow> {
     let index: FxHashMap<i64, usize> = syms.iter().enumerate().map(|(i, s)| (s.id, i)).collect();
-    let file_path: FxHashMap<i64, &str> = files.iter().map(|f| (f.id, f.path.as_str())).collect();
     let file_lang: FxHashMap<i64, &str> = files.iter().map(|f| (f.id, f.language.as_str())).collect();
     let n = syms.len();
     let mut rows: Vec<MetricsRow> = syms.iter().map(|s| MetricsRow { symbol_id: s.id, ..MetricsRow::default() }).collect();
@@ -52,7 +51,6 @@ pub(crate) fn compute(files: &[GraphFile], syms: &[GraphSymbol], edges: &[(i64, 
         row.pagerank = ranks[i];
         row.is_test = classifier.is_test(i);
         row.entry_point = kind.is_callable() && row.callers == 0 && !row.is_test;
-        let path = file_path.get(&s.file_id).copied().unwrap_or("");
         let language = file_lang.get(&s.file_id).copied().unwrap_or("");
         let mut importance = 0.5 * (ranks[i] / max_rank).sqrt()
             + 0.3 * (f64::from(row.refs)).ln_1p() / max_refs.ln_1p()
@@ -60,7 +58,7 @@ pub(crate) fn compute(files: &[GraphFile], syms: &[GraphSymbol], edges: &[(i64, 
         if row.is_test || classifier.in_test_file(s.file_id) {
             importance *= 0.2;
         }
-        if !crate::tests::is_public(s, kind, language, path) {
+        if !crate::tests::is_public(s, kind, language) {
             importance *= 0.6;
         }
         if kind == SymbolKind::Module {

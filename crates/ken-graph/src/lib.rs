@@ -48,11 +48,11 @@ pub fn link(store: &mut Store) -> Result<LinkSummary, StoreError> {
     let unlinked = store.unlinked_files()?;
     let stale_metrics = store.meta("metrics_fresh")?.as_deref() != Some("1");
     let mut summary = LinkSummary::default();
-    let mut loaded = None;
+    // The symbol table resolution loaded, reused by the analytics.
+    let mut loaded: Option<program::Program> = None;
     if !unlinked.is_empty() {
         let files = store.graph_files()?;
         let syms = store.graph_symbols()?;
-        loaded = Some((files.clone(), syms.clone()));
         let imports = store.graph_refs(&["import"], None)?;
         let inherits = store.graph_refs(&["inherit"], None)?;
         let bindings = store.graph_bindings()?;
@@ -71,7 +71,7 @@ pub fn link(store: &mut Store) -> Result<LinkSummary, StoreError> {
         // Files resolve on every core while one thread writes what is done,
         // a transaction per batch.
         let (tx, rx) = crossbeam_channel::bounded::<(i64, Vec<ken_store::NewEdge>, Vec<i64>)>(1024);
-        let program = &program;
+        let program_ref = &program;
         let refs_by_file = &refs_by_file;
         let store_for_writer = &mut *store;
         let written: Result<u64, StoreError> = std::thread::scope(|scope| {
@@ -93,8 +93,8 @@ pub fn link(store: &mut Store) -> Result<LinkSummary, StoreError> {
             });
             let empty = Vec::new();
             unlinked.par_iter().for_each_with(tx, |tx, file_id| {
-                let Some(&fi) = program.file_of_id.get(file_id) else { return };
-                let mut ctx = resolve::Ctx::new(program, fi);
+                let Some(&fi) = program_ref.file_of_id.get(file_id) else { return };
+                let mut ctx = resolve::Ctx::new(program_ref, fi);
                 let edges = resolve::link_file(&mut ctx, refs_by_file.get(file_id).unwrap_or(&empty));
                 let mut deps: Vec<i64> = ctx.deps.into_iter().collect();
                 deps.sort_unstable();
@@ -104,11 +104,12 @@ pub fn link(store: &mut Store) -> Result<LinkSummary, StoreError> {
             writer.join().unwrap_or(Ok(0))
         });
         summary.files_linked = written?;
+        loaded = Some(program);
     }
     tracing::debug!(elapsed = ?started.elapsed(), "graph: linked");
     if !unlinked.is_empty() || stale_metrics {
         let (files, syms) = match loaded {
-            Some(loaded) => loaded,
+            Some(program) => (program.files.into_iter().map(|f| f.row).collect(), program.syms),
             None => (store.graph_files()?, store.graph_symbols()?),
         };
         let edges = store.resolved_edges()?;

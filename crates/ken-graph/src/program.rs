@@ -230,10 +230,17 @@ impl Program {
                 program.inherits.entry(class).or_default().push(r);
             }
         }
-        for i in 0..program.import_refs.len() {
-            let r = program.import_refs[i].clone();
-            let Some(&fi) = program.file_of_id.get(&r.file_id) else { continue };
-            for import in interpret_import(&program.files[fi], &r, i) {
+        let interpreted: Vec<(usize, Vec<Import>)> = program
+            .import_refs
+            .iter()
+            .enumerate()
+            .filter_map(|(i, r)| {
+                let &fi = program.file_of_id.get(&r.file_id)?;
+                Some((fi, interpret_import(&program.files[fi], r, i)))
+            })
+            .collect();
+        for (fi, imports) in interpreted {
+            for import in imports {
                 let file = &mut program.files[fi];
                 if let Some(local) = &import.local {
                     file.import_by_local.insert(local.clone(), file.imports.len());
@@ -274,8 +281,7 @@ impl Program {
         s
     }
 
-    /// The files of every module that was renamed or deleted is irrelevant
-    /// here; this is the set of files that declare `module` in `family`.
+    /// The module symbols of `module` (several for a Go package).
     pub fn module_syms(&self, family: Family, module: &str) -> &[Sym] {
         self.modules.get(&family, module)
     }

@@ -119,9 +119,11 @@ impl<'s> Graph<'s> {
     pub fn resolve(&self, reference: &SymbolRef) -> Result<SymbolRow, GraphError> {
         match reference {
             SymbolRef::At { path, line } => {
-                let mut paths = vec![path.trim_start_matches("./").to_string()];
-                if self.store.outline(&paths[0])?.is_none() {
-                    paths = self.store.paths_ending_with(path.trim_start_matches("./"))?;
+                let typed = path.trim_start_matches("./");
+                let mut paths = self.store.paths_ending_with(typed)?;
+                // The path as typed wins over longer paths ending with it.
+                if paths.iter().any(|p| p == typed) {
+                    paths = vec![typed.to_string()];
                 }
                 match paths.as_slice() {
                     [one] => self.store.symbol_at(one, *line)?.ok_or_else(|| GraphError::NotFound {
@@ -187,10 +189,12 @@ impl<'s> Graph<'s> {
         queue.push_back((root.id, 0));
         let mut hits = Vec::new();
         let mut truncated = false;
-        while let Some((id, d)) = queue.pop_front() {
+        'walk: while let Some((id, d)) = queue.pop_front() {
             if d >= depth {
                 // Something lies beyond the depth bound: say the answer is partial.
-                truncated |= self.neighbours(id, relations, direction)?.iter().any(|(_, n)| !seen.contains(n));
+                if !truncated {
+                    truncated = self.neighbours(id, relations, direction)?.iter().any(|(_, n)| !seen.contains(n));
+                }
                 continue;
             }
             for (edge, next) in self.neighbours(id, relations, direction)? {
@@ -199,7 +203,7 @@ impl<'s> Graph<'s> {
                 }
                 if hits.len() >= MAX_HITS {
                     truncated = true;
-                    break;
+                    break 'walk;
                 }
                 let Some(symbol) = self.symbol(next)? else { continue };
                 hits.push(hit(symbol, d + 1, &edge, direction));
@@ -377,16 +381,13 @@ impl<'s> Graph<'s> {
     pub fn untested(&self) -> Result<Vec<SymbolRow>, GraphError> {
         let metrics: FxHashMap<i64, ken_store::MetricsRow> =
             self.store.all_metrics()?.into_iter().map(|m| (m.symbol_id, m)).collect();
-        let edges = self.store.all_edges()?;
         let mut out_edges: FxHashMap<i64, Vec<i64>> = FxHashMap::default();
         let mut constructors: FxHashMap<i64, Vec<i64>> = FxHashMap::default();
-        for e in &edges {
-            let Some(dst) = e.dst else { continue };
-            match e.relation.as_str() {
-                "calls" | "instantiates" | "uses" => out_edges.entry(e.src).or_default().push(dst),
-                "construct" => constructors.entry(dst).or_default().push(e.src),
+        for (src, dst, relation, _) in self.store.resolved_edges()? {
+            match relation.as_str() {
                 // A test of a subclass exercises the methods it inherits and overrides.
-                "overrides" => out_edges.entry(e.src).or_default().push(dst),
+                "calls" | "instantiates" | "uses" | "overrides" => out_edges.entry(src).or_default().push(dst),
+                "construct" => constructors.entry(dst).or_default().push(src),
                 _ => {}
             }
         }
@@ -413,7 +414,7 @@ impl<'s> Graph<'s> {
             }
             let Some(m) = metrics.get(&s.id) else { continue };
             let (path, language) = file_info.get(&s.file_id).copied().unwrap_or(("", ""));
-            if m.is_test || crate::tests::is_test_path(path) || !is_public(s, kind, language, path) {
+            if m.is_test || crate::tests::is_test_path(path) || !is_public(s, kind, language) {
                 continue;
             }
             untested.push((m.importance, s.qualified_name.as_str(), s.id));

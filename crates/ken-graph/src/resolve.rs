@@ -171,8 +171,8 @@ pub(crate) fn link_file(ctx: &mut Ctx, refs: &[RefRow]) -> Vec<NewEdge> {
     }
     // Calls, instantiations and field uses.
     for r in refs {
-        let Some(&mut_enclosing) = p.sym_of_id.get(&r.enclosing_id) else { continue };
-        let mut enclosing = mut_enclosing;
+        let Some(&innermost) = p.sym_of_id.get(&r.enclosing_id) else { continue };
+        let mut enclosing = innermost;
         // Decorators run in the scope around the definition, not inside it.
         while r.line < p.syms[enclosing].name_line {
             match p.parent[enclosing] {
@@ -653,11 +653,12 @@ fn lookup_name(ctx: &mut Ctx, scope: Sym, name: &str, depth: u32) -> Option<(Sym
     for _ in 0..32 {
         let Some(here) = s else { break };
         let is_type = p.kinds[here].is_type();
-        if !is_type || family.members_in_scope() || here == scope {
-            if let Some(&found) = p.children_named(here, name).iter().find(|c| **c != scope || p.kinds[**c].is_type()) {
-                if !(is_type && !family.members_in_scope() && here == scope && !p.kinds[found].is_type()) {
-                    return Some((ctx.touch(found), Resolution::Exact));
-                }
+        // Where class members are not in scope (Python, JS, Rust, Go), a
+        // class body sees only its nested types, and methods see nothing of it.
+        let types_only = is_type && !family.members_in_scope();
+        if !types_only || here == scope {
+            if let Some(&found) = p.children_named(here, name).iter().find(|&&c| !types_only || p.kinds[c].is_type()) {
+                return Some((ctx.touch(found), Resolution::Exact));
             }
         }
         if is_type && family.members_in_scope() {

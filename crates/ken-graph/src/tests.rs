@@ -57,7 +57,6 @@ impl<'a> TestClassifier<'a> {
                 name.starts_with("test") && (in_test_file || in_test_class)
             }
             "go" => in_test_file && (name.starts_with("Test") || name.starts_with("Benchmark") || name.starts_with("Fuzz")),
-            "java" | "c_sharp" | "csharp" | "php" => in_test_file && name.starts_with("test"),
             _ => in_test_file && name.starts_with("test"),
         }
     }
@@ -82,7 +81,7 @@ pub(crate) fn is_test_path(path: &str) -> bool {
 }
 
 /// Whether code outside the symbol's module is meant to use it.
-pub(crate) fn is_public(s: &GraphSymbol, kind: SymbolKind, language: &str, _path: &str) -> bool {
+pub(crate) fn is_public(s: &GraphSymbol, kind: SymbolKind, language: &str) -> bool {
     let name = s.name.as_str();
     let head = s.head.as_str();
     match language {

@@ -49,11 +49,20 @@ enum GraphCommand {
     /// How FROM reaches TO through calls, instantiations and uses.
     Path(PathArgs),
     /// Test functions that reach SYMBOL.
-    Tests(Walk),
+    Tests(TestsArgs),
     /// Public functions and methods no test reaches.
     Untested(UntestedArgs),
     /// The graph, or a symbol's neighbourhood, as JSON or Graphviz DOT.
     Export(ExportArgs),
+}
+
+#[derive(Args)]
+struct TestsArgs {
+    #[command(flatten)]
+    target: Target,
+    /// How many calls away a test may be.
+    #[arg(long, short, default_value_t = 8)]
+    depth: u32,
 }
 
 #[derive(Args)]
@@ -126,10 +135,7 @@ pub fn run(store: &Store, args: GraphArgs) -> Result<()> {
             Ok(())
         }
         GraphCommand::Refs(t) => print_walk(graph.refs(resolve(&t.symbol)?)?, t.json, "references"),
-        GraphCommand::Tests(w) => {
-            let depth = if w.depth == 1 { 8 } else { w.depth };
-            print_walk(graph.tests(resolve(&w.target.symbol)?, depth)?, w.target.json, "tests")
-        }
+        GraphCommand::Tests(t) => print_walk(graph.tests(resolve(&t.target.symbol)?, t.depth)?, t.target.json, "tests"),
         GraphCommand::Path(p) => {
             let (from, to) = (resolve(&p.from)?, resolve(&p.to)?);
             let chain = graph.path(from.clone(), to.clone(), p.max_depth)?;
