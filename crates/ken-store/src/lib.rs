@@ -7,10 +7,12 @@
 
 mod graph;
 mod read;
+mod vectors;
 mod write;
 
 pub use graph::{EdgeRow, GraphFile, GraphSymbol, MetricsRow, NewEdge, RefRow, BindingRow};
 pub use read::{FileRow, IndexStats, SymbolQuery, SymbolRow};
+pub use vectors::{EmbedProgress, PendingPoint, PointRow, UnitText};
 pub use write::{FileRecord, Writer};
 
 use rusqlite::{Connection, OpenFlags};
@@ -18,7 +20,7 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 
 /// Schema migrations, in order; `PRAGMA user_version` counts those applied.
-const MIGRATIONS: &[&str] = &[include_str!("schema.sql"), include_str!("schema_v2.sql")];
+const MIGRATIONS: &[&str] = &[include_str!("schema.sql"), include_str!("schema_v2.sql"), include_str!("schema_v3.sql")];
 
 pub const DB_FILE: &str = "index.sqlite";
 const LOCK_FILE: &str = "lock";

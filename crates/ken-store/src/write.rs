@@ -69,7 +69,7 @@ impl<'c> Writer<'c> {
                 }
                 tx.prepare_cached(
                     "UPDATE files SET language = ?1, size = ?2, mtime_ns = ?3, hash = ?4, module = ?5, package = ?6,
-                        lines = ?7, parse_errors = ?8, interface = ?9, linked = 0 WHERE id = ?10",
+                        lines = ?7, parse_errors = ?8, interface = ?9, linked = 0, vsynced = 0 WHERE id = ?10",
                 )?
                 .execute(rusqlite::params_from_iter(columns.iter().copied().chain([id as &dyn ToSql])))?;
                 *id
@@ -235,7 +235,7 @@ impl<'c> Writer<'c> {
     ) -> Result<()> {
         let tx = &self.tx;
         self.unlink_dependents(file_id)?;
-        tx.prepare_cached("UPDATE files SET linked = 0 WHERE id = ?1")?.execute([file_id])?;
+        tx.prepare_cached("UPDATE files SET linked = 0, vsynced = 0 WHERE id = ?1")?.execute([file_id])?;
         tx.prepare_cached("DELETE FROM files WHERE path = ?1 AND id != ?2")?.execute(params![file.path, file_id])?;
         tx.prepare_cached("UPDATE files SET path = ?2, size = ?3, mtime_ns = ?4, module = ?5 WHERE id = ?1")?
             .execute(params![file_id, file.path, file.size as i64, file.mtime_ns, module])?;

@@ -1,0 +1,262 @@
+//! In-process transformer embedder: tokenizers + ONNX Runtime or candle.
+
+use crate::{EmbedError, Embedder, Result, normalize};
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, OnceLock};
+use tokenizers::{Tokenizer, TruncationParams};
+
+/// Which engine runs the model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Runtime {
+    /// ONNX Runtime, loaded dynamically: `model.onnx` (int8 or f32).
+    Onnx,
+    /// candle, pure Rust: `model.safetensors` + `config.json` (f32).
+    Candle,
+}
+
+/// Text put before queries and documents (e5: `query: `, `passage: `).
+#[derive(Clone, Debug, Default)]
+pub struct Prefixes {
+    pub query: String,
+    pub document: String,
+}
+
+#[derive(Clone, Debug)]
+pub struct LocalOptions {
+    pub model_dir: PathBuf,
+    pub runtime: Runtime,
+    /// Identity recorded in the index.
+    pub model_id: String,
+    pub prefixes: Prefixes,
+    /// Tokens read per text; longer texts are truncated.
+    pub max_tokens: usize,
+    /// Texts per forward pass.
+    pub batch_size: usize,
+    /// Threads for inference; 0 means all cores.
+    pub threads: usize,
+    /// `libonnxruntime.so`, for [`Runtime::Onnx`].
+    pub onnxruntime: Option<PathBuf>,
+}
+
+enum Engine {
+    Onnx { session: Mutex<ort::session::Session>, token_types: bool },
+    Candle { model: candle_transformers::models::bert::BertModel },
+}
+
+pub struct LocalEmbedder {
+    tokenizer: Tokenizer,
+    engine: Engine,
+    dim: usize,
+    options: LocalOptions,
+}
+
+impl LocalEmbedder {
+    pub fn load(options: LocalOptions) -> Result<LocalEmbedder> {
+        let dir = &options.model_dir;
+        let corrupt = |detail: String| EmbedError::ModelCorrupt { dir: dir.clone(), detail };
+        let mut tokenizer = Tokenizer::from_file(dir.join("tokenizer.json"))
+            .map_err(|e| corrupt(format!("tokenizer.json: {e}")))?;
+        tokenizer
+            .with_truncation(Some(TruncationParams { max_length: options.max_tokens, ..Default::default() }))
+            .map_err(|e| corrupt(format!("tokenizer truncation: {e}")))?;
+        tokenizer.with_padding(None);
+        let threads = if options.threads == 0 {
+            std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
+        } else {
+            options.threads
+        };
+        let (engine, dim) = match options.runtime {
+            Runtime::Onnx => {
+                let lib = options
+                    .onnxruntime
+                    .as_deref()
+                    .ok_or_else(|| EmbedError::Runtime("no libonnxruntime.so was found".into()))?;
+                init_onnxruntime(lib)?;
+                let model = onnx_file(dir).ok_or_else(|| corrupt("no model.onnx".into()))?;
+                let session = ort::session::Session::builder()
+                    .and_then(|b| b.with_optimization_level(ort::session::builder::GraphOptimizationLevel::Level3))
+                    .and_then(|b| b.with_intra_threads(threads))
+                    .and_then(|b| b.commit_from_file(&model))
+                    .map_err(|e| corrupt(format!("{}: {e}", model.display())))?;
+                let token_types = session.inputs.iter().any(|i| i.name == "token_type_ids");
+                let dim = hidden_size(dir).unwrap_or(384);
+                (Engine::Onnx { session: Mutex::new(session), token_types }, dim)
+            }
+            Runtime::Candle => {
+                use candle_transformers::models::bert::{BertModel, Config};
+                let config: Config = std::fs::read_to_string(dir.join("config.json"))
+                    .map_err(|e| corrupt(format!("config.json: {e}")))
+                    .and_then(|s| serde_json::from_str(&s).map_err(|e| corrupt(format!("config.json: {e}"))))?;
+                let weights = dir.join("model.safetensors");
+                // SAFETY: the file is memory-mapped read-only; ken never writes model files.
+                let vb = unsafe {
+                    candle_nn::VarBuilder::from_mmaped_safetensors(&[&weights], candle_core::DType::F32, &candle_core::Device::Cpu)
+                }
+                .map_err(|e| corrupt(format!("{}: {e}", weights.display())))?;
+                let model = BertModel::load(vb, &config).map_err(|e| corrupt(format!("weights: {e}")))?;
+                let dim = hidden_size(dir).unwrap_or(384);
+                (Engine::Candle { model }, dim)
+            }
+        };
+        Ok(LocalEmbedder { tokenizer, engine, dim, options })
+    }
+
+    fn embed_with_prefix(&self, texts: &[&str], prefix: &str) -> Result<Vec<Vec<f32>>> {
+        if texts.is_empty() {
+            return Ok(Vec::new());
+        }
+        let inputs: Vec<String> = texts.iter().map(|t| format!("{prefix}{t}")).collect();
+        let encodings = self
+            .tokenizer
+            .encode_batch(inputs, true)
+            .map_err(|e| EmbedError::Inference(format!("tokenizing: {e}")))?;
+        // Padding dominates the cost of a batch: group texts of similar length.
+        let mut order: Vec<usize> = (0..encodings.len()).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(encodings[i].get_ids().len()));
+        let mut out = vec![Vec::new(); encodings.len()];
+        for batch in order.chunks(self.options.batch_size.max(1)) {
+            let seq = batch.iter().map(|&i| encodings[i].get_ids().len()).max().unwrap_or(0).max(1);
+            let n = batch.len();
+            let mut ids = vec![0i64; n * seq];
+            let mut mask = vec![0i64; n * seq];
+            let mut types = vec![0i64; n * seq];
+            for (row, &i) in batch.iter().enumerate() {
+                let e = &encodings[i];
+                for (col, ((&id, &m), &t)) in
+                    e.get_ids().iter().zip(e.get_attention_mask()).zip(e.get_type_ids()).enumerate()
+                {
+                    ids[row * seq + col] = id as i64;
+                    mask[row * seq + col] = m as i64;
+                    types[row * seq + col] = t as i64;
+                }
+            }
+            let vectors = self.forward(n, seq, ids, &mask, types)?;
+            for (row, &i) in batch.iter().enumerate() {
+                out[i] = vectors[row].clone();
+            }
+        }
+        Ok(out)
+    }
+
+    /// Runs one padded batch; returns pooled, normalised vectors.
+    fn forward(&self, n: usize, seq: usize, ids: Vec<i64>, mask: &[i64], types: Vec<i64>) -> Result<Vec<Vec<f32>>> {
+        let fail = |e: &dyn std::fmt::Display| EmbedError::Inference(e.to_string());
+        let (hidden, width, pooled): (Vec<f32>, usize, bool) = match &self.engine {
+            Engine::Onnx { session, token_types } => {
+                use ort::value::Tensor;
+                let shape = [n, seq];
+                let mut inputs = ort::inputs![
+                    "input_ids" => Tensor::from_array((shape, ids)).map_err(|e| fail(&e))?,
+                    "attention_mask" => Tensor::from_array((shape, mask.to_vec())).map_err(|e| fail(&e))?,
+                ];
+                if *token_types {
+                    inputs.push(("token_type_ids".into(), Tensor::from_array((shape, types)).map_err(|e| fail(&e))?.into()));
+                }
+                let mut session = session.lock().unwrap_or_else(|p| p.into_inner());
+                let outputs = session.run(inputs).map_err(|e| fail(&e))?;
+                let (out_shape, data) = outputs[0].try_extract_tensor::<f32>().map_err(|e| fail(&e))?;
+                let dims: Vec<i64> = out_shape.iter().copied().collect();
+                match dims.as_slice() {
+                    [_, _, h] => (data.to_vec(), *h as usize, false),
+                    [_, h] => (data.to_vec(), *h as usize, true),
+                    other => return Err(EmbedError::Inference(format!("unexpected output shape {other:?}"))),
+                }
+            }
+            Engine::Candle { model } => {
+                use candle_core::{Device, Tensor};
+                let dev = Device::Cpu;
+                let ids = Tensor::from_vec(ids, (n, seq), &dev).map_err(|e| fail(&e))?;
+                let types = Tensor::from_vec(types, (n, seq), &dev).map_err(|e| fail(&e))?;
+                let m = Tensor::from_vec(mask.to_vec(), (n, seq), &dev).map_err(|e| fail(&e))?;
+                let out = model.forward(&ids, &types, Some(&m)).map_err(|e| fail(&e))?;
+                let h = out.dim(2).map_err(|e| fail(&e))?;
+                let flat = out.flatten_all().and_then(|t| t.to_vec1::<f32>()).map_err(|e| fail(&e))?;
+                (flat, h, false)
+            }
+        };
+        let mut vectors = Vec::with_capacity(n);
+        for row in 0..n {
+            let mut v = vec![0f32; width];
+            if pooled {
+                v.copy_from_slice(&hidden[row * width..(row + 1) * width]);
+            } else {
+                // Mean over the real (unpadded) tokens.
+                let mut count = 0f32;
+                for col in 0..seq {
+                    if mask[row * seq + col] == 0 {
+                        continue;
+                    }
+                    count += 1.0;
+                    let base = (row * seq + col) * width;
+                    for (k, x) in v.iter_mut().enumerate() {
+                        *x += hidden[base + k];
+                    }
+                }
+                v.iter_mut().for_each(|x| *x /= count.max(1.0));
+            }
+            normalize(&mut v);
+            vectors.push(v);
+        }
+        Ok(vectors)
+    }
+}
+
+impl Embedder for LocalEmbedder {
+    fn model_id(&self) -> &str {
+        &self.options.model_id
+    }
+
+    fn dim(&self) -> usize {
+        self.dim
+    }
+
+    fn embed_documents(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>> {
+        self.embed_with_prefix(texts, &self.options.prefixes.document)
+    }
+
+    fn embed_query(&self, text: &str) -> Result<Vec<f32>> {
+        Ok(self.embed_with_prefix(&[text], &self.options.prefixes.query)?.pop().unwrap_or_default())
+    }
+
+    fn count_tokens(&self, texts: &[&str]) -> Result<usize> {
+        let encodings = self
+            .tokenizer
+            .encode_batch(texts.to_vec(), true)
+            .map_err(|e| EmbedError::Inference(format!("tokenizing: {e}")))?;
+        Ok(encodings.iter().map(|e| e.get_ids().len()).sum())
+    }
+}
+
+/// ONNX Runtime's environment is process-global: the first library wins.
+fn init_onnxruntime(lib: &Path) -> Result<()> {
+    static INIT: OnceLock<Result<(), String>> = OnceLock::new();
+    INIT.get_or_init(|| {
+        if !lib.is_file() {
+            return Err(format!("{} does not exist", lib.display()));
+        }
+        ort::init_from(lib.display().to_string()).with_name("ken").commit().map(|_| ()).map_err(|e| e.to_string())
+    })
+    .clone()
+    .map_err(EmbedError::Runtime)
+}
+
+/// `model.onnx`, or the first `onnx/*.onnx` of a hub-layout directory.
+pub(crate) fn onnx_file(dir: &Path) -> Option<PathBuf> {
+    let direct = dir.join("model.onnx");
+    if direct.is_file() {
+        return Some(direct);
+    }
+    let mut found: Vec<PathBuf> = std::fs::read_dir(dir.join("onnx"))
+        .ok()?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "onnx"))
+        .collect();
+    found.sort();
+    found.into_iter().next()
+}
+
+fn hidden_size(dir: &Path) -> Option<usize> {
+    let text = std::fs::read_to_string(dir.join("config.json")).ok()?;
+    let json: serde_json::Value = serde_json::from_str(&text).ok()?;
+    json.get("hidden_size")?.as_u64().map(|n| n as usize)
+}

