@@ -241,3 +241,46 @@ impl Store {
         Ok(rows)
     }
 }
+
+impl Store {
+    /// Symbols (modules excepted) named `name`, ignoring case.
+    pub fn symbols_by_name(&self, name: &str) -> Result<Vec<SymbolRow>> {
+        let sql = format!(
+            "SELECT {SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id
+             WHERE s.name = ?1 COLLATE NOCASE AND s.kind != 'module' ORDER BY f.path, s.start_line LIMIT 500"
+        );
+        Ok(self.conn.prepare_cached(&sql)?.query_map([name], symbol_row)?.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Symbols whose name, lowercased without `_`, is `folded`
+    /// (`resolveRedirects` finds `resolve_redirects`). Scans the table.
+    pub fn symbols_by_folded_name(&self, folded: &str) -> Result<Vec<SymbolRow>> {
+        let sql = format!(
+            "SELECT {SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id
+             WHERE replace(lower(s.name), '_', '') = ?1 AND s.kind != 'module' ORDER BY f.path, s.start_line LIMIT 500"
+        );
+        Ok(self.conn.prepare_cached(&sql)?.query_map([folded], symbol_row)?.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// `(id, path)` of every file.
+    pub fn file_paths(&self) -> Result<Vec<(i64, String)>> {
+        let rows = self
+            .conn
+            .prepare_cached("SELECT id, path FROM files")?
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<rusqlite::Result<_>>()?;
+        Ok(rows)
+    }
+
+    /// Importance (graph analytics) of symbols, where computed.
+    pub fn importance_of(&self, ids: &[i64]) -> Result<rustc_hash::FxHashMap<i64, f64>> {
+        let mut stmt = self.conn.prepare_cached("SELECT importance FROM symbol_metrics WHERE symbol_id = ?1")?;
+        let mut out = rustc_hash::FxHashMap::default();
+        for &id in ids {
+            if let Some(v) = stmt.query_row([id], |r| r.get::<_, f64>(0)).optional()? {
+                out.insert(id, v);
+            }
+        }
+        Ok(out)
+    }
+}

@@ -205,22 +205,24 @@ impl Store {
         Ok(out)
     }
 
-    /// Records that the shard now holds exactly `points` for `file_id`
-    /// (and none for the files in `gone`), and marks the file synced.
-    pub fn put_points(&mut self, file_id: Option<i64>, points: &[PointRow], gone: &[i64]) -> Result<()> {
+    /// Records that the shard now holds exactly these points for each file
+    /// (and none for the files in `gone`), and marks the files synced.
+    pub fn put_points(&mut self, files: &[(i64, Vec<PointRow>)], gone: &[i64]) -> Result<()> {
         let tx = self.conn.transaction()?;
         {
             let mut delete = tx.prepare_cached("DELETE FROM points WHERE file_id = ?1")?;
-            for f in gone.iter().chain(file_id.as_ref()) {
+            let mut insert =
+                tx.prepare_cached("INSERT OR REPLACE INTO points(id, file_id, unit, text_hash, dense) VALUES (?1, ?2, ?3, ?4, ?5)")?;
+            let mut synced = tx.prepare_cached("UPDATE files SET vsynced = 1 WHERE id = ?1")?;
+            for f in gone {
                 delete.execute([f])?;
             }
-            if let Some(file_id) = file_id {
-                let mut insert =
-                    tx.prepare_cached("INSERT OR REPLACE INTO points(id, file_id, unit, text_hash, dense) VALUES (?1, ?2, ?3, ?4, ?5)")?;
+            for (file_id, points) in files {
+                delete.execute([file_id])?;
                 for p in points {
                     insert.execute(params![p.id, file_id, p.is_chunk as i64, &p.text_hash[..], p.dense])?;
                 }
-                tx.prepare_cached("UPDATE files SET vsynced = 1 WHERE id = ?1")?.execute([file_id])?;
+                synced.execute([file_id])?;
             }
         }
         tx.commit()?;

@@ -3,6 +3,7 @@
 
 mod graph;
 mod output;
+mod search;
 
 use anyhow::{Context, Result, bail};
 use clap::{Args, Parser, Subcommand};
@@ -35,6 +36,13 @@ enum Command {
     Outline(OutlineArgs),
     /// Query the dependency graph: callers, callees, class hierarchy, tests…
     Graph(graph::GraphArgs),
+    /// Search code: natural language, names, or both (dense + BM25 + exact names).
+    Search(search::SearchArgs),
+    /// Show what the index holds and how far embedding got.
+    Status {
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 #[derive(Args)]
@@ -66,6 +74,17 @@ struct IndexArgs {
     /// without this flag resolves what was skipped).
     #[arg(long)]
     no_graph: bool,
+    /// Build only the lexical and graph layers; embed later with `ken index`.
+    #[arg(long)]
+    no_embed: bool,
+    /// Throw away the embeddings and embed everything again (after changing --model).
+    #[arg(long)]
+    reembed: bool,
+    /// Only bring embeddings up to date (what `ken search` runs in the background).
+    #[arg(long, hide = true)]
+    embed_only: bool,
+    #[command(flatten)]
+    model: search::ModelArgs,
     /// Do not show a progress bar.
     #[arg(long, short)]
     quiet: bool,
@@ -104,7 +123,7 @@ struct OutlineArgs {
 fn main() {
     let cli = Cli::parse();
     tracing_subscriber::fmt()
-        .with_env_filter(tracing_subscriber::EnvFilter::try_from_env("KEN_LOG").unwrap_or_else(|_| "warn".into()))
+        .with_env_filter(tracing_subscriber::EnvFilter::try_from_env("KEN_LOG").unwrap_or_else(|_| "warn,qdrant_edge=error".into()))
         .with_writer(std::io::stderr)
         .init();
     if let Err(err) = run(cli) {
@@ -133,12 +152,14 @@ fn run(cli: Cli) -> Result<()> {
         Command::Symbols(args) => symbols(&cwd, cli.index_dir, args),
         Command::Outline(args) => outline(&cwd, cli.index_dir, args),
         Command::Graph(args) => graph::run(&open_index(&cwd, cli.index_dir)?, args),
+        Command::Search(args) => search::search(&cwd, cli.index_dir, args),
+        Command::Status { json } => search::status(&open_index(&cwd, cli.index_dir)?, json),
     }
 }
 
 /// The repository holding `dir`: the nearest ancestor with an index or a
 /// `.git`, else `dir` itself.
-fn repo_root(dir: &Path) -> PathBuf {
+pub(crate) fn repo_root(dir: &Path) -> PathBuf {
     dir.ancestors()
         .find(|a| a.join(".kenning").is_dir() || a.join(".git").exists())
         .unwrap_or(dir)
@@ -191,12 +212,40 @@ fn index(cwd: &Path, index_dir: Option<PathBuf>, args: IndexArgs) -> Result<()> 
             bar.set_message("resolving references");
         }
     };
-    let summary = ken_index::index(&opts, &progress)?;
-    bar.finish_and_clear();
-    if args.json {
-        println!("{}", serde_json::to_string_pretty(&summary)?);
+    let index_dir = opts.index_dir.clone();
+    let summary = if args.embed_only {
+        None
     } else {
-        print!("{}", output::index_summary(&summary));
+        match ken_index::index(&opts, &progress) {
+            Ok(summary) => Some(summary),
+            Err(e) => {
+                let e = anyhow::Error::from(e);
+                if search::is_locked(&e) && let Some(message) = search::busy_message(&index_dir) {
+                    bail!(message);
+                }
+                return Err(e);
+            }
+        }
+    };
+    bar.finish_and_clear();
+    let vectors = match search::vector_phases(&index_dir, &args.model, !args.no_embed, args.reembed, args.rebuild, args.quiet || args.json) {
+        Ok(v) => v,
+        Err(e) if args.embed_only && search::is_locked(&e) => return Ok(()),
+        Err(e) => return Err(e),
+    };
+    if args.json {
+        let mut json = serde_json::to_value(&summary)?;
+        match json.as_object_mut() {
+            Some(object) => {
+                object.insert("vectors".into(), serde_json::to_value(&vectors)?);
+            }
+            None => json = serde_json::json!({ "vectors": vectors }),
+        }
+        println!("{}", serde_json::to_string_pretty(&json)?);
+    } else if let Some(summary) = &summary {
+        print!("{}{}", output::index_summary(summary), vectors.render());
+    } else if !args.quiet {
+        print!("{}", vectors.render());
     }
     Ok(())
 }

@@ -1,0 +1,534 @@
+//! Hybrid retrieval: dense, BM25 and exact-identifier lanes fused with
+//! Reciprocal Rank Fusion, then de-duplicated.
+//!
+//! Each lane over-retrieves (MutaGReP's NoDuplicates): symbols and the chunks
+//! cut from them point at the same code, and only one of each should reach
+//! the user. If the query names a symbol that exists, that symbol is first:
+//! a code search must never lose to grep.
+
+use crate::lexical::{self, Word};
+use crate::shard::{PointFilter, VectorShard};
+use crate::sync::chunk_header;
+use ken_embed::Embedder;
+use ken_store::{Store, StoreError, SymbolRow, UnitText};
+use rustc_hash::{FxHashMap, FxHashSet};
+use serde::Serialize;
+use std::time::Instant;
+
+/// Longest query read; the rest is cut (and the response says so).
+pub const MAX_QUERY_CHARS: usize = 2000;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    Hybrid,
+    Semantic,
+    Lexical,
+    Exact,
+}
+
+impl Mode {
+    pub fn parse(text: &str) -> Option<Mode> {
+        Some(match text {
+            "hybrid" => Mode::Hybrid,
+            "semantic" | "dense" => Mode::Semantic,
+            "lexical" | "bm25" => Mode::Lexical,
+            "exact" => Mode::Exact,
+            _ => return None,
+        })
+    }
+    pub fn uses_dense(self) -> bool {
+        matches!(self, Mode::Hybrid | Mode::Semantic)
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct SearchOptions {
+    pub k: usize,
+    pub mode: Mode,
+    pub languages: Vec<String>,
+    pub kinds: Vec<String>,
+    pub path_glob: Option<String>,
+    /// RRF's k: larger flattens the advantage of top ranks.
+    pub rrf_k: f32,
+    /// Lane weights in the fusion: dense, BM25, exact identifiers.
+    pub weights: [f32; 3],
+    /// Candidates each lane returns, as a multiple of `k` (before de-duplication).
+    pub overfetch: usize,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions {
+            k: 10,
+            mode: Mode::Hybrid,
+            languages: Vec::new(),
+            kinds: Vec::new(),
+            path_glob: None,
+            rrf_k: 60.0,
+            weights: [1.0, 1.0, 2.0],
+            overfetch: 4,
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum SearchError {
+    #[error("the query is empty; describe the code you want or give a name, e.g. `ken search \"parse config file\"`")]
+    EmptyQuery,
+    #[error("the query has only common words ({0}); add a name or more specific words")]
+    OnlyStopwords(String),
+    #[error("--path `{glob}` is not a valid glob: {detail}")]
+    BadGlob { glob: String, detail: String },
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error(transparent)]
+    Shard(#[from] crate::shard::ShardError),
+    #[error(transparent)]
+    Embed(#[from] ken_embed::EmbedError),
+}
+
+/// Rank (1-based) of a hit in each lane that found it.
+#[derive(Clone, Copy, Debug, Default, Serialize, PartialEq, Eq)]
+pub struct LaneRanks {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dense: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sparse: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exact: Option<usize>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Hit {
+    pub path: String,
+    pub start_line: u32,
+    pub end_line: u32,
+    /// The symbol the hit is (or, for a chunk, is named after).
+    pub name: String,
+    pub qualified_name: String,
+    pub kind: String,
+    /// `symbol` or `chunk`.
+    pub unit: &'static str,
+    pub language: String,
+    pub score: f32,
+    pub lanes: LaneRanks,
+    /// Where the code sits: RepoGPT's header for chunks, kind and name for symbols.
+    pub header: String,
+    /// The lines most relevant to the query, at most [`SNIPPET_LINES`].
+    pub snippet: Snippet,
+    #[serde(skip)]
+    pub code: String,
+    #[serde(skip)]
+    pub point_id: i64,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Snippet {
+    pub start_line: u32,
+    pub text: String,
+}
+
+pub const SNIPPET_LINES: usize = 8;
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Timings {
+    pub embed_ms: f64,
+    pub dense_ms: f64,
+    pub sparse_ms: f64,
+    pub exact_ms: f64,
+    pub fuse_ms: f64,
+    pub total_ms: f64,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct SearchResponse {
+    pub query: String,
+    pub mode: Mode,
+    pub hits: Vec<Hit>,
+    /// Query words to highlight.
+    pub terms: Vec<String>,
+    /// What the user should know: a partial semantic lane, a cut query…
+    pub notes: Vec<String>,
+    pub timings: Timings,
+}
+
+/// The query, read: lexical terms and the identifiers it names.
+#[derive(Clone, Debug)]
+pub struct QueryPlan {
+    pub text: String,
+    pub truncated: bool,
+    pub identifiers: Vec<String>,
+    pub terms: Vec<String>,
+}
+
+/// Words after which (or before which) a name is expected:
+/// "the `send` method", "in the `Session` class".
+const KIND_WORDS: &[&str] = &[
+    "attribute", "class", "classes", "constant", "constructor", "enum", "field", "fn", "func", "function",
+    "functions", "interface", "macro", "method", "methods", "module", "property", "struct", "trait", "type",
+    "variable",
+];
+
+pub fn plan_query(raw: &str) -> Result<QueryPlan, SearchError> {
+    let trimmed = raw.trim();
+    if trimmed.is_empty() {
+        return Err(SearchError::EmptyQuery);
+    }
+    let truncated = trimmed.chars().count() > MAX_QUERY_CHARS;
+    let text: String = trimmed.chars().take(MAX_QUERY_CHARS).collect();
+    let words = lexical::words(&text);
+    let lower: Vec<String> = words.iter().map(|w| w.text.to_lowercase()).collect();
+    let mut identifiers = Vec::new();
+    for (i, word) in words.iter().enumerate() {
+        let near_kind_word = |j: Option<usize>| j.and_then(|j| lower.get(j)).is_some_and(|w| KIND_WORDS.contains(&w.as_str()));
+        let is_kind_word = KIND_WORDS.contains(&lower[i].as_str());
+        let named = looks_like_identifier(word)
+            || words.len() == 1
+            || (!is_kind_word && !lexical::is_stopword(&lower[i]) && (near_kind_word(i.checked_sub(1)) || near_kind_word(Some(i + 1))))
+            || (i > 0 && word.text.starts_with(|c: char| c.is_uppercase()) && !lexical::is_stopword(&lower[i]));
+        if named && !identifiers.contains(&word.text.to_string()) {
+            identifiers.push(word.text.to_string());
+        }
+    }
+    let mut terms = lexical::terms(&text, true);
+    if terms.is_empty() && identifiers.is_empty() {
+        return Err(SearchError::OnlyStopwords(text));
+    }
+    if terms.is_empty() {
+        terms = lexical::terms(&text, false);
+    }
+    Ok(QueryPlan { text, truncated, identifiers, terms })
+}
+
+/// `snake_case`, `camelCase`, `PascalCase`, `a.b`, `a::b`, `x2`: code, not prose.
+fn looks_like_identifier(word: &Word) -> bool {
+    let t = word.text;
+    let inner_upper = t.chars().skip(1).any(|c| c.is_uppercase()) && t.chars().any(|c| c.is_lowercase());
+    t.contains('_') || t.contains('.') || t.contains("::") || inner_upper || (t.chars().any(|c| c.is_ascii_digit()) && t.chars().any(|c| c.is_alphabetic()))
+}
+
+/// One search over an open index.
+pub struct Searcher<'a> {
+    pub store: &'a Store,
+    /// `None` when the shard is unavailable: only the exact lane runs.
+    pub shard: Option<&'a VectorShard>,
+    /// `None` when no model is loaded: no dense lane.
+    pub embedder: Option<&'a dyn Embedder>,
+}
+
+#[derive(Default)]
+struct Candidate {
+    score: f32,
+    lanes: LaneRanks,
+    exact_tier: Option<u8>,
+}
+
+impl Searcher<'_> {
+    pub fn search(&self, raw_query: &str, options: &SearchOptions) -> Result<SearchResponse, SearchError> {
+        let start = Instant::now();
+        let plan = plan_query(raw_query)?;
+        let mut notes = Vec::new();
+        let mut timings = Timings::default();
+        if plan.truncated {
+            notes.push(format!("the query was cut to its first {MAX_QUERY_CHARS} characters"));
+        }
+        let filter = self.filter(options)?;
+        let fetch = (options.k * options.overfetch).max(40);
+        let mut candidates: FxHashMap<i64, Candidate> = FxHashMap::default();
+        let mut add_lane = |ranked: &[i64], lane: usize, weight: f32| {
+            for (rank, &id) in ranked.iter().enumerate() {
+                let c = candidates.entry(id).or_default();
+                c.score += weight / (options.rrf_k + rank as f32 + 1.0);
+                let slot = match lane {
+                    0 => &mut c.lanes.dense,
+                    1 => &mut c.lanes.sparse,
+                    _ => &mut c.lanes.exact,
+                };
+                *slot = Some(rank + 1);
+            }
+        };
+
+        // Dense lane.
+        if options.mode.uses_dense() {
+            match (self.shard, self.embedder) {
+                (Some(shard), Some(embedder)) => {
+                    let t = Instant::now();
+                    let vector = embedder.embed_query(&plan.text)?;
+                    timings.embed_ms = ms(t);
+                    let t = Instant::now();
+                    let ranked: Vec<i64> = shard.search_dense(vector, fetch, &filter)?.into_iter().map(|p| p.0).collect();
+                    timings.dense_ms = ms(t);
+                    add_lane(&ranked, 0, options.weights[0]);
+                }
+                _ => notes.push("semantic lane off: no embeddings for this index yet (run `ken index`)".into()),
+            }
+        }
+        // BM25 lane.
+        if matches!(options.mode, Mode::Hybrid | Mode::Lexical) {
+            if let Some(shard) = self.shard {
+                let t = Instant::now();
+                let ranked: Vec<i64> =
+                    shard.search_sparse(lexical::query_vector(&plan.text), fetch, &filter)?.into_iter().map(|p| p.0).collect();
+                timings.sparse_ms = ms(t);
+                add_lane(&ranked, 1, options.weights[1]);
+            } else {
+                notes.push("lexical lane off: the vector index is unavailable".into());
+            }
+        }
+        // Exact identifier lane.
+        let mut tiers: FxHashMap<i64, u8> = FxHashMap::default();
+        if options.mode != Mode::Semantic {
+            let t = Instant::now();
+            let exact = self.exact_lane(&plan, options, &filter)?;
+            timings.exact_ms = ms(t);
+            let ranked: Vec<i64> = exact.iter().map(|(id, _)| *id).collect();
+            add_lane(&ranked, 2, options.weights[2]);
+            tiers = exact.into_iter().collect();
+        }
+        let t = Instant::now();
+        for (id, tier) in &tiers {
+            if let Some(c) = candidates.get_mut(id) {
+                c.exact_tier = Some(*tier);
+            }
+        }
+        let mut ranked: Vec<(i64, Candidate)> = candidates.into_iter().collect();
+        ranked.sort_by(|a, b| b.1.score.total_cmp(&a.1.score).then(a.0.cmp(&b.0)));
+        // A strong name match goes first whatever the other lanes say.
+        let best_tier = ranked.iter().filter_map(|(_, c)| c.exact_tier).filter(|&t| t <= STRONG_TIER).min();
+        if let Some(best) = best_tier
+            && let Some(pos) = ranked.iter().position(|(_, c)| c.exact_tier == Some(best))
+        {
+            let mut pinned = ranked.remove(pos);
+            // Scores stay in order: the pinned hit takes the top score.
+            pinned.1.score = pinned.1.score.max(ranked.first().map_or(0.0, |r| r.1.score));
+            ranked.insert(0, pinned);
+        }
+        let ids: Vec<i64> = ranked.iter().take(fetch * 2).map(|(id, _)| *id).collect();
+        let units = self.store.units_by_points(&ids)?;
+        let by_id: FxHashMap<i64, &UnitText> = units.iter().map(|u| (u.point_id, u)).collect();
+        let mut hits: Vec<Hit> = Vec::new();
+        for (id, c) in ranked.iter().take(fetch * 2) {
+            let Some(unit) = by_id.get(id) else { continue };
+            if hits.len() >= options.k {
+                break;
+            }
+            if hits.iter().any(|h| duplicates(h, unit)) {
+                continue;
+            }
+            hits.push(to_hit(unit, c, &plan.terms));
+        }
+        timings.fuse_ms = ms(t);
+        if options.mode.uses_dense() && self.shard.is_some() && self.embedder.is_some() {
+            let progress = self.store.embed_progress()?;
+            if !progress.complete() && progress.total() > 0 {
+                notes.push(format!(
+                    "embeddings are {}% done ({} of {}); semantic results are partial until `ken index` finishes",
+                    progress.embedded() * 100 / progress.total().max(1),
+                    progress.embedded(),
+                    progress.total()
+                ));
+            }
+        }
+        timings.total_ms = ms(start);
+        Ok(SearchResponse { query: plan.text, mode: options.mode, hits, terms: plan.terms, notes, timings })
+    }
+
+    fn filter(&self, options: &SearchOptions) -> Result<PointFilter, SearchError> {
+        let file_ids = match &options.path_glob {
+            Some(glob) => {
+                let matcher = globset::GlobBuilder::new(glob)
+                    .literal_separator(false)
+                    .build()
+                    .map_err(|e| SearchError::BadGlob { glob: glob.clone(), detail: e.to_string() })?
+                    .compile_matcher();
+                let prefix = glob.trim_end_matches(['*', '/']);
+                Some(
+                    self.store
+                        .file_paths()?
+                        .into_iter()
+                        .filter(|(_, p)| matcher.is_match(p) || (!prefix.is_empty() && !glob.contains('*') && p.starts_with(prefix)))
+                        .map(|(id, _)| id)
+                        .collect(),
+                )
+            }
+            None => None,
+        };
+        Ok(PointFilter { languages: options.languages.clone(), kinds: options.kinds.clone(), file_ids })
+    }
+
+    /// Symbols the query names, best first, with their match tier.
+    fn exact_lane(&self, plan: &QueryPlan, options: &SearchOptions, filter: &PointFilter) -> Result<Vec<(i64, u8)>, SearchError> {
+        let mut found: FxHashMap<i64, (u8, SymbolRow)> = FxHashMap::default();
+        let mut keep = |tier: u8, row: SymbolRow| {
+            let entry = found.entry(row.id).or_insert((tier, row.clone()));
+            entry.0 = entry.0.min(tier);
+        };
+        for ident in &plan.identifiers {
+            let segments: Vec<&str> = ident.split(['.', ':']).filter(|s| !s.is_empty()).collect();
+            let last = segments.last().copied().unwrap_or(ident);
+            let dotted = segments.len() > 1;
+            let mut any = false;
+            for row in self.store.symbols_by_name(last)? {
+                let tier = if dotted {
+                    let suffix = segments.join(".").to_lowercase();
+                    let q = row.qualified_name.to_lowercase().replace("::", ".");
+                    if q == suffix || q.ends_with(&format!(".{suffix}")) { TIER_QUALIFIED } else { continue }
+                } else if row.name == last {
+                    TIER_NAME
+                } else {
+                    TIER_NAME_NOCASE
+                };
+                keep(tier, row);
+                any = true;
+            }
+            if any {
+                continue;
+            }
+            let folded = last.to_lowercase().replace('_', "");
+            for row in self.store.symbols_by_folded_name(&folded)? {
+                keep(TIER_FOLDED, row);
+                any = true;
+            }
+            if !any && folded.len() >= 5 {
+                // A misspelled name: the closest names, if close enough.
+                let names = self.store.symbol_names()?;
+                let mut best: Vec<(f64, i64)> = names
+                    .iter()
+                    .map(|(id, name, _)| (strsim::jaro_winkler(&folded, &name.to_lowercase().replace('_', "")), *id))
+                    .filter(|(s, _)| *s >= 0.92)
+                    .collect();
+                best.sort_by(|a, b| b.0.total_cmp(&a.0));
+                for (_, id) in best.into_iter().take(5) {
+                    if let Some(row) = self.store.symbol_by_id(id)? {
+                        keep(TIER_FUZZY, row);
+                    }
+                }
+            }
+        }
+        // "the X method in the Y class": an X inside a Y is the answer.
+        let names: Vec<String> = plan.identifiers.iter().map(|i| i.rsplit(['.', ':']).next().unwrap_or(i).to_lowercase()).collect();
+        if names.len() > 1 {
+            for (tier, row) in found.values_mut() {
+                let parent = row.parent.as_deref().unwrap_or("").rsplit(['.', ':']).next().unwrap_or("").to_lowercase();
+                if *tier <= TIER_FOLDED && names.contains(&parent) && parent != row.name.to_lowercase() {
+                    *tier = TIER_PAIR;
+                }
+            }
+        }
+        let mut rows: Vec<(u8, SymbolRow)> = found
+            .into_values()
+            .filter(|(_, r)| options.languages.is_empty() || options.languages.contains(&r.language))
+            .filter(|(_, r)| options.kinds.is_empty() || options.kinds.contains(&r.kind))
+            .collect();
+        if let Some(ids) = &filter.file_ids {
+            let paths: FxHashSet<String> = self
+                .store
+                .file_paths()?
+                .into_iter()
+                .filter(|(id, _)| ids.contains(id))
+                .map(|(_, p)| p)
+                .collect();
+            rows.retain(|(_, r)| paths.contains(&r.path));
+        }
+        let importance = self.store.importance_of(&rows.iter().map(|(_, r)| r.id).collect::<Vec<_>>())?;
+        rows.sort_by(|(ta, a), (tb, b)| {
+            ta.cmp(tb)
+                .then(kind_rank(&a.kind).cmp(&kind_rank(&b.kind)))
+                .then(importance.get(&b.id).unwrap_or(&0.0).total_cmp(importance.get(&a.id).unwrap_or(&0.0)))
+                .then(a.qualified_name.len().cmp(&b.qualified_name.len()))
+                .then(a.qualified_name.cmp(&b.qualified_name))
+        });
+        Ok(rows.into_iter().take(50).map(|(tier, r)| (UnitText::point_id(false, r.id), tier)).collect())
+    }
+}
+
+const TIER_PAIR: u8 = 0;
+const TIER_QUALIFIED: u8 = 1;
+const TIER_NAME: u8 = 2;
+const TIER_NAME_NOCASE: u8 = 3;
+const TIER_FOLDED: u8 = 4;
+const TIER_FUZZY: u8 = 5;
+/// Tiers that are surely what the user named (a fuzzy match is only a guess).
+const STRONG_TIER: u8 = TIER_FOLDED;
+
+fn kind_rank(kind: &str) -> u8 {
+    match kind {
+        "class" | "struct" | "interface" | "trait" | "enum" => 0,
+        "function" | "method" | "constructor" => 1,
+        _ => 2,
+    }
+}
+
+/// Whether `unit` shows the same code as an earlier hit.
+fn duplicates(hit: &Hit, unit: &UnitText) -> bool {
+    if hit.path != unit.path {
+        return false;
+    }
+    let (a0, a1, b0, b1) = (hit.start_line, hit.end_line, unit.start_line, unit.end_line);
+    let overlap = a1.min(b1).saturating_add(1).saturating_sub(a0.max(b0)) as f32;
+    let len = |s: u32, e: u32| (e + 1).saturating_sub(s).max(1) as f32;
+    let is_leaf = |kind: &str| !matches!(kind, "class" | "struct" | "interface" | "trait" | "enum" | "module" | "impl");
+    match (hit.unit == "chunk", unit.is_chunk) {
+        // Two symbols are two answers, even nested ones (a class and its method).
+        (false, false) => false,
+        // A chunk inside a function already shown.
+        (false, true) => is_leaf(&hit.kind) && overlap >= 0.8 * len(b0, b1),
+        // A function already shown as the chunk cut from it.
+        (true, false) => is_leaf(&unit.kind) && hit.qualified_name == unit.qualified_name && overlap >= 0.5 * len(a0, a1),
+        (true, true) => overlap >= 0.5 * len(a0, a1).min(len(b0, b1)),
+    }
+}
+
+fn to_hit(unit: &UnitText, c: &Candidate, terms: &[String]) -> Hit {
+    let header = if unit.is_chunk {
+        chunk_header(unit)
+    } else {
+        format!("{} {} in {}, lines {} to {}", unit.kind, unit.qualified_name, unit.path, unit.start_line, unit.end_line)
+    };
+    Hit {
+        path: unit.path.clone(),
+        start_line: unit.start_line,
+        end_line: unit.end_line,
+        name: unit.name.clone(),
+        qualified_name: unit.qualified_name.clone(),
+        kind: unit.kind.clone(),
+        unit: if unit.is_chunk { "chunk" } else { "symbol" },
+        language: unit.language.clone(),
+        score: c.score,
+        lanes: c.lanes,
+        header,
+        snippet: snippet(&unit.code, unit.start_line, terms),
+        code: unit.code.clone(),
+        point_id: unit.point_id,
+    }
+}
+
+/// The window of lines with the most query terms (the first lines when none match).
+fn snippet(code: &str, start_line: u32, terms: &[String]) -> Snippet {
+    let lines: Vec<&str> = code.lines().collect();
+    if lines.len() <= SNIPPET_LINES {
+        return Snippet { start_line, text: lines.join("\n") };
+    }
+    let score_line = |l: &str| {
+        let lower = l.to_lowercase();
+        terms.iter().filter(|t| t.len() > 2 && lower.contains(t.as_str())).count()
+    };
+    let scores: Vec<usize> = lines.iter().map(|l| score_line(l)).collect();
+    let mut best = (0, 0);
+    let mut window: usize = scores[..SNIPPET_LINES].iter().sum();
+    best.1 = window;
+    for s in 1..=lines.len() - SNIPPET_LINES {
+        window = window + scores[s + SNIPPET_LINES - 1] - scores[s - 1];
+        if window > best.1 {
+            best = (s, window);
+        }
+    }
+    // Keep the signature in view when the best lines are near the top anyway.
+    let from = if best.0 <= 2 { 0 } else { best.0 };
+    Snippet { start_line: start_line + from as u32, text: lines[from..from + SNIPPET_LINES].join("\n") }
+}
+
+fn ms(t: Instant) -> f64 {
+    t.elapsed().as_secs_f64() * 1000.0
+}

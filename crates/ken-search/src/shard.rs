@@ -1,0 +1,324 @@
+//! The embedded Qdrant Edge shard in `<index>/vectors`: one point per symbol
+//! or chunk, with a dense vector (cosine, once embedded) and a sparse BM25
+//! vector (IDF applied by Qdrant at query time), plus indexed payload for
+//! filters. SQLite stays the system of record: the shard can always be
+//! rebuilt from it (`ken index --rebuild`).
+
+use qdrant_edge::{
+    AnyVariants, Condition, CreateIndex, Distance, EdgeConfig, EdgeShard, EdgeSparseVectorParams, EdgeVectorParams,
+    FieldCondition, FieldIndexOperations, Filter, Match, Modifier, NamedQuery, PayloadFieldSchema, PayloadSchemaType,
+    PointId, PointInsertOperations, PointOperations, PointStruct, PointVectorsPersisted, QueryEnum,
+    QueryRequest, ScoringQuery, SparseVector, UpdateOperation, UpdateVectorsOp, Vector, VectorInternal,
+    VectorOperations, VectorStructPersisted, Vectors, WithPayloadInterface, WithVector,
+};
+use std::collections::HashMap;
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+pub const DENSE: &str = "dense";
+pub const SPARSE: &str = "bm25";
+const LOCK_FILE: &str = "vectors.lock";
+pub const SHARD_DIR: &str = "vectors";
+
+#[derive(Debug, thiserror::Error)]
+pub enum ShardError {
+    #[error("the vector index in {0} is in use by another ken process; wait for it (an index or embedding run) to finish and retry")]
+    Busy(PathBuf),
+    #[error("the vector index in {path} is damaged ({detail}); run `ken index --rebuild` to rebuild it from the index")]
+    Corrupt { path: PathBuf, detail: String },
+    #[error("vector index error: {0}")]
+    Qdrant(String),
+}
+
+pub type Result<T, E = ShardError> = std::result::Result<T, E>;
+
+fn qdrant(e: impl std::fmt::Display) -> ShardError {
+    ShardError::Qdrant(e.to_string())
+}
+
+/// What a point is, for filtering.
+#[derive(Clone, Debug)]
+pub struct PointPayload<'a> {
+    pub file_id: i64,
+    pub path: &'a str,
+    pub language: &'a str,
+    pub kind: &'a str,
+    pub is_chunk: bool,
+    pub name: &'a str,
+    pub qualified_name: &'a str,
+}
+
+/// Filters applied inside the shard (with payload indexes), not after.
+#[derive(Clone, Debug, Default)]
+pub struct PointFilter {
+    pub languages: Vec<String>,
+    pub kinds: Vec<String>,
+    /// Only these files (a `--path` glob resolved against the index).
+    pub file_ids: Option<Vec<i64>>,
+}
+
+impl PointFilter {
+    fn to_qdrant(&self) -> Option<Filter> {
+        let mut must = Vec::new();
+        let strings = |key: &str, values: &[String]| {
+            Condition::Field(FieldCondition::new_match(
+                key.try_into().expect("static payload key"),
+                Match::new_any(AnyVariants::Strings(values.iter().cloned().collect())),
+            ))
+        };
+        if !self.languages.is_empty() {
+            must.push(strings("lang", &self.languages));
+        }
+        if !self.kinds.is_empty() {
+            must.push(strings("kind", &self.kinds));
+        }
+        if let Some(ids) = &self.file_ids {
+            must.push(Condition::Field(FieldCondition::new_match(
+                "file_id".try_into().expect("static payload key"),
+                Match::new_any(AnyVariants::Integers(ids.iter().copied().collect())),
+            )));
+        }
+        (!must.is_empty()).then(|| Filter { must: Some(must), ..Filter::new() })
+    }
+}
+
+/// An open shard. Holds `vectors.lock`: Qdrant Edge allows one process per
+/// shard, so writers hold it only while they write and readers while they read.
+pub struct VectorShard {
+    shard: Option<EdgeShard>,
+    path: PathBuf,
+    _lock: File,
+}
+
+impl VectorShard {
+    /// Opens (creating if needed) the shard under `index_dir`, waiting up to
+    /// `wait` for another process to let go of it. `dim` is the dense size.
+    pub fn open(index_dir: &Path, dim: usize, wait: Duration) -> Result<VectorShard> {
+        let path = index_dir.join(SHARD_DIR);
+        let lock = lock(index_dir, wait)?;
+        let config = config(dim);
+        let corrupt = |e: &dyn std::fmt::Display| ShardError::Corrupt { path: path.clone(), detail: e.to_string() };
+        let has_config = path.join("edge_config.json").is_file();
+        let shard = if has_config {
+            let shard = EdgeShard::load(&path, None).map_err(|e| corrupt(&e))?;
+            let same_dim = shard.config().vectors.get(DENSE).is_some_and(|v| v.size == dim);
+            if !same_dim {
+                return Err(ShardError::Corrupt { path, detail: "its dense vectors have another dimension".into() });
+            }
+            shard
+        } else {
+            let _ = std::fs::remove_dir_all(&path);
+            std::fs::create_dir_all(&path).map_err(|e| corrupt(&e))?;
+            let shard = EdgeShard::new(&path, config).map_err(|e| corrupt(&e))?;
+            for (field, schema) in [
+                ("file_id", PayloadSchemaType::Integer),
+                ("path", PayloadSchemaType::Keyword),
+                ("lang", PayloadSchemaType::Keyword),
+                ("kind", PayloadSchemaType::Keyword),
+                ("name", PayloadSchemaType::Keyword),
+                ("qname", PayloadSchemaType::Keyword),
+            ] {
+                shard
+                    .update(UpdateOperation::FieldIndexOperation(FieldIndexOperations::CreateIndex(CreateIndex {
+                        field_name: field.try_into().expect("static payload key"),
+                        field_schema: Some(PayloadFieldSchema::FieldType(schema)),
+                    })))
+                    .map_err(qdrant)?;
+            }
+            shard
+        };
+        Ok(VectorShard { shard: Some(shard), path, _lock: lock })
+    }
+
+    /// Deletes the shard directory (under the lock): the next open starts empty.
+    pub fn destroy(index_dir: &Path, wait: Duration) -> Result<()> {
+        let _lock = lock(index_dir, wait)?;
+        match std::fs::remove_dir_all(index_dir.join(SHARD_DIR)) {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+            Err(e) => Err(qdrant(e)),
+        }
+    }
+
+    fn shard(&self) -> &EdgeShard {
+        self.shard.as_ref().expect("shard is open until drop")
+    }
+
+    /// Inserts or replaces points with their payload, sparse vector, and
+    /// dense vector where one is known.
+    pub fn upsert(&self, points: Vec<(i64, PointPayload<'_>, SparseVector, Option<Vec<f32>>)>) -> Result<()> {
+        if points.is_empty() {
+            return Ok(());
+        }
+        let points = points
+            .into_iter()
+            .map(|(id, p, sparse, dense)| {
+                let mut vectors: HashMap<String, Vector> = HashMap::from([(SPARSE.to_string(), Vector::from(sparse))]);
+                if let Some(dense) = dense {
+                    vectors.insert(DENSE.to_string(), Vector::new_dense(dense));
+                }
+                PointStruct::new(
+                    point_id(id),
+                    Vectors::from(vectors),
+                    serde_json::json!({
+                        "file_id": p.file_id, "path": p.path, "lang": p.language, "kind": p.kind,
+                        "chunk": p.is_chunk, "name": p.name, "qname": p.qualified_name,
+                    }),
+                )
+                .into()
+            })
+            .collect();
+        self.shard()
+            .update(UpdateOperation::PointOperation(PointOperations::UpsertPoints(PointInsertOperations::PointsList(points))))
+            .map_err(qdrant)
+    }
+
+    /// Adds dense vectors to existing points.
+    pub fn set_dense(&self, vectors: Vec<(i64, Vec<f32>)>) -> Result<()> {
+        if vectors.is_empty() {
+            return Ok(());
+        }
+        let points = vectors
+            .into_iter()
+            .map(|(id, v)| PointVectorsPersisted {
+                id: point_id(id),
+                vector: VectorStructPersisted::from(Vectors::new_named([(DENSE, Vector::new_dense(v))]).0),
+            })
+            .collect();
+        self.shard()
+            .update(UpdateOperation::VectorOperation(VectorOperations::UpdateVectors(UpdateVectorsOp {
+                points,
+                update_filter: None,
+            })))
+            .map_err(qdrant)
+    }
+
+    pub fn delete_files(&self, file_ids: &[i64]) -> Result<()> {
+        if file_ids.is_empty() {
+            return Ok(());
+        }
+        let filter = PointFilter { file_ids: Some(file_ids.to_vec()), ..Default::default() }.to_qdrant().expect("non-empty");
+        self.shard()
+            .update(UpdateOperation::PointOperation(PointOperations::DeletePointsByFilter(filter)))
+            .map_err(qdrant)
+    }
+
+    pub fn delete_points(&self, ids: &[i64]) -> Result<()> {
+        if ids.is_empty() {
+            return Ok(());
+        }
+        self.shard()
+            .update(UpdateOperation::PointOperation(PointOperations::DeletePoints {
+                ids: ids.iter().map(|&id| point_id(id)).collect(),
+            }))
+            .map_err(qdrant)
+    }
+
+    /// Nearest points by dense vector: `(point id, cosine)`.
+    pub fn search_dense(&self, vector: Vec<f32>, limit: usize, filter: &PointFilter) -> Result<Vec<(i64, f32)>> {
+        self.search(VectorInternal::from(vector), DENSE, limit, filter)
+    }
+
+    /// Best BM25 matches: `(point id, score)`.
+    pub fn search_sparse(&self, vector: SparseVector, limit: usize, filter: &PointFilter) -> Result<Vec<(i64, f32)>> {
+        if vector.indices.is_empty() {
+            return Ok(Vec::new());
+        }
+        self.search(VectorInternal::from(vector), SPARSE, limit, filter)
+    }
+
+    fn search(&self, query: VectorInternal, using: &str, limit: usize, filter: &PointFilter) -> Result<Vec<(i64, f32)>> {
+        let points = self
+            .shard()
+            .query(QueryRequest {
+                prefetches: vec![],
+                query: Some(ScoringQuery::Vector(QueryEnum::Nearest(NamedQuery { query, using: Some(using.to_string()) }))),
+                filter: filter.to_qdrant(),
+                score_threshold: None,
+                limit,
+                offset: 0,
+                params: None,
+                with_vector: WithVector::Bool(false),
+                with_payload: WithPayloadInterface::Bool(false),
+            })
+            .map_err(qdrant)?;
+        Ok(points
+            .into_iter()
+            .filter_map(|p| match p.id {
+                PointId::NumId(n) => Some((n as i64, p.score)),
+                PointId::Uuid(_) => None,
+            })
+            .collect())
+    }
+
+    pub fn count(&self) -> usize {
+        self.shard().info().points_count
+    }
+
+    /// Builds the shard's vector indexes (HNSW) where segments grew large enough.
+    pub fn optimize(&self) -> Result<()> {
+        self.shard().optimize().map(|_| ()).map_err(qdrant)
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl Drop for VectorShard {
+    fn drop(&mut self) {
+        // Close (flush) the shard before the lock is released.
+        drop(self.shard.take());
+    }
+}
+
+fn point_id(id: i64) -> PointId {
+    PointId::NumId(id as u64)
+}
+
+fn config(dim: usize) -> EdgeConfig {
+    EdgeConfig {
+        vectors: HashMap::from([(
+            DENSE.to_string(),
+            EdgeVectorParams {
+                size: dim,
+                distance: Distance::Cosine,
+                on_disk: None,
+                multivector_config: None,
+                datatype: None,
+                quantization_config: None,
+                hnsw_config: None,
+            },
+        )]),
+        sparse_vectors: HashMap::from([(
+            SPARSE.to_string(),
+            EdgeSparseVectorParams { modifier: Some(Modifier::Idf), ..Default::default() },
+        )]),
+        ..Default::default()
+    }
+}
+
+fn lock(index_dir: &Path, wait: Duration) -> Result<File> {
+    std::fs::create_dir_all(index_dir).map_err(qdrant)?;
+    let file = File::options()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(index_dir.join(LOCK_FILE))
+        .map_err(qdrant)?;
+    let start = Instant::now();
+    loop {
+        match fs4::fs_std::FileExt::try_lock_exclusive(&file) {
+            Ok(true) => return Ok(file),
+            Ok(false) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
+            Err(e) => return Err(qdrant(e)),
+        }
+        if start.elapsed() >= wait {
+            return Err(ShardError::Busy(index_dir.to_path_buf()));
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+

@@ -1,0 +1,309 @@
+//! Keeps the shard in step with SQLite, then embeds what lacks a vector.
+//!
+//! Two phases, both resumable:
+//! 1. [`sync_points`]: every file marked unsynced gets its old points
+//!    deleted and its symbols and chunks upserted with payload and BM25
+//!    vectors (and dense vectors already in the embedding cache). Lexical
+//!    search works from here on.
+//! 2. [`embed_pending`]: points without a dense vector are embedded, symbols
+//!    first, in batches; each batch is cached in SQLite, written to the
+//!    shard, then marked done. A killed run loses at most one batch.
+
+use crate::lexical;
+use crate::shard::{PointPayload, ShardError, VectorShard};
+use ken_core::{Chunk, ChunkContext, Language};
+use ken_embed::Embedder;
+use ken_store::{EmbedProgress, PointRow, Store, StoreError, UnitText};
+use serde::Serialize;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// Default dense size before any model is chosen (MiniLM's).
+pub const DEFAULT_DIM: usize = 384;
+/// How long a writer waits for a searcher to let go of the shard.
+const WRITER_WAIT: Duration = Duration::from_secs(60);
+/// Code read into an embedding text: the model reads 256 tokens at most.
+const EMBED_CODE_CHARS: usize = 1600;
+
+#[derive(Debug, thiserror::Error)]
+pub enum SyncError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error(transparent)]
+    Shard(#[from] ShardError),
+    #[error(transparent)]
+    Embed(#[from] ken_embed::EmbedError),
+    #[error("this index was embedded with `{indexed}`, not `{requested}`; run `ken index --model {spec} --reembed` to embed it again with the new model")]
+    ModelMismatch { indexed: String, requested: String, spec: String },
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct SyncSummary {
+    pub files_synced: u64,
+    pub files_removed: u64,
+    pub points_written: u64,
+    pub seconds: f64,
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct EmbedSummary {
+    pub model: String,
+    pub embedded: u64,
+    pub from_cache: u64,
+    pub tokens: u64,
+    pub seconds: f64,
+    pub progress: EmbedProgress,
+}
+
+/// Dense size the shard was created with (meta `embed_dim`).
+pub fn shard_dim(store: &Store) -> Result<usize, StoreError> {
+    Ok(store.meta("embed_dim")?.and_then(|d| d.parse().ok()).unwrap_or(DEFAULT_DIM))
+}
+
+/// The model the index's vectors come from, if any were made.
+pub fn indexed_model(store: &Store) -> Result<Option<(String, String)>, StoreError> {
+    Ok(match (store.meta("embed_model")?, store.meta("embed_spec")?) {
+        (Some(id), Some(spec)) if !id.is_empty() => Some((id, spec)),
+        _ => None,
+    })
+}
+
+/// Throws away the shard and every record of it; the next sync rebuilds it.
+pub fn reset(store: &mut Store, index_dir: &Path) -> Result<(), SyncError> {
+    VectorShard::destroy(index_dir, WRITER_WAIT)?;
+    store.reset_points()?;
+    for key in ["embed_model", "embed_spec"] {
+        store.set_meta(key, "")?;
+    }
+    Ok(())
+}
+
+/// Phase 1: brings the shard's points in line with the index.
+pub fn sync_points(store: &mut Store, index_dir: &Path, model: Option<&str>) -> Result<SyncSummary, SyncError> {
+    let start = Instant::now();
+    let mut summary = SyncSummary::default();
+    let gone = store.deleted_point_files()?;
+    let unsynced = store.unsynced_files()?;
+    if gone.is_empty() && unsynced.is_empty() && index_dir.join(crate::shard::SHARD_DIR).is_dir() {
+        return Ok(summary);
+    }
+    let shard = VectorShard::open(index_dir, shard_dim(store)?, WRITER_WAIT)?;
+    shard.delete_files(&gone)?;
+    store.put_points(&[], &gone)?;
+    summary.files_removed = gone.len() as u64;
+    for batch in unsynced.chunks(256) {
+        let mut rows = Vec::with_capacity(batch.len());
+        let mut points = Vec::new();
+        let mut units_all = Vec::new();
+        for &file_id in batch {
+            units_all.push((file_id, store.units_of_file(file_id)?));
+        }
+        let hashes: Vec<[u8; 16]> =
+            units_all.iter().flat_map(|(_, units)| units.iter().map(|u| text_hash(&embed_text(u)))).collect();
+        let cached = match model {
+            Some(model) => store.cached_embeddings(model, &hashes)?,
+            None => Default::default(),
+        };
+        let mut hashes = hashes.into_iter();
+        for (file_id, units) in &units_all {
+            let mut file_rows = Vec::with_capacity(units.len());
+            for unit in units {
+                let hash = hashes.next().unwrap_or_default();
+                let dense = cached.get(&hash).cloned();
+                file_rows.push(PointRow { id: unit.point_id, is_chunk: unit.is_chunk, text_hash: hash, dense: dense.is_some() });
+                let (boosted, text) = bm25_text(unit);
+                points.push((unit.point_id, payload(unit), lexical::document_vector(&boosted, &text), dense));
+            }
+            rows.push((*file_id, file_rows));
+        }
+        summary.points_written += points.len() as u64;
+        shard.delete_files(batch)?;
+        shard.upsert(points)?;
+        store.put_points(&rows, &[])?;
+        summary.files_synced += batch.len() as u64;
+    }
+    summary.seconds = start.elapsed().as_secs_f64();
+    Ok(summary)
+}
+
+fn payload(unit: &UnitText) -> PointPayload<'_> {
+    PointPayload {
+        file_id: unit.file_id,
+        path: &unit.path,
+        language: &unit.language,
+        kind: &unit.kind,
+        is_chunk: unit.is_chunk,
+        name: &unit.name,
+        qualified_name: &unit.qualified_name,
+    }
+}
+
+/// Phase 2: embeds points that lack a dense vector, symbols first, calling
+/// `progress` after each batch. Stops early (resumably) when `deadline` passes.
+pub fn embed_pending(
+    store: &mut Store,
+    index_dir: &Path,
+    embedder: &dyn Embedder,
+    spec: &str,
+    batch: usize,
+    deadline: Option<Instant>,
+    mut progress: impl FnMut(&EmbedProgress),
+) -> Result<EmbedSummary, SyncError> {
+    let start = Instant::now();
+    let model = embedder.model_id().to_string();
+    check_model(store, index_dir, embedder, spec)?;
+    let mut summary = EmbedSummary { model: model.clone(), ..Default::default() };
+    loop {
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            break;
+        }
+        let pending = store.pending_points(batch.max(1))?;
+        if pending.is_empty() {
+            break;
+        }
+        let ids: Vec<i64> = pending.iter().map(|p| p.id).collect();
+        let units = store.units_by_points(&ids)?;
+        let texts: Vec<String> = units.iter().map(embed_text).collect();
+        let hashes: Vec<[u8; 16]> = texts.iter().map(|t| text_hash(t)).collect();
+        let cached = store.cached_embeddings(&model, &hashes)?;
+        let missing: Vec<usize> = (0..texts.len()).filter(|&i| !cached.contains_key(&hashes[i])).collect();
+        let missing_texts: Vec<&str> = missing.iter().map(|&i| texts[i].as_str()).collect();
+        let fresh = embedder.embed_documents(&missing_texts)?;
+        summary.tokens += embedder.count_tokens(&missing_texts).unwrap_or(0) as u64;
+        let new_rows: Vec<([u8; 16], &[f32])> = missing.iter().zip(&fresh).map(|(&i, v)| (hashes[i], v.as_slice())).collect();
+        store.put_embeddings(&model, &new_rows)?;
+        summary.embedded += fresh.len() as u64;
+        summary.from_cache += (texts.len() - fresh.len()) as u64;
+        let mut vectors = Vec::with_capacity(units.len());
+        let mut fresh_iter = fresh.into_iter();
+        for (i, unit) in units.iter().enumerate() {
+            let v = match cached.get(&hashes[i]) {
+                Some(v) => v.clone(),
+                None => fresh_iter.next().unwrap_or_default(),
+            };
+            vectors.push((unit.point_id, v));
+        }
+        // Points whose unit vanished (should not happen after a sync) are dropped.
+        let found: rustc_hash::FxHashSet<i64> = units.iter().map(|u| u.point_id).collect();
+        let vanished: Vec<i64> = ids.iter().copied().filter(|id| !found.contains(id)).collect();
+        {
+            // Hold the shard only while writing, so searches run between batches.
+            let shard = VectorShard::open(index_dir, embedder.dim(), WRITER_WAIT)?;
+            shard.set_dense(vectors)?;
+            shard.delete_points(&vanished)?;
+        }
+        store.mark_dense(&ids)?;
+        progress(&store.embed_progress()?);
+    }
+    summary.progress = store.embed_progress()?;
+    if summary.progress.complete() && summary.embedded > 0 {
+        VectorShard::open(index_dir, embedder.dim(), WRITER_WAIT)?.optimize()?;
+    }
+    summary.seconds = start.elapsed().as_secs_f64();
+    Ok(summary)
+}
+
+/// Records the model on first use; refuses to mix vectors of two models.
+fn check_model(store: &mut Store, index_dir: &Path, embedder: &dyn Embedder, spec: &str) -> Result<(), SyncError> {
+    match indexed_model(store)? {
+        Some((id, _)) if id == embedder.model_id() => Ok(()),
+        Some((id, _)) if store.embed_progress()?.embedded() > 0 => Err(SyncError::ModelMismatch {
+            indexed: id,
+            requested: embedder.model_id().to_string(),
+            spec: spec.to_string(),
+        }),
+        _ => {
+            if shard_dim(store)? != embedder.dim() {
+                // A new dense size needs a new shard; points are written again.
+                VectorShard::destroy(index_dir, WRITER_WAIT)?;
+                store.reset_points()?;
+                store.set_meta("embed_dim", &embedder.dim().to_string())?;
+                sync_points(store, index_dir, Some(embedder.model_id()))?;
+            } else {
+                store.reset_dense()?;
+            }
+            store.set_meta("embed_model", embedder.model_id())?;
+            store.set_meta("embed_spec", spec)?;
+            Ok(())
+        }
+    }
+}
+
+/// What gets embedded: a symbol as kind, qualified name, signature,
+/// docstring and the head of its code; a chunk with its context header.
+pub fn embed_text(unit: &UnitText) -> String {
+    let mut text = if unit.is_chunk {
+        chunk_header(unit)
+    } else {
+        let mut t = format!("{} {}\n{}", unit.kind, unit.qualified_name, unit.signature);
+        if let Some(doc) = &unit.docstring {
+            t.push('\n');
+            t.push_str(doc);
+        }
+        t
+    };
+    text.push('\n');
+    text.push_str(head(&unit.code, EMBED_CODE_CHARS));
+    text
+}
+
+/// RepoGPT's context header of a chunk.
+pub fn chunk_header(unit: &UnitText) -> String {
+    let context = |c: &Option<(String, u32, u32, bool)>| {
+        c.as_ref().map(|(name, start_line, end_line, encloses)| ChunkContext {
+            symbol: 0,
+            name: name.clone(),
+            start_line: *start_line,
+            end_line: *end_line,
+            encloses: *encloses,
+        })
+    };
+    let chunk = Chunk {
+        start_line: unit.start_line,
+        end_line: unit.end_line,
+        start_byte: 0,
+        end_byte: 0,
+        symbol: None,
+        class: context(&unit.class),
+        method: context(&unit.method),
+    };
+    let language = Language::from_name(&unit.language).unwrap_or(Language::Python);
+    let canonical = if unit.kind == "module" { "" } else { unit.qualified_name.as_str() };
+    ken_mine::render_header(&unit.path, language, &chunk, canonical)
+}
+
+/// What BM25 sees: names (boosted), then signature, docstring and code.
+fn bm25_text(unit: &UnitText) -> (String, String) {
+    let boosted = if unit.is_chunk { String::new() } else { format!("{} {}", unit.name, unit.qualified_name) };
+    let mut text = String::new();
+    if unit.is_chunk {
+        for (name, ..) in unit.class.iter().chain(&unit.method) {
+            text.push_str(name);
+            text.push(' ');
+        }
+    } else {
+        text.push_str(&unit.signature);
+        text.push('\n');
+        if let Some(doc) = &unit.docstring {
+            text.push_str(doc);
+            text.push('\n');
+        }
+    }
+    text.push_str(head(&unit.code, 8000));
+    (boosted, text)
+}
+
+fn head(text: &str, max: usize) -> &str {
+    if text.len() <= max {
+        return text;
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
+pub fn text_hash(text: &str) -> [u8; 16] {
+    xxhash_rust::xxh3::xxh3_128(text.as_bytes()).to_le_bytes()
+}

@@ -1,0 +1,382 @@
+//! `ken search`, and the vector phases of `ken index` (points, then embeddings).
+
+use anyhow::{Context, Result, bail};
+use clap::Args;
+use ken_embed::{Embedder, ModelSpec, Resolver};
+use ken_search::{Mode, SearchOptions, SearchResponse, Searcher, VectorShard};
+use ken_store::{Store, StoreError};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// How long a search waits for a writer to let go of the vector index.
+const READER_WAIT: Duration = Duration::from_secs(10);
+
+#[derive(Args, Clone, Debug, Default)]
+pub struct ModelArgs {
+    /// Embedding model: minilm-int8 (default: all-MiniLM-L6-v2, int8, ONNX
+    /// Runtime), minilm (f32, candle), openai:MODEL (an OpenAI-compatible
+    /// endpoint at KEN_OPENAI_BASE_URL), or a model directory.
+    #[arg(long, value_name = "MODEL")]
+    pub model: Option<String>,
+    /// A HuggingFace-format model directory (tokenizer.json plus model.onnx,
+    /// or model.safetensors and config.json).
+    #[arg(long, env = "KEN_MODEL_DIR", value_name = "DIR")]
+    pub model_dir: Option<PathBuf>,
+}
+
+impl ModelArgs {
+    /// The model to use: the flag, else the one the index was embedded with, else the default.
+    pub fn spec(&self, store: &Store) -> Result<(ModelSpec, String, bool)> {
+        if let Some(dir) = &self.model_dir {
+            let text = dir.display().to_string();
+            return Ok((ModelSpec::Dir(dir.clone()), text, true));
+        }
+        if let Some(text) = &self.model {
+            return Ok((ModelSpec::parse(text).map_err(anyhow::Error::msg)?, text.clone(), true));
+        }
+        let text = ken_search::indexed_model(store)?.map(|(_, spec)| spec).unwrap_or_else(|| ModelSpec::DEFAULT.to_string());
+        Ok((ModelSpec::parse(&text).map_err(anyhow::Error::msg)?, text, false))
+    }
+
+    pub fn resolver(&self) -> Resolver {
+        let mut r = Resolver::default();
+        r.explicit_dir = None;
+        r
+    }
+}
+
+/// After mining: writes points, then embeds (unless `embed` is false).
+/// `explicit` model errors fail the run; the default model's only warn,
+/// since lexical search works without it.
+pub fn vector_phases(
+    index_dir: &Path,
+    model: &ModelArgs,
+    embed: bool,
+    reembed: bool,
+    rebuild: bool,
+    quiet: bool,
+) -> Result<VectorReport> {
+    let mut store = Store::open_for_write(index_dir)?;
+    if rebuild || reembed {
+        ken_search::reset(&mut store, index_dir)?;
+    }
+    let (spec, spec_text, explicit) = model.spec(&store)?;
+    let known_model = ken_search::indexed_model(&store)?.map(|(id, _)| id);
+    let sync = ken_search::sync_points(&mut store, index_dir, known_model.as_deref())?;
+    let mut report = VectorReport { sync, embed: None, warning: None };
+    if !embed {
+        return Ok(report);
+    }
+    let embedder = match model.resolver().load(&spec) {
+        Ok(e) => e,
+        Err(e) if !explicit => {
+            report.warning = Some(format!("embeddings skipped: {e}"));
+            return Ok(report);
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let bar = if quiet || !std::io::stderr().is_terminal() {
+        indicatif::ProgressBar::hidden()
+    } else {
+        let bar = indicatif::ProgressBar::new(0);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template("{spinner} embedding {msg} {bar:30} {pos}/{len} {elapsed} (eta {eta})")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        bar
+    };
+    let progress = store.embed_progress()?;
+    bar.set_length(progress.total());
+    bar.set_position(progress.embedded());
+    let summary = ken_search::embed_pending(&mut store, index_dir, embedder.as_ref(), &spec_text, 256, None, |p| {
+        bar.set_length(p.total());
+        bar.set_position(p.embedded());
+        bar.set_message(if p.symbols_embedded < p.symbols { "symbols" } else { "chunks" });
+    })?;
+    bar.finish_and_clear();
+    report.embed = Some(summary);
+    Ok(report)
+}
+
+#[derive(serde::Serialize)]
+pub struct VectorReport {
+    pub sync: ken_search::SyncSummary,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub embed: Option<ken_search::EmbedSummary>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub warning: Option<String>,
+}
+
+impl VectorReport {
+    pub fn render(&self) -> String {
+        let mut out = String::new();
+        if let Some(e) = &self.embed {
+            let p = &e.progress;
+            out.push_str(&format!(
+                "  vectors     {} symbols, {} chunks; embedded {} ({} from cache) with {} in {:.1}s",
+                p.symbols, p.chunks, e.embedded + e.from_cache, e.from_cache, e.model, e.seconds
+            ));
+            if e.seconds > 0.0 && e.tokens > 0 {
+                out.push_str(&format!(", {:.0} tokens/s", e.tokens as f64 / e.seconds));
+            }
+            out.push('\n');
+        } else if self.sync.files_synced > 0 {
+            out.push_str(&format!("  vectors     {} points written (lexical only)\n", self.sync.points_written));
+        }
+        if let Some(w) = &self.warning {
+            out.push_str(&format!("  warning     {w}\n"));
+        }
+        out
+    }
+}
+
+#[derive(Args)]
+pub struct SearchArgs {
+    /// What to look for: a question, a description, or a name.
+    pub query: Vec<String>,
+    /// Number of results.
+    #[arg(short = 'k', long, default_value_t = 10)]
+    pub k: usize,
+    /// Only this language; repeatable.
+    #[arg(long)]
+    pub lang: Vec<String>,
+    /// Only files matching this glob (`src/**/*.py`, `tests/*`).
+    #[arg(long, value_name = "GLOB")]
+    pub path: Option<String>,
+    /// Only these kinds (function, class, method, …); repeatable.
+    #[arg(long)]
+    pub kind: Vec<String>,
+    /// hybrid (dense + BM25 + exact names), semantic, lexical, or exact.
+    #[arg(long, default_value = "hybrid")]
+    pub mode: String,
+    /// Reciprocal Rank Fusion constant.
+    #[arg(long, default_value_t = 60.0, value_name = "K")]
+    pub rrf_k: f32,
+    #[command(flatten)]
+    pub model: ModelArgs,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn search(cwd: &Path, index_dir: Option<PathBuf>, args: SearchArgs) -> Result<()> {
+    let query = args.query.join(" ");
+    let mode = Mode::parse(&args.mode).with_context(|| format!("unknown --mode `{}`; use hybrid, semantic, lexical or exact", args.mode))?;
+    if args.k == 0 || args.k > 1000 {
+        bail!("-k must be between 1 and 1000");
+    }
+    let languages = args
+        .lang
+        .iter()
+        .map(|l| {
+            ken_core::Language::from_name(l).map(|l| l.name().to_string()).with_context(|| {
+                let known: Vec<&str> = ken_core::Language::ALL.iter().map(|l| l.name()).collect();
+                format!("unknown language `{l}`; use one of: {}", known.join(", "))
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    for kind in &args.kind {
+        if ken_core::SymbolKind::parse(kind).is_none() {
+            let known: Vec<&str> = ken_core::SymbolKind::ALL.iter().map(|k| k.as_str()).collect();
+            bail!("unknown kind `{kind}`; use one of: {}", known.join(", "));
+        }
+    }
+    // Validate the query before any indexing work.
+    ken_search::plan_query(&query)?;
+
+    let dir = match index_dir {
+        Some(d) => cwd.join(d),
+        None => ken_index::default_index_dir(&crate::repo_root(cwd)),
+    };
+    if !dir.join(ken_store::DB_FILE).is_file() {
+        first_index(cwd, &dir, &args.model)?;
+    }
+    let store = Store::open_read_only(&dir)?;
+    let shard = match VectorShard::open(&dir, ken_search::shard_dim(&store)?, READER_WAIT) {
+        Ok(s) => Some(s),
+        Err(e) => {
+            if mode == Mode::Lexical {
+                return Err(e.into());
+            }
+            eprintln!("warning: {e}; searching names only");
+            None
+        }
+    };
+    let mut notes = Vec::new();
+    let embedder: Option<Box<dyn Embedder>> = if mode.uses_dense() && store.embed_progress()?.embedded() > 0 {
+        let (spec, spec_text, _) = args.model.spec(&store)?;
+        match args.model.resolver().load(&spec) {
+            Ok(e) => {
+                if let Some((indexed, _)) = ken_search::indexed_model(&store)?
+                    && indexed != e.model_id()
+                {
+                    bail!(
+                        "this index was embedded with `{indexed}`, not `{}`; run `ken index --model {spec_text} --reembed` to embed it with the new model, or drop --model",
+                        e.model_id()
+                    );
+                }
+                Some(e)
+            }
+            Err(e) if mode == Mode::Semantic => return Err(e.into()),
+            Err(e) => {
+                notes.push(format!("semantic lane off: {e}"));
+                None
+            }
+        }
+    } else {
+        None
+    };
+    let searcher = Searcher { store: &store, shard: shard.as_ref(), embedder: embedder.as_deref() };
+    let options = SearchOptions {
+        k: args.k,
+        mode,
+        languages,
+        kinds: args.kind.clone(),
+        path_glob: args.path.clone(),
+        rrf_k: args.rrf_k,
+        ..Default::default()
+    };
+    let mut response = searcher.search(&query, &options)?;
+    response.notes.extend(notes);
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&response)?);
+    } else {
+        print!("{}", render(&response, std::io::stdout().is_terminal()));
+        for note in &response.notes {
+            eprintln!("note: {note}");
+        }
+    }
+    Ok(())
+}
+
+/// A repository searched before it was indexed: mine it now (lexical and
+/// exact search work at once), and embed in a background process.
+fn first_index(cwd: &Path, dir: &Path, model: &ModelArgs) -> Result<()> {
+    let root = crate::repo_root(cwd);
+    eprintln!("no index yet; indexing {} (embeddings follow in the background)", root.display());
+    let opts = ken_index::IndexOptions::new(root.clone(), dir.to_path_buf());
+    ken_index::index(&opts, &|_| {})?;
+    vector_phases(dir, model, false, false, false, true)?;
+    let exe = std::env::current_exe().context("cannot find the ken executable to embed in the background")?;
+    let mut cmd = std::process::Command::new(exe);
+    cmd.arg("--index-dir").arg(dir).args(["index", "--embed-only", "--quiet"]).arg(&root);
+    if let Some(m) = &model.model {
+        cmd.args(["--model", m]);
+    }
+    if let Some(d) = &model.model_dir {
+        cmd.arg("--model-dir").arg(d);
+    }
+    cmd.stdin(std::process::Stdio::null()).stdout(std::process::Stdio::null()).stderr(std::process::Stdio::null());
+    match cmd.spawn() {
+        Ok(_) => eprintln!("embedding in the background; `ken status` shows progress"),
+        Err(e) => eprintln!("warning: could not start background embedding ({e}); run `ken index`"),
+    }
+    Ok(())
+}
+
+/// Text results: location, kind and name, score; the header; the snippet
+/// with query words in bold on a terminal.
+pub fn render(response: &SearchResponse, color: bool) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    if response.hits.is_empty() {
+        let _ = writeln!(out, "no results for `{}`", response.query);
+        return out;
+    }
+    for (i, hit) in response.hits.iter().enumerate() {
+        let name = if hit.qualified_name.is_empty() { hit.path.clone() } else { hit.qualified_name.clone() };
+        let title = format!("{}:{}-{}", hit.path, hit.start_line, hit.end_line);
+        if color {
+            let _ = writeln!(out, "\x1b[1m{:>2}. {title}\x1b[0m  {} \x1b[36m{name}\x1b[0m  ({:.4})", i + 1, hit.kind, hit.score);
+        } else {
+            let _ = writeln!(out, "{:>2}. {title}  {} {name}  ({:.4})", i + 1, hit.kind, hit.score);
+        }
+        let _ = writeln!(out, "    {}", hit.header);
+        for (n, line) in hit.snippet.text.lines().enumerate() {
+            let line = if color { highlight(line, &response.terms) } else { line.to_string() };
+            let _ = writeln!(out, "    {:>5} │ {line}", hit.snippet.start_line as usize + n);
+        }
+        out.push('\n');
+    }
+    out
+}
+
+fn highlight(line: &str, terms: &[String]) -> String {
+    let lower = line.to_lowercase();
+    if lower.len() != line.len() {
+        return line.to_string();
+    }
+    let mut marks = vec![false; line.len()];
+    for term in terms.iter().filter(|t| t.len() > 2) {
+        let mut from = 0;
+        while let Some(pos) = lower[from..].find(term.as_str()) {
+            let at = from + pos;
+            marks[at..at + term.len()].iter_mut().for_each(|m| *m = true);
+            from = at + term.len();
+        }
+    }
+    let mut out = String::new();
+    let mut on = false;
+    for (i, ch) in line.char_indices() {
+        if marks[i] != on {
+            out.push_str(if marks[i] { "\x1b[1;33m" } else { "\x1b[0m" });
+            on = marks[i];
+        }
+        out.push(ch);
+    }
+    if on {
+        out.push_str("\x1b[0m");
+    }
+    out
+}
+
+/// `ken status`: what the index holds and how far embedding got.
+pub fn status(store: &Store, json: bool) -> Result<()> {
+    let stats = store.stats()?;
+    let progress = store.embed_progress()?;
+    let model = ken_search::indexed_model(store)?.map(|(id, _)| id);
+    if json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&serde_json::json!({
+                "index_dir": store.dir(), "stats": stats, "embeddings": progress, "model": model,
+            }))?
+        );
+        return Ok(());
+    }
+    println!("index       {}", store.dir().display());
+    println!("files       {}   symbols {}   chunks {}", stats.files, stats.symbols, stats.chunks);
+    let pct = |a: u64, b: u64| if b == 0 { 100 } else { a * 100 / b };
+    println!(
+        "embeddings  symbols {}/{} ({}%), chunks {}/{} ({}%){}",
+        progress.symbols_embedded,
+        progress.symbols,
+        pct(progress.symbols_embedded, progress.symbols),
+        progress.chunks_embedded,
+        progress.chunks,
+        pct(progress.chunks_embedded, progress.chunks),
+        if progress.files_unsynced > 0 { format!("; {} files waiting for `ken index`", progress.files_unsynced) } else { String::new() }
+    );
+    println!("model       {}", model.as_deref().unwrap_or("none yet"));
+    Ok(())
+}
+
+/// A writer is already at work: say what it is doing instead of failing bare.
+pub fn busy_message(index_dir: &Path) -> Option<String> {
+    let store = Store::open_read_only(index_dir).ok()?;
+    let p = store.embed_progress().ok()?;
+    Some(format!(
+        "another ken process is updating the index in {} (embeddings {}/{}); `ken status` shows progress, and searches work meanwhile",
+        index_dir.display(),
+        p.embedded(),
+        p.total()
+    ))
+}
+
+pub fn is_locked(err: &anyhow::Error) -> bool {
+    err.chain().any(|c| {
+        matches!(c.downcast_ref::<StoreError>(), Some(StoreError::Locked(_)))
+            || matches!(c.downcast_ref::<ken_index::IndexError>(), Some(ken_index::IndexError::Store(StoreError::Locked(_))))
+    })
+}
