@@ -472,10 +472,16 @@ fn duplicates(hit: &Hit, unit: &UnitText) -> bool {
     match (hit.unit == "chunk", unit.is_chunk) {
         // Two symbols are two answers, even nested ones (a class and its method).
         (false, false) => false,
-        // A chunk inside a function already shown.
-        (false, true) => is_leaf(&hit.kind) && overlap >= 0.8 * len(b0, b1),
-        // A function already shown as the chunk cut from it.
-        (true, false) => is_leaf(&unit.kind) && hit.qualified_name == unit.qualified_name && overlap >= 0.5 * len(a0, a1),
+        // A chunk cut from a symbol already shown, or lying inside a function already shown.
+        (false, true) => {
+            (hit.qualified_name == unit.qualified_name && overlap >= 0.5 * len(b0, b1))
+                || (is_leaf(&hit.kind) && overlap >= 0.6 * len(b0, b1))
+        }
+        // A function already shown as the chunk cut from it, or inside that chunk.
+        (true, false) => {
+            is_leaf(&unit.kind)
+                && ((hit.qualified_name == unit.qualified_name && overlap >= 0.5 * len(a0, a1)) || overlap >= len(b0, b1))
+        }
         (true, true) => overlap >= 0.5 * len(a0, a1).min(len(b0, b1)),
     }
 }

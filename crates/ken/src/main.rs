@@ -75,7 +75,7 @@ struct IndexArgs {
     #[arg(long)]
     no_graph: bool,
     /// Build only the lexical and graph layers; embed later with `ken index`.
-    #[arg(long)]
+    #[arg(long, env = "KEN_NO_EMBED", value_parser = clap::builder::BoolishValueParser::new())]
     no_embed: bool,
     /// Throw away the embeddings and embed everything again (after changing --model).
     #[arg(long)]

@@ -9,8 +9,12 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// How long a search waits for a writer to let go of the vector index.
-const READER_WAIT: Duration = Duration::from_secs(10);
+/// How long a search waits for a writer to let go of the vector index
+/// (`KEN_LOCK_WAIT_SECS`, default 10).
+fn reader_wait() -> Duration {
+    let secs = std::env::var("KEN_LOCK_WAIT_SECS").ok().and_then(|s| s.parse().ok()).unwrap_or(10.0f64);
+    Duration::from_secs_f64(secs.clamp(0.0, 3600.0))
+}
 
 #[derive(Args, Clone, Debug, Default)]
 pub struct ModelArgs {
@@ -193,7 +197,7 @@ pub fn search(cwd: &Path, index_dir: Option<PathBuf>, args: SearchArgs) -> Resul
         first_index(cwd, &dir, &args.model)?;
     }
     let store = Store::open_read_only(&dir)?;
-    let shard = match VectorShard::open(&dir, ken_search::shard_dim(&store)?, READER_WAIT) {
+    let shard = match VectorShard::open(&dir, ken_search::shard_dim(&store)?, reader_wait()) {
         Ok(s) => Some(s),
         Err(e) => {
             if mode == Mode::Lexical {

@@ -52,13 +52,20 @@ impl Repo {
     }
 }
 
+/// Runs ken without embeddings (tests of the lexical and graph layers).
 pub fn ken_in(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ken"))
-        .args(args)
-        .current_dir(dir)
-        .env_remove("KEN_INDEX_DIR")
-        .output()
-        .expect("ken runs")
+    ken_command(dir, args).env("KEN_NO_EMBED", "1").output().expect("ken runs")
+}
+
+/// Runs ken with the default embedding model, as a user would.
+pub fn ken_embed_in(dir: &Path, args: &[&str]) -> Output {
+    ken_command(dir, args).output().expect("ken runs")
+}
+
+pub fn ken_command(dir: &Path, args: &[&str]) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_ken"));
+    cmd.args(args).current_dir(dir).env_remove("KEN_INDEX_DIR").env_remove("KEN_NO_EMBED").env_remove("KEN_MODEL_DIR");
+    cmd
 }
 
 pub fn stdout(out: &Output) -> String {

