@@ -22,6 +22,9 @@ fi
 
 "$ken" index "$repo"
 echo
+echo "\$ ken search \"how are redirects handled\" -k 3"
+"$ken" -C "$repo" search "how are redirects handled" -k 3
+echo
 echo "\$ ken symbols $name"
 "$ken" -C "$repo" symbols "$name" -k 5
 echo

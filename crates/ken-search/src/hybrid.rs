@@ -55,6 +55,8 @@ pub struct SearchOptions {
     pub weights: [f32; 3],
     /// Candidates each lane returns, as a multiple of `k` (before de-duplication).
     pub overfetch: usize,
+    /// The query's embedding, when the caller already has it (a cache).
+    pub query_vector: Option<Vec<f32>>,
 }
 
 impl Default for SearchOptions {
@@ -68,6 +70,7 @@ impl Default for SearchOptions {
             rrf_k: 60.0,
             weights: [1.0, 1.0, 2.0],
             overfetch: 4,
+            query_vector: None,
         }
     }
 }
@@ -254,7 +257,10 @@ impl Searcher<'_> {
             match (self.shard, self.embedder) {
                 (Some(shard), Some(embedder)) => {
                     let t = Instant::now();
-                    let vector = embedder.embed_query(&plan.text)?;
+                    let vector = match &options.query_vector {
+                        Some(v) => v.clone(),
+                        None => embedder.embed_query(&plan.text)?,
+                    };
                     timings.embed_ms = ms(t);
                     let t = Instant::now();
                     let ranked: Vec<i64> = shard.search_dense(vector, fetch, &filter)?.into_iter().map(|p| p.0).collect();
