@@ -191,7 +191,7 @@ mod tests {
         );
         check("resolveRedirects", expect!["resolveredirects resolv redirect"]);
         check("how are redirects handled", expect!["redirects redirect handled handl"]);
-        check("parseHTTPResponse2 tokio::net::TcpStream", expect!["parsehttpresponse2 pars http respons 2 tokio::net::tcpstream tokio net tcpstream tcp stream"]);
+        check("parseHTTPResponse2 tokio::net::TcpStream", expect!["parsehttpresponse2 pars http respons tokio::net::tcpstream tokio net tcpstream tcp stream"]);
         check("the of and", expect![""]);
     }
 }
