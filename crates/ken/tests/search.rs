@@ -104,6 +104,7 @@ fn search_a_real_package() {
     // Text output: location, kind, name, header, snippet with line numbers.
     let text = stdout(&ken_embed_in(&corpus, &["--index-dir", idx, "search", "get_redirect_target", "-k", "1"]));
     expect![[r#"
+        $ ken search get_redirect_target -k 1
          1. requests/sessions.py:107-125  method requests.sessions.SessionRedirectMixin.get_redirect_target  (0.0646)
             method requests.sessions.SessionRedirectMixin.get_redirect_target in requests/sessions.py, lines 107 to 125
               107 │ def get_redirect_target(self, resp):
@@ -116,7 +117,7 @@ fn search_a_real_package() {
               114 │         # attribute.
 
     "#]]
-    .assert_eq(&text);
+    .assert_eq(&format!("$ ken search get_redirect_target -k 1\n{text}"));
 }
 
 /// Bad input gets a clear answer, never a crash.
@@ -202,8 +203,8 @@ fn first_search_indexes_and_embeds_in_the_background() {
     let repo = Repo::new("//- net/retry.py\ndef backoff_delay(attempt):\n    \"\"\"Exponential backoff with jitter.\"\"\"\n    return 2 ** attempt\n");
     let out = ken_embed_in(repo.path(), &["search", "backoff_delay", "-k", "1"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    expect![" 1. net/retry.py:1-3  function net.retry.backoff_delay  (0.0492)"]
-    .assert_eq(&String::from_utf8_lossy(&out.stdout).lines().next().unwrap_or("").to_string());
+    expect!["1. net/retry.py:1-3  function net.retry.backoff_delay  (0.0492)"]
+        .assert_eq(String::from_utf8_lossy(&out.stdout).lines().next().unwrap_or("").trim());
     let start = std::time::Instant::now();
     loop {
         let status = json(&ken_in(repo.path(), &["status", "--json"]));
