@@ -18,13 +18,14 @@ if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import sentence_trans
   "$venv/bin/pip" install --quiet sentence-transformers==3.3.1 numpy
 fi
 
-(cd "$here" && cargo build --release --quiet -p ken -p ken-embed --example throughput -p ken-search --example dump_texts)
+(cd "$here" && cargo build --release --quiet -p ken && cargo build --release --quiet -p ken-embed --example throughput && cargo build --release --quiet -p ken-search --example dump_texts)
 django="$(fetch_django)"
 idx="$cache/embed-django-index"
 "$here/target/release/ken" --index-dir "$idx" index "$django" --no-embed -q >/dev/null
 texts="$cache/embed-texts.jsonl"
 # Every fifth unit: symbols and chunks from all over the codebase, not one file.
-"$here/target/release/examples/dump_texts" "$idx" | awk 'NR % 5 == 0' | head -n "$n" > "$texts"
+"$here/target/release/examples/dump_texts" "$idx" > "$cache/embed-all-texts.jsonl"
+awk -v n="$n" 'NR % 5 == 0 && c++ < n' "$cache/embed-all-texts.jsonl" > "$texts"
 
 # The models: ken fetches them itself (PyPI); the peer loads the same f32 files.
 "$here/target/release/examples/throughput" minilm-int8 "$texts" 32 >/dev/null

@@ -13,7 +13,7 @@ cache="$here/bench/.cache"
 source "$here/bench/lib.sh"
 rounds="${1:-5}"
 command -v rg >/dev/null || { apt-get update -qq && apt-get install -y -qq ripgrep; }
-(cd "$here" && cargo build --release --quiet -p ken -p ken-search --example query_latency)
+(cd "$here" && cargo build --release --quiet -p ken && cargo build --release --quiet -p ken-search --example query_latency)
 ken="$here/target/release/ken"
 django="$(fetch_django)"
 idx="$cache/search-django-index"

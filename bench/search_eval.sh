@@ -15,7 +15,7 @@ if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import sentence_trans
   python3 -m venv "$venv"
   "$venv/bin/pip" install --quiet sentence-transformers==3.3.1 numpy
 fi
-(cd "$here" && cargo build --release --quiet -p ken -p ken-search --example batch_search)
+(cd "$here" && cargo build --release --quiet -p ken && cargo build --release --quiet -p ken-search --example batch_search)
 model="${EVAL_MODEL:-minilm-int8}"
 mkdir -p "$here/bench/results"
 EVAL_MODEL="$model" "$venv/bin/python" "$here/bench/search_eval.py" "$here/target/release/ken" "$here/target/release/examples" \

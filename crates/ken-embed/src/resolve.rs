@@ -97,8 +97,8 @@ impl Default for Resolver {
             pip: true,
             prefixes: Prefixes::default(),
             max_tokens: 256,
-            batch_size: 32,
-            threads: 0,
+            batch_size: std::env::var("KEN_EMBED_BATCH").ok().and_then(|b| b.parse().ok()).filter(|&b| b > 0).unwrap_or(8),
+            threads: std::env::var("KEN_EMBED_THREADS").ok().and_then(|b| b.parse().ok()).unwrap_or(0),
             openai: OpenAiOptions::from_env(),
         }
     }
