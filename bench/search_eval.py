@@ -79,8 +79,10 @@ def strip_docstrings(src_root, dst_root):
                 for ln in range(doc.lineno - 1, doc.end_lineno):
                     lines[ln] = ""
                 lines[doc.lineno - 1] = indent + "..."
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and isinstance(parents.get(node), ast.ClassDef):
-                symbols.append({"method": node.name, "class": parents[node].name, "path": rel, "line": node.lineno})
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                parent = parents.get(node)
+                symbols.append({"method": node.name, "class": parent.name if isinstance(parent, ast.ClassDef) else None,
+                                "is_def": not isinstance(node, ast.ClassDef), "path": rel, "line": node.lineno})
         stripped = "\n".join(lines)
         ast.parse(stripped)  # the copy must still parse
         dst = os.path.join(dst_root, rel)
@@ -90,22 +92,26 @@ def strip_docstrings(src_root, dst_root):
 
 
 def identifier_queries(symbols):
+    """The gold is every definition the words name: a property's getter and
+    setter, overloads, and a function and a method of the same name all count."""
     rows = []
-    names = {}
+    fold = lambda n: n.lower().replace("_", "")
+    by_name, by_fold, by_pair = {}, {}, {}
     for s in symbols:
-        names.setdefault(s["method"], []).append(s)
-    candidates = [s for s in symbols if not s["method"].startswith("__") and len(s["method"]) >= 6]
-    for s in random.sample(candidates, min(len(candidates), PER_PACKAGE // 2)):
+        loc = {"path": s["path"], "line": s["line"]}
+        by_name.setdefault(s["method"], []).append(loc)
+        by_fold.setdefault(fold(s["method"]), []).append(loc)
+        by_pair.setdefault((s["class"], s["method"]), []).append(loc)
+    methods = [s for s in symbols if s["is_def"] and s["class"] and not s["method"].startswith("__") and len(s["method"]) >= 6]
+    for s in random.sample(methods, min(len(methods), PER_PACKAGE // 2)):
         m, c = s["method"], s["class"]
-        gold = {"path": s["path"], "line": s["line"]}
-        rows.append({"query": f"show the {m} method in the {c} class", "style": "repogpt", "gold": [gold]})
-        same = [{"path": x["path"], "line": x["line"]} for x in names[m]]
-        rows.append({"query": m, "style": "bare", "gold": same})
-        rows.append({"query": m.lower().replace("_", ""), "style": "lowercase", "gold": same})
+        rows.append({"query": f"show the {m} method in the {c} class", "style": "repogpt", "gold": by_pair[(c, m)]})
+        rows.append({"query": m, "style": "bare", "gold": by_name[m]})
+        rows.append({"query": fold(m), "style": "lowercase", "gold": by_fold[fold(m)]})
         i = random.randrange(1, len(m) - 1)
         typo = m[:i] + m[i + 1:]
-        if typo not in names:
-            rows.append({"query": typo, "style": "misspelled", "gold": same})
+        if fold(typo) not in by_fold:
+            rows.append({"query": typo, "style": "misspelled", "gold": by_name[m]})
     return rows
 
 

@@ -162,8 +162,15 @@ pub struct QueryPlan {
     pub text: String,
     pub truncated: bool,
     pub identifiers: Vec<String>,
+    /// Names the query places inside a container ("the `send` method") and
+    /// containers ("in the `Session` class"), lowercased.
+    pub members: Vec<String>,
+    pub containers: Vec<String>,
     pub terms: Vec<String>,
 }
+
+const MEMBER_WORDS: &[&str] = &["attribute", "constructor", "field", "fn", "func", "function", "method", "property", "variable"];
+const CONTAINER_WORDS: &[&str] = &["class", "enum", "interface", "module", "struct", "trait", "type"];
 
 /// Words after which (or before which) a name is expected:
 /// "the `send` method", "in the `Session` class".
@@ -183,7 +190,15 @@ pub fn plan_query(raw: &str) -> Result<QueryPlan, SearchError> {
     let words = lexical::words(&text);
     let lower: Vec<String> = words.iter().map(|w| w.text.to_lowercase()).collect();
     let mut identifiers = Vec::new();
+    let (mut members, mut containers) = (Vec::new(), Vec::new());
     for (i, word) in words.iter().enumerate() {
+        let next = lower.get(i + 1).map(String::as_str).unwrap_or("");
+        let name = word.text.rsplit(['.', ':']).next().unwrap_or(word.text).to_lowercase();
+        if MEMBER_WORDS.contains(&next) {
+            members.push(name.clone());
+        } else if CONTAINER_WORDS.contains(&next) {
+            containers.push(name.clone());
+        }
         let near_kind_word = |j: Option<usize>| j.and_then(|j| lower.get(j)).is_some_and(|w| KIND_WORDS.contains(&w.as_str()));
         let is_kind_word = KIND_WORDS.contains(&lower[i].as_str());
         let named = looks_like_identifier(word)
@@ -201,7 +216,7 @@ pub fn plan_query(raw: &str) -> Result<QueryPlan, SearchError> {
     if terms.is_empty() {
         terms = lexical::terms(&text, false);
     }
-    Ok(QueryPlan { text, truncated, identifiers, terms })
+    Ok(QueryPlan { text, truncated, identifiers, members, containers, terms })
 }
 
 /// `snake_case`, `camelCase`, `PascalCase`, `a.b`, `a::b`, `x2`: code, not prose.
@@ -397,15 +412,19 @@ impl Searcher<'_> {
                 any = true;
             }
             if !any && folded.len() >= 5 {
-                // A misspelled name: the closest names, if close enough.
+                // A misspelled name: the names fewest edits away, then the most alike.
                 let names = self.store.symbol_names()?;
-                let mut best: Vec<(f64, i64)> = names
+                let mut best: Vec<(usize, f64, i64)> = names
                     .iter()
-                    .map(|(id, name, _)| (strsim::jaro_winkler(&folded, &name.to_lowercase().replace('_', "")), *id))
-                    .filter(|(s, _)| *s >= 0.92)
+                    .filter_map(|(id, name, _)| {
+                        let other = name.to_lowercase().replace('_', "");
+                        let edits = strsim::damerau_levenshtein(&folded, &other);
+                        let similar = strsim::jaro_winkler(&folded, &other);
+                        (edits <= (folded.len() / 5).max(1) || similar >= 0.93).then_some((edits, similar, *id))
+                    })
                     .collect();
-                best.sort_by(|a, b| b.0.total_cmp(&a.0));
-                for (_, id) in best.into_iter().take(5) {
+                best.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)));
+                for (_, _, id) in best.into_iter().take(5) {
                     if let Some(row) = self.store.symbol_by_id(id)? {
                         keep(TIER_FUZZY, row);
                     }
@@ -415,9 +434,17 @@ impl Searcher<'_> {
         // "the X method in the Y class": an X inside a Y is the answer.
         let names: Vec<String> = plan.identifiers.iter().map(|i| i.rsplit(['.', ':']).next().unwrap_or(i).to_lowercase()).collect();
         if names.len() > 1 {
+            // Where the query says which is which, only that reading counts.
+            let (members, containers) = if !plan.members.is_empty() || !plan.containers.is_empty() {
+                (&plan.members, &plan.containers)
+            } else {
+                (&names, &names)
+            };
             for (tier, row) in found.values_mut() {
                 let parent = row.parent.as_deref().unwrap_or("").rsplit(['.', ':']).next().unwrap_or("").to_lowercase();
-                if *tier <= TIER_FOLDED && names.contains(&parent) && parent != row.name.to_lowercase() {
+                let name = row.name.to_lowercase();
+                let member_ok = members.is_empty() || members.contains(&name);
+                if *tier <= TIER_FOLDED && member_ok && containers.contains(&parent) && parent != name {
                     *tier = TIER_PAIR;
                 }
             }
