@@ -164,6 +164,7 @@ def main():
     model = None
     totals = {}
     for pkg in packages:
+        random.seed(pkg)  # the same queries for a package whatever else runs
         src = os.path.join(corpora, pkg)
         dst = os.path.join(work, f"{pkg}-stripped")
         subprocess.run(["rm", "-rf", dst], check=True)

@@ -41,7 +41,8 @@ pub struct LocalOptions {
 enum Engine {
     /// One single-threaded session per core, each running its own batches:
     /// for a model this small that beats one session spread over the cores.
-    Onnx { sessions: Vec<Mutex<ort::session::Session>>, token_types: bool },
+    /// Sessions are created on first use: a single query needs only one.
+    Onnx { sessions: Vec<OnceLock<Mutex<ort::session::Session>>>, model: PathBuf, token_types: bool },
     Candle { model: candle_transformers::models::bert::BertModel },
 }
 
@@ -75,18 +76,12 @@ impl LocalEmbedder {
                     .ok_or_else(|| EmbedError::Runtime("no libonnxruntime.so was found".into()))?;
                 init_onnxruntime(lib)?;
                 let model = onnx_file(dir).ok_or_else(|| corrupt("no model.onnx".into()))?;
-                let mut sessions = Vec::with_capacity(threads);
-                for _ in 0..threads {
-                    let session = ort::session::Session::builder()
-                        .and_then(|b| b.with_optimization_level(ort::session::builder::GraphOptimizationLevel::Level3))
-                        .and_then(|b| b.with_intra_threads(1))
-                        .and_then(|b| b.commit_from_file(&model))
-                        .map_err(|e| corrupt(format!("{}: {e}", model.display())))?;
-                    sessions.push(Mutex::new(session));
-                }
-                let token_types = sessions[0].lock().map(|s| s.inputs.iter().any(|i| i.name == "token_type_ids")).unwrap_or(true);
+                let first = onnx_session(&model).map_err(|e| corrupt(format!("{}: {e}", model.display())))?;
+                let token_types = first.inputs.iter().any(|i| i.name == "token_type_ids");
+                let sessions: Vec<OnceLock<Mutex<ort::session::Session>>> = (0..threads).map(|_| OnceLock::new()).collect();
+                let _ = sessions[0].set(Mutex::new(first));
                 let dim = hidden_size(dir).unwrap_or(384);
-                (Engine::Onnx { sessions, token_types }, dim)
+                (Engine::Onnx { sessions, model, token_types }, dim)
             }
             Runtime::Candle => {
                 use candle_transformers::models::bert::{BertModel, Config};
@@ -172,7 +167,7 @@ impl LocalEmbedder {
     fn forward(&self, worker: usize, n: usize, seq: usize, ids: Vec<i64>, mask: &[i64], types: Vec<i64>) -> Result<Vec<Vec<f32>>> {
         let fail = |e: &dyn std::fmt::Display| EmbedError::Inference(e.to_string());
         let (hidden, width, pooled): (Vec<f32>, usize, bool) = match &self.engine {
-            Engine::Onnx { sessions, token_types } => {
+            Engine::Onnx { sessions, model, token_types } => {
                 use ort::value::Tensor;
                 let shape = [n, seq];
                 let mut inputs = ort::inputs![
@@ -182,7 +177,16 @@ impl LocalEmbedder {
                 if *token_types {
                     inputs.push(("token_type_ids".into(), Tensor::from_array((shape, types)).map_err(|e| fail(&e))?.into()));
                 }
-                let mut session = sessions[worker % sessions.len()].lock().unwrap_or_else(|p| p.into_inner());
+                let slot = &sessions[worker % sessions.len()];
+                let session = match slot.get() {
+                    Some(s) => s,
+                    None => {
+                        let created = onnx_session(model).map_err(|e| fail(&e))?;
+                        let _ = slot.set(Mutex::new(created));
+                        slot.get().expect("just set")
+                    }
+                };
+                let mut session = session.lock().unwrap_or_else(|p| p.into_inner());
                 let outputs = session.run(inputs).map_err(|e| fail(&e))?;
                 let (out_shape, data) = outputs[0].try_extract_tensor::<f32>().map_err(|e| fail(&e))?;
                 let dims: Vec<i64> = out_shape.iter().copied().collect();
@@ -255,6 +259,14 @@ impl Embedder for LocalEmbedder {
             .map_err(|e| EmbedError::Inference(format!("tokenizing: {e}")))?;
         Ok(encodings.iter().map(|e| e.get_ids().len()).sum())
     }
+}
+
+/// A single-threaded session with every graph optimisation.
+fn onnx_session(model: &Path) -> ort::Result<ort::session::Session> {
+    ort::session::Session::builder()?
+        .with_optimization_level(ort::session::builder::GraphOptimizationLevel::Level3)?
+        .with_intra_threads(1)?
+        .commit_from_file(model)
 }
 
 /// ONNX Runtime's environment is process-global: the first library wins.

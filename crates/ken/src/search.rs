@@ -197,7 +197,16 @@ pub fn search(cwd: &Path, index_dir: Option<PathBuf>, args: SearchArgs) -> Resul
         first_index(cwd, &dir, &args.model)?;
     }
     let store = Store::open_read_only(&dir)?;
-    let shard = match VectorShard::open(&dir, ken_search::shard_dim(&store)?, reader_wait()) {
+    let wants_model = mode.uses_dense() && store.embed_progress()?.embedded() > 0;
+    let (spec, spec_text, _) = args.model.spec(&store)?;
+    let dim = ken_search::shard_dim(&store)?;
+    // Loading the shard and the model are independent: do both at once.
+    let (shard, model) = std::thread::scope(|scope| {
+        let model = scope.spawn(|| wants_model.then(|| args.model.resolver().load(&spec)));
+        let shard = VectorShard::open(&dir, dim, reader_wait());
+        (shard, model.join().unwrap_or(None))
+    });
+    let shard = match shard {
         Ok(s) => Some(s),
         Err(e) => {
             if mode == Mode::Lexical {
@@ -208,28 +217,24 @@ pub fn search(cwd: &Path, index_dir: Option<PathBuf>, args: SearchArgs) -> Resul
         }
     };
     let mut notes = Vec::new();
-    let embedder: Option<Box<dyn Embedder>> = if mode.uses_dense() && store.embed_progress()?.embedded() > 0 {
-        let (spec, spec_text, _) = args.model.spec(&store)?;
-        match args.model.resolver().load(&spec) {
-            Ok(e) => {
-                if let Some((indexed, _)) = ken_search::indexed_model(&store)?
-                    && indexed != e.model_id()
-                {
-                    bail!(
-                        "this index was embedded with `{indexed}`, not `{}`; run `ken index --model {spec_text} --reembed` to embed it with the new model, or drop --model",
-                        e.model_id()
-                    );
-                }
-                Some(e)
+    let embedder: Option<Box<dyn Embedder>> = match model {
+        None => None,
+        Some(Ok(e)) => {
+            if let Some((indexed, _)) = ken_search::indexed_model(&store)?
+                && indexed != e.model_id()
+            {
+                bail!(
+                    "this index was embedded with `{indexed}`, not `{}`; run `ken index --model {spec_text} --reembed` to embed it with the new model, or drop --model",
+                    e.model_id()
+                );
             }
-            Err(e) if mode == Mode::Semantic => return Err(e.into()),
-            Err(e) => {
-                notes.push(format!("semantic lane off: {e}"));
-                None
-            }
+            Some(e)
         }
-    } else {
-        None
+        Some(Err(e)) if mode == Mode::Semantic => return Err(e.into()),
+        Some(Err(e)) => {
+            notes.push(format!("semantic lane off: {e}"));
+            None
+        }
     };
     let searcher = Searcher { store: &store, shard: shard.as_ref(), embedder: embedder.as_deref() };
     let options = SearchOptions {
