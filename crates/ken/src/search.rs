@@ -117,6 +117,10 @@ impl VectorReport {
         let mut out = String::new();
         if let Some(e) = &self.embed {
             let p = &e.progress;
+            if e.embedded + e.from_cache == 0 && p.complete() {
+                out.push_str(&format!("  vectors     {} symbols, {} chunks; all embedded with {}\n", p.symbols, p.chunks, e.model));
+                return out;
+            }
             out.push_str(&format!(
                 "  vectors     {} symbols, {} chunks; embedded {} ({} from cache) with {} in {:.1}s",
                 p.symbols, p.chunks, e.embedded + e.from_cache, e.from_cache, e.model, e.seconds
