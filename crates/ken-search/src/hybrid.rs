@@ -120,10 +120,6 @@ pub struct Hit {
     pub header: String,
     /// The lines most relevant to the query, at most [`SNIPPET_LINES`].
     pub snippet: Snippet,
-    #[serde(skip)]
-    pub code: String,
-    #[serde(skip)]
-    pub point_id: i64,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -169,16 +165,16 @@ pub struct QueryPlan {
     pub terms: Vec<String>,
 }
 
-const MEMBER_WORDS: &[&str] = &["attribute", "constructor", "field", "fn", "func", "function", "method", "property", "variable"];
+/// Words after which (or before which) a name is expected: "the `send`
+/// method", "in the `Session` class". Plurals count too ("methods").
+const MEMBER_WORDS: &[&str] =
+    &["attribute", "constant", "constructor", "field", "fn", "func", "function", "macro", "method", "property", "variable"];
 const CONTAINER_WORDS: &[&str] = &["class", "enum", "interface", "module", "struct", "trait", "type"];
 
-/// Words after which (or before which) a name is expected:
-/// "the `send` method", "in the `Session` class".
-const KIND_WORDS: &[&str] = &[
-    "attribute", "class", "classes", "constant", "constructor", "enum", "field", "fn", "func", "function",
-    "functions", "interface", "macro", "method", "methods", "module", "property", "struct", "trait", "type",
-    "variable",
-];
+fn is_kind_word(word: &str) -> bool {
+    let known = |w: &str| MEMBER_WORDS.contains(&w) || CONTAINER_WORDS.contains(&w);
+    known(word) || word.strip_suffix("es").is_some_and(known) || word.strip_suffix('s').is_some_and(known)
+}
 
 pub fn plan_query(raw: &str) -> Result<QueryPlan, SearchError> {
     let trimmed = raw.trim();
@@ -199,11 +195,11 @@ pub fn plan_query(raw: &str) -> Result<QueryPlan, SearchError> {
         } else if CONTAINER_WORDS.contains(&next) {
             containers.push(name.clone());
         }
-        let near_kind_word = |j: Option<usize>| j.and_then(|j| lower.get(j)).is_some_and(|w| KIND_WORDS.contains(&w.as_str()));
-        let is_kind_word = KIND_WORDS.contains(&lower[i].as_str());
+        let near_kind_word = |j: Option<usize>| j.and_then(|j| lower.get(j)).is_some_and(|w| is_kind_word(w));
+        let kind_word = is_kind_word(&lower[i]);
         let named = looks_like_identifier(word)
             || words.len() == 1
-            || (!is_kind_word && !lexical::is_stopword(&lower[i]) && (near_kind_word(i.checked_sub(1)) || near_kind_word(Some(i + 1))))
+            || (!kind_word && !lexical::is_stopword(&lower[i]) && (near_kind_word(i.checked_sub(1)) || near_kind_word(Some(i + 1))))
             || (i > 0 && word.text.starts_with(|c: char| c.is_uppercase()) && !lexical::is_stopword(&lower[i]));
         if named && !identifiers.contains(&word.text.to_string()) {
             identifiers.push(word.text.to_string());
@@ -251,7 +247,7 @@ impl Searcher<'_> {
         if plan.truncated {
             notes.push(format!("the query was cut to its first {MAX_QUERY_CHARS} characters"));
         }
-        let filter = self.filter(options)?;
+        let (filter, paths) = self.filter(options)?;
         let fetch = (options.k * options.overfetch).max(40);
         let mut candidates: FxHashMap<i64, Candidate> = FxHashMap::default();
         let mut add_lane = |ranked: &[i64], lane: usize, weight: f32| {
@@ -301,7 +297,7 @@ impl Searcher<'_> {
         let mut tiers: FxHashMap<i64, u8> = FxHashMap::default();
         if options.mode != Mode::Semantic {
             let t = Instant::now();
-            let exact = self.exact_lane(&plan, options, &filter)?;
+            let exact = self.exact_lane(&plan, options, paths.as_ref())?;
             timings.exact_ms = ms(t);
             let ranked: Vec<i64> = exact.iter().map(|(id, _)| *id).collect();
             add_lane(&ranked, 2, options.weights[2]);
@@ -355,8 +351,9 @@ impl Searcher<'_> {
         Ok(SearchResponse { query: plan.text, mode: options.mode, hits, terms: plan.terms, notes, timings })
     }
 
-    fn filter(&self, options: &SearchOptions) -> Result<PointFilter, SearchError> {
-        let file_ids = match &options.path_glob {
+    /// The shard filter, and the paths a `--path` glob allows (for the exact lane).
+    fn filter(&self, options: &SearchOptions) -> Result<(PointFilter, Option<FxHashSet<String>>), SearchError> {
+        let files: Option<Vec<(i64, String)>> = match &options.path_glob {
             Some(glob) => {
                 let matcher = globset::GlobBuilder::new(glob)
                     .literal_separator(false)
@@ -369,17 +366,23 @@ impl Searcher<'_> {
                         .file_paths()?
                         .into_iter()
                         .filter(|(_, p)| matcher.is_match(p) || (!prefix.is_empty() && !glob.contains('*') && p.starts_with(prefix)))
-                        .map(|(id, _)| id)
                         .collect(),
                 )
             }
             None => None,
         };
-        Ok(PointFilter { languages: options.languages.clone(), kinds: options.kinds.clone(), file_ids })
+        let file_ids = files.as_ref().map(|f| f.iter().map(|(id, _)| *id).collect());
+        let paths = files.map(|f| f.into_iter().map(|(_, p)| p).collect());
+        Ok((PointFilter { languages: options.languages.clone(), kinds: options.kinds.clone(), file_ids }, paths))
     }
 
     /// Symbols the query names, best first, with their match tier.
-    fn exact_lane(&self, plan: &QueryPlan, options: &SearchOptions, filter: &PointFilter) -> Result<Vec<(i64, u8)>, SearchError> {
+    fn exact_lane(
+        &self,
+        plan: &QueryPlan,
+        options: &SearchOptions,
+        paths: Option<&FxHashSet<String>>,
+    ) -> Result<Vec<(i64, u8)>, SearchError> {
         let mut found: FxHashMap<i64, (u8, SymbolRow)> = FxHashMap::default();
         let mut keep = |tier: u8, row: SymbolRow| {
             let entry = found.entry(row.id).or_insert((tier, row.clone()));
@@ -454,14 +457,7 @@ impl Searcher<'_> {
             .filter(|(_, r)| options.languages.is_empty() || options.languages.contains(&r.language))
             .filter(|(_, r)| options.kinds.is_empty() || options.kinds.contains(&r.kind))
             .collect();
-        if let Some(ids) = &filter.file_ids {
-            let paths: FxHashSet<String> = self
-                .store
-                .file_paths()?
-                .into_iter()
-                .filter(|(id, _)| ids.contains(id))
-                .map(|(_, p)| p)
-                .collect();
+        if let Some(paths) = paths {
             rows.retain(|(_, r)| paths.contains(&r.path));
         }
         let importance = self.store.importance_of(&rows.iter().map(|(_, r)| r.id).collect::<Vec<_>>())?;
@@ -486,9 +482,9 @@ const TIER_FUZZY: u8 = 5;
 const STRONG_TIER: u8 = TIER_FOLDED;
 
 fn kind_rank(kind: &str) -> u8 {
-    match kind {
-        "class" | "struct" | "interface" | "trait" | "enum" => 0,
-        "function" | "method" | "constructor" => 1,
+    match ken_core::SymbolKind::parse(kind) {
+        Some(k) if k.is_type() => 0,
+        Some(k) if k.is_callable() => 1,
         _ => 2,
     }
 }
@@ -538,8 +534,6 @@ fn to_hit(unit: &UnitText, c: &Candidate, terms: &[String]) -> Hit {
         lanes: c.lanes,
         header,
         snippet: snippet(&unit.code, unit.start_line, terms),
-        code: unit.code.clone(),
-        point_id: unit.point_id,
     }
 }
 

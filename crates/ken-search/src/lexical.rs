@@ -40,7 +40,6 @@ pub fn is_stopword(word: &str) -> bool {
 pub struct Word<'a> {
     /// As written, possibly dotted (`Session.send`, `a::b`).
     pub text: &'a str,
-    pub start: usize,
 }
 
 /// Identifier-like words, dotted or `::` paths kept whole.
@@ -77,7 +76,7 @@ pub fn words(text: &str) -> Vec<Word<'_>> {
         while !text.is_char_boundary(i) {
             i += 1;
         }
-        out.push(Word { text: &text[start..i], start });
+        out.push(Word { text: &text[start..i] });
     }
     out
 }

@@ -87,7 +87,6 @@ impl PointFilter {
 /// shard, so writers hold it only while they write and readers while they read.
 pub struct VectorShard {
     shard: Option<EdgeShard>,
-    path: PathBuf,
     _lock: File,
 }
 
@@ -128,7 +127,7 @@ impl VectorShard {
             }
             shard
         };
-        Ok(VectorShard { shard: Some(shard), path, _lock: lock })
+        Ok(VectorShard { shard: Some(shard), _lock: lock })
     }
 
     /// Deletes the shard directory (under the lock): the next open starts empty.
@@ -259,10 +258,6 @@ impl VectorShard {
     /// Builds the shard's vector indexes (HNSW) where segments grew large enough.
     pub fn optimize(&self) -> Result<()> {
         self.shard().optimize().map(|_| ()).map_err(qdrant)
-    }
-
-    pub fn path(&self) -> &Path {
-        &self.path
     }
 }
 

@@ -157,11 +157,10 @@ pub fn embed_pending(
         if deadline.is_some_and(|d| Instant::now() >= d) {
             break;
         }
-        let pending = store.pending_points(batch.max(1))?;
-        if pending.is_empty() {
+        let ids = store.pending_points(batch.max(1))?;
+        if ids.is_empty() {
             break;
         }
-        let ids: Vec<i64> = pending.iter().map(|p| p.id).collect();
         let units = store.units_by_points(&ids)?;
         let texts: Vec<String> = units.iter().map(embed_text).collect();
         let hashes: Vec<[u8; 16]> = texts.iter().map(|t| text_hash(t)).collect();

@@ -12,7 +12,7 @@ mod write;
 
 pub use graph::{EdgeRow, GraphFile, GraphSymbol, MetricsRow, NewEdge, RefRow, BindingRow};
 pub use read::{FileRow, IndexStats, SymbolQuery, SymbolRow};
-pub use vectors::{EmbedProgress, PendingPoint, PointRow, UnitText};
+pub use vectors::{EmbedProgress, PointRow, UnitText};
 pub use write::{FileRecord, Writer};
 
 use rusqlite::{Connection, OpenFlags};

@@ -61,13 +61,6 @@ pub struct PointRow {
     pub dense: bool,
 }
 
-/// A point still waiting for its dense vector.
-#[derive(Clone, Debug)]
-pub struct PendingPoint {
-    pub id: i64,
-    pub text_hash: [u8; 16],
-}
-
 #[derive(Clone, Copy, Debug, Default, Serialize, PartialEq, Eq)]
 pub struct EmbedProgress {
     pub symbols: u64,
@@ -229,16 +222,13 @@ impl Store {
         Ok(())
     }
 
-    /// Up to `limit` points without a dense vector: symbols before chunks,
+    /// Ids of up to `limit` points without a dense vector: symbols before chunks,
     /// so semantic search over symbols works early on a large repository.
-    pub fn pending_points(&self, limit: usize) -> Result<Vec<PendingPoint>> {
+    pub fn pending_points(&self, limit: usize) -> Result<Vec<i64>> {
         let rows = self
             .conn
-            .prepare_cached("SELECT id, text_hash FROM points WHERE dense = 0 ORDER BY unit, id LIMIT ?1")?
-            .query_map([limit as i64], |r| {
-                let hash: Vec<u8> = r.get(1)?;
-                Ok(PendingPoint { id: r.get(0)?, text_hash: hash.try_into().unwrap_or([0; 16]) })
-            })?
+            .prepare_cached("SELECT id FROM points WHERE dense = 0 ORDER BY unit, id LIMIT ?1")?
+            .query_map([limit as i64], |r| r.get(0))?
             .collect::<rusqlite::Result<_>>()?;
         Ok(rows)
     }
@@ -314,21 +304,5 @@ impl Store {
         }
         p.files_unsynced = self.conn.query_row("SELECT count(*) FROM files WHERE vsynced = 0", [], |r| r.get::<_, i64>(0))? as u64;
         Ok(p)
-    }
-
-    /// Byte range of a file's text, for snippets.
-    pub fn file_lines(&self, path: &str, start_line: u32, end_line: u32) -> Result<Option<String>> {
-        let text: Option<String> = self
-            .conn
-            .prepare_cached("SELECT t.text FROM file_text t JOIN files f ON f.id = t.file_id WHERE f.path = ?1")?
-            .query_row([path], |r| r.get(0))
-            .optional()?;
-        Ok(text.map(|t| {
-            t.lines()
-                .skip(start_line.saturating_sub(1) as usize)
-                .take((end_line + 1).saturating_sub(start_line) as usize)
-                .collect::<Vec<_>>()
-                .join("\n")
-        }))
     }
 }

@@ -250,6 +250,26 @@ fn index(cwd: &Path, index_dir: Option<PathBuf>, args: IndexArgs) -> Result<()> 
     Ok(())
 }
 
+/// `--kind` values must be symbol kinds.
+pub(crate) fn check_kinds(kinds: &[String]) -> Result<()> {
+    for kind in kinds {
+        if ken_core::SymbolKind::parse(kind).is_none() {
+            let known: Vec<&str> = ken_core::SymbolKind::ALL.iter().map(|k| k.as_str()).collect();
+            bail!("unknown kind `{kind}`; use one of: {}", known.join(", "));
+        }
+    }
+    Ok(())
+}
+
+/// The canonical name of a `--lang` value.
+pub(crate) fn language_name(text: &str) -> Result<String> {
+    let language = ken_core::Language::from_name(text).with_context(|| {
+        let known: Vec<&str> = ken_core::Language::ALL.iter().map(|l| l.name()).collect();
+        format!("unknown language `{text}`; use one of: {}", known.join(", "))
+    })?;
+    Ok(language.name().to_string())
+}
+
 /// Opens the index for reading: `--index-dir`, or the one of the repository
 /// holding the current directory.
 fn open_index(cwd: &Path, index_dir: Option<PathBuf>) -> Result<Store> {
@@ -269,24 +289,8 @@ fn open_index(cwd: &Path, index_dir: Option<PathBuf>) -> Result<Store> {
 
 fn symbols(cwd: &Path, index_dir: Option<PathBuf>, args: SymbolsArgs) -> Result<()> {
     let store = open_index(cwd, index_dir)?;
-    for kind in &args.kind {
-        if ken_core::SymbolKind::parse(kind).is_none() {
-            let known: Vec<&str> = ken_core::SymbolKind::ALL.iter().map(|k| k.as_str()).collect();
-            bail!("unknown kind `{kind}`; use one of: {}", known.join(", "));
-        }
-    }
-    let language = match &args.lang {
-        Some(l) => Some(
-            ken_core::Language::from_name(l)
-                .with_context(|| {
-                    let known: Vec<&str> = ken_core::Language::ALL.iter().map(|l| l.name()).collect();
-                    format!("unknown language `{l}`; use one of: {}", known.join(", "))
-                })?
-                .name()
-                .to_string(),
-        ),
-        None => None,
-    };
+    check_kinds(&args.kind)?;
+    let language = args.lang.as_deref().map(language_name).transpose()?;
     let name = args.name.clone().unwrap_or_default();
     let rows = if args.rank {
         let mut rows: Vec<(SymbolRow, f64)> = match &args.name {

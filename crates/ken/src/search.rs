@@ -174,22 +174,8 @@ pub fn search(cwd: &Path, index_dir: Option<PathBuf>, args: SearchArgs) -> Resul
     if args.k == 0 || args.k > 1000 {
         bail!("-k must be between 1 and 1000");
     }
-    let languages = args
-        .lang
-        .iter()
-        .map(|l| {
-            ken_core::Language::from_name(l).map(|l| l.name().to_string()).with_context(|| {
-                let known: Vec<&str> = ken_core::Language::ALL.iter().map(|l| l.name()).collect();
-                format!("unknown language `{l}`; use one of: {}", known.join(", "))
-            })
-        })
-        .collect::<Result<Vec<_>>>()?;
-    for kind in &args.kind {
-        if ken_core::SymbolKind::parse(kind).is_none() {
-            let known: Vec<&str> = ken_core::SymbolKind::ALL.iter().map(|k| k.as_str()).collect();
-            bail!("unknown kind `{kind}`; use one of: {}", known.join(", "));
-        }
-    }
+    let languages = args.lang.iter().map(|l| crate::language_name(l)).collect::<Result<Vec<_>>>()?;
+    crate::check_kinds(&args.kind)?;
     // Validate the query before any indexing work.
     ken_search::plan_query(&query)?;
 
