@@ -15,7 +15,7 @@ mod query;
 mod resolve;
 mod tests;
 
-pub use query::{Direction, ExportFormat, Graph, GraphError, Hit, SymbolRef, Traversal};
+pub use query::{Direction, ExportFormat, Graph, GraphError, Hit, MAX_DEPTH, SymbolRef, Traversal};
 
 use ken_store::{Store, StoreError};
 use rayon::prelude::*;

@@ -41,7 +41,7 @@ fn list(c: &[SymbolRow]) -> String {
 }
 
 /// A symbol in a result, with where it was reached from.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct Hit {
     pub symbol: SymbolRow,
     /// Steps from the queried symbol.
@@ -54,7 +54,7 @@ pub struct Hit {
     pub site: Site,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct Site {
     pub path: String,
     pub line: u32,
@@ -62,7 +62,7 @@ pub struct Site {
 }
 
 /// A traversal's answer.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct Traversal {
     pub symbol: SymbolRow,
     pub hits: Vec<Hit>,

@@ -18,7 +18,7 @@ use std::time::Instant;
 /// Longest query read; the rest is cut (and the response says so).
 pub const MAX_QUERY_CHARS: usize = 2000;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Mode {
     Hybrid,
@@ -91,8 +91,15 @@ pub enum SearchError {
     Embed(#[from] ken_embed::EmbedError),
 }
 
+/// Per-symbol scores from the dense (cosine) and BM25 lanes.
+#[derive(Clone, Debug, Default)]
+pub struct LaneScores {
+    pub dense: FxHashMap<i64, f32>,
+    pub sparse: FxHashMap<i64, f32>,
+}
+
 /// Rank (1-based) of a hit in each lane that found it.
-#[derive(Clone, Copy, Debug, Default, Serialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 pub struct LaneRanks {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dense: Option<usize>,
@@ -102,7 +109,7 @@ pub struct LaneRanks {
     pub exact: Option<usize>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct Hit {
     pub path: String,
     pub start_line: u32,
@@ -113,6 +120,9 @@ pub struct Hit {
     pub kind: String,
     /// `symbol` or `chunk`.
     pub unit: &'static str,
+    /// The symbol's id in the index (for a chunk: the symbol it is named after).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub symbol_id: Option<i64>,
     pub language: String,
     pub score: f32,
     pub lanes: LaneRanks,
@@ -122,7 +132,7 @@ pub struct Hit {
     pub snippet: Snippet,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct Snippet {
     pub start_line: u32,
     pub text: String,
@@ -130,7 +140,7 @@ pub struct Snippet {
 
 pub const SNIPPET_LINES: usize = 8;
 
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize, schemars::JsonSchema)]
 pub struct Timings {
     pub embed_ms: f64,
     pub dense_ms: f64,
@@ -140,7 +150,7 @@ pub struct Timings {
     pub total_ms: f64,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct SearchResponse {
     pub query: String,
     pub mode: Mode,
@@ -351,6 +361,35 @@ impl Searcher<'_> {
         Ok(SearchResponse { query: plan.text, mode: options.mode, hits, terms: plan.terms, notes, timings })
     }
 
+    /// How well each of `symbol_ids` matches the query, by lane: cosine
+    /// similarity to `query_vector` (when given and the symbol is embedded)
+    /// and BM25. Scores a known set (a graph's nodes) inside the shard, so a
+    /// symbol far down the global ranking still gets its real score.
+    pub fn symbol_relevance(
+        &self,
+        query: &str,
+        query_vector: Option<Vec<f32>>,
+        symbol_ids: &[i64],
+    ) -> Result<LaneScores, SearchError> {
+        let mut out = LaneScores::default();
+        let Some(shard) = self.shard else { return Ok(out) };
+        if symbol_ids.is_empty() {
+            return Ok(out);
+        }
+        let points: Vec<i64> = symbol_ids.iter().map(|&id| UnitText::point_id(false, id)).collect();
+        let filter = PointFilter { point_ids: Some(points.clone()), ..Default::default() };
+        let symbol = |point: i64| UnitText::unit_of(point).1;
+        if let Some(vector) = query_vector {
+            for (point, score) in shard.search_dense(vector, points.len(), &filter)? {
+                out.dense.insert(symbol(point), score);
+            }
+        }
+        for (point, score) in shard.search_sparse(lexical::query_vector(query), points.len(), &filter)? {
+            out.sparse.insert(symbol(point), score);
+        }
+        Ok(out)
+    }
+
     /// The shard filter, and the paths a `--path` glob allows (for the exact lane).
     fn filter(&self, options: &SearchOptions) -> Result<(PointFilter, Option<FxHashSet<String>>), SearchError> {
         let files: Option<Vec<(i64, String)>> = match &options.path_glob {
@@ -373,7 +412,7 @@ impl Searcher<'_> {
         };
         let file_ids = files.as_ref().map(|f| f.iter().map(|(id, _)| *id).collect());
         let paths = files.map(|f| f.into_iter().map(|(_, p)| p).collect());
-        Ok((PointFilter { languages: options.languages.clone(), kinds: options.kinds.clone(), file_ids }, paths))
+        Ok((PointFilter { languages: options.languages.clone(), kinds: options.kinds.clone(), file_ids, point_ids: None }, paths))
     }
 
     /// Symbols the query names, best first, with their match tier.
@@ -529,6 +568,7 @@ fn to_hit(unit: &UnitText, c: &Candidate, terms: &[String]) -> Hit {
         qualified_name: unit.qualified_name.clone(),
         kind: unit.kind.clone(),
         unit: if unit.is_chunk { "chunk" } else { "symbol" },
+        symbol_id: unit.symbol_id,
         language: unit.language.clone(),
         score: c.score,
         lanes: c.lanes,

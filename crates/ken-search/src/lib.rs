@@ -11,7 +11,7 @@ pub mod lexical;
 mod shard;
 mod sync;
 
-pub use hybrid::{Hit, LaneRanks, Mode, QueryPlan, SearchError, SearchOptions, SearchResponse, Searcher, Snippet, Timings, plan_query};
+pub use hybrid::{Hit, LaneRanks, LaneScores, MAX_QUERY_CHARS, Mode, QueryPlan, SearchError, SearchOptions, SearchResponse, Searcher, Snippet, Timings, plan_query};
 pub use shard::{PointFilter, ShardError, VectorShard, SHARD_DIR};
 pub use sync::{
     DEFAULT_DIM, EmbedSummary, SyncError, SyncSummary, embed_pending, embed_text, indexed_model, reset, shard_dim, sync_points,

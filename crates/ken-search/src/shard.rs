@@ -5,7 +5,7 @@
 //! rebuilt from it (`ken index --rebuild`).
 
 use qdrant_edge::{
-    AnyVariants, Condition, CreateIndex, Distance, EdgeConfig, EdgeShard, EdgeSparseVectorParams, EdgeVectorParams,
+    AnyVariants, Condition, CreateIndex, HasIdCondition, Distance, EdgeConfig, EdgeShard, EdgeSparseVectorParams, EdgeVectorParams,
     FieldCondition, FieldIndexOperations, Filter, Match, Modifier, NamedQuery, PayloadFieldSchema, PayloadSchemaType,
     PointId, PointInsertOperations, PointOperations, PointStruct, PointVectorsPersisted, QueryEnum,
     QueryRequest, ScoringQuery, SparseVector, UpdateOperation, UpdateVectorsOp, Vector, VectorInternal,
@@ -56,6 +56,8 @@ pub struct PointFilter {
     pub kinds: Vec<String>,
     /// Only these files (a `--path` glob resolved against the index).
     pub file_ids: Option<Vec<i64>>,
+    /// Only these points (scoring a known set, e.g. a graph's nodes).
+    pub point_ids: Option<Vec<i64>>,
 }
 
 impl PointFilter {
@@ -78,6 +80,9 @@ impl PointFilter {
                 "file_id".try_into().expect("static payload key"),
                 Match::new_any(AnyVariants::Integers(ids.iter().copied().collect())),
             )));
+        }
+        if let Some(ids) = &self.point_ids {
+            must.push(Condition::HasId(HasIdCondition::from_iter(ids.iter().map(|&id| point_id(id)))));
         }
         (!must.is_empty()).then(|| Filter { must: Some(must), ..Filter::new() })
     }

@@ -17,7 +17,7 @@ pub struct FileRow {
 }
 
 /// A symbol as stored, with its file.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct SymbolRow {
     pub id: i64,
     #[serde(skip)]
@@ -229,6 +229,16 @@ impl Store {
              ORDER BY (s.end_line - s.start_line), s.kind = 'module', s.start_line DESC LIMIT 1"
         );
         Ok(self.conn.prepare_cached(&sql)?.query_row(params![path, line], symbol_row).optional()?)
+    }
+
+    /// One file per language (the first by path): what to open a language server on.
+    pub fn file_paths_by_language(&self) -> Result<Vec<(String, String)>> {
+        let rows = self
+            .conn
+            .prepare("SELECT language, min(path) FROM files GROUP BY language ORDER BY language")?
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<rusqlite::Result<_>>()?;
+        Ok(rows)
     }
 
     /// `(id, name, qualified_name)` of every symbol, for "did you mean".

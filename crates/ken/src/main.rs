@@ -4,6 +4,7 @@
 mod graph;
 mod output;
 mod search;
+mod serve;
 
 use anyhow::{Context, Result, bail};
 use clap::{Args, Parser, Subcommand};
@@ -38,6 +39,10 @@ enum Command {
     Graph(graph::GraphArgs),
     /// Search code: natural language, names, or both (dense + BM25 + exact names).
     Search(search::SearchArgs),
+    /// Serve the HTTP API (hybrid search, symbols, graph, status; OpenAPI at /openapi.json).
+    Serve(serve::ServeArgs),
+    /// Serve MCP over stdio, for coding agents (search, hybrid_search, symbol, callers, …).
+    Mcp(serve::McpArgs),
     /// Show what the index holds and how far embedding got.
     Status {
         #[arg(long)]
@@ -153,6 +158,8 @@ fn run(cli: Cli) -> Result<()> {
         Command::Outline(args) => outline(&cwd, cli.index_dir, args),
         Command::Graph(args) => graph::run(&open_index(&cwd, cli.index_dir)?, args),
         Command::Search(args) => search::search(&cwd, cli.index_dir, args),
+        Command::Serve(args) => serve::serve(&cwd, cli.index_dir, args),
+        Command::Mcp(args) => serve::mcp(&cwd, cli.index_dir, args),
         Command::Status { json } => search::status(&open_index(&cwd, cli.index_dir)?, json),
     }
 }

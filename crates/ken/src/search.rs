@@ -143,9 +143,9 @@ impl VectorReport {
 pub struct SearchArgs {
     /// What to look for: a question, a description, or a name.
     pub query: Vec<String>,
-    /// Number of results.
-    #[arg(short = 'k', long, default_value_t = 10)]
-    pub k: usize,
+    /// Number of results (clusters with --pipeline).
+    #[arg(short = 'k', long)]
+    pub k: Option<usize>,
     /// Only this language; repeatable.
     #[arg(long)]
     pub lang: Vec<String>,
@@ -163,6 +163,8 @@ pub struct SearchArgs {
     pub rrf_k: f32,
     #[command(flatten)]
     pub model: ModelArgs,
+    #[command(flatten)]
+    pub pipeline: crate::serve::PipelineArgs,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
@@ -171,7 +173,8 @@ pub struct SearchArgs {
 pub fn search(cwd: &Path, index_dir: Option<PathBuf>, args: SearchArgs) -> Result<()> {
     let query = args.query.join(" ");
     let mode = Mode::parse(&args.mode).with_context(|| format!("unknown --mode `{}`; use hybrid, semantic, lexical or exact", args.mode))?;
-    if args.k == 0 || args.k > 1000 {
+    let k = args.k.unwrap_or(10);
+    if k == 0 || k > 1000 {
         bail!("-k must be between 1 and 1000");
     }
     let languages = args.lang.iter().map(|l| crate::language_name(l)).collect::<Result<Vec<_>>>()?;
@@ -185,6 +188,30 @@ pub fn search(cwd: &Path, index_dir: Option<PathBuf>, args: SearchArgs) -> Resul
     };
     if !dir.join(ken_store::DB_FILE).is_file() {
         first_index(cwd, &dir, &args.model)?;
+    }
+    if args.pipeline.wanted() {
+        if args.k.is_some_and(|k| k > ken_pipeline::MAX_TOP_K) {
+            bail!("-k must be between 1 and {} with --pipeline", ken_pipeline::MAX_TOP_K);
+        }
+        let request = ken_server::api::HybridSearchRequest {
+            query,
+            top_k: args.k,
+            config_overrides: None,
+            explain: args.pipeline.explain,
+            languages,
+            kinds: args.kind.clone(),
+            path: args.path.clone(),
+        };
+        let response = crate::serve::pipeline_search(dir, &crate::repo_root(cwd), request, &args.pipeline, &args.model)?;
+        if args.json {
+            println!("{}", serde_json::to_string_pretty(&response)?);
+        } else {
+            print!("{}", crate::serve::render(&response, args.pipeline.explain));
+            for note in &response.notes {
+                eprintln!("note: {note}");
+            }
+        }
+        return Ok(());
     }
     let store = Store::open_read_only(&dir)?;
     let wants_model = mode.uses_dense() && store.embed_progress()?.embedded() > 0;
@@ -228,7 +255,7 @@ pub fn search(cwd: &Path, index_dir: Option<PathBuf>, args: SearchArgs) -> Resul
     };
     let searcher = Searcher { store: &store, shard: shard.as_ref(), embedder: embedder.as_deref() };
     let options = SearchOptions {
-        k: args.k,
+        k,
         mode,
         languages,
         kinds: args.kind.clone(),

@@ -1,0 +1,69 @@
+//! Stage 5: multi-factor scores inside each cluster.
+//!
+//! score = w1 · text relevance + w2 · centrality + w3 · proximity, where
+//! centrality is PageRank over the cluster's edges scaled so the most
+//! central member has 1 (raw PageRank sums to 1, which would punish members
+//! of big clusters), and proximity is 1 / (1 + hops to the nearest seed of
+//! the cluster), ignoring edge direction (a caller of a seed is as close as
+//! a callee).
+
+use crate::config::RankingWeights;
+use crate::graph::CodeGraph;
+use petgraph::graph::DiGraph;
+use serde::Serialize;
+use std::collections::VecDeque;
+
+#[derive(Clone, Copy, Debug, Default, Serialize, PartialEq, schemars::JsonSchema)]
+pub struct Factors {
+    pub text: f64,
+    pub centrality: f64,
+    pub proximity: f64,
+}
+
+impl Factors {
+    pub fn score(&self, w: &RankingWeights) -> f64 {
+        w.w1 * self.text + w.w2 * self.centrality + w.w3 * self.proximity
+    }
+}
+
+/// Centrality and proximity of each member (`members` are graph node indexes).
+pub(crate) fn structure(graph: &CodeGraph, members: &[usize]) -> Vec<(f64, f64)> {
+    let local: rustc_hash::FxHashMap<usize, usize> = members.iter().enumerate().map(|(i, &m)| (m, i)).collect();
+    let mut digraph: DiGraph<(), ()> = DiGraph::with_capacity(members.len(), 0);
+    let handles: Vec<_> = members.iter().map(|_| digraph.add_node(())).collect();
+    let mut undirected: Vec<Vec<usize>> = vec![Vec::new(); members.len()];
+    for e in &graph.edges {
+        if let (Some(&a), Some(&b)) = (local.get(&e.src), local.get(&e.dst)) {
+            digraph.add_edge(handles[a], handles[b], ());
+            undirected[a].push(b);
+            undirected[b].push(a);
+        }
+    }
+    let ranks: Vec<f64> = if members.len() == 1 { vec![1.0] } else { petgraph::algo::page_rank(&digraph, 0.85_f64, 50) };
+    let top = ranks.iter().cloned().fold(0.0, f64::max);
+    // Multi-source BFS from the cluster's seeds.
+    let mut distance: Vec<Option<u32>> = vec![None; members.len()];
+    let mut queue = VecDeque::new();
+    for (i, &m) in members.iter().enumerate() {
+        if graph.nodes[m].is_seed() {
+            distance[i] = Some(0);
+            queue.push_back(i);
+        }
+    }
+    while let Some(i) = queue.pop_front() {
+        let d = distance[i].unwrap_or(0);
+        for &j in &undirected[i] {
+            if distance[j].is_none() {
+                distance[j] = Some(d + 1);
+                queue.push_back(j);
+            }
+        }
+    }
+    (0..members.len())
+        .map(|i| {
+            let centrality = if top > 0.0 { ranks[i] / top } else { 0.0 };
+            let proximity = distance[i].map_or(0.0, |d| 1.0 / (1.0 + d as f64));
+            (centrality, proximity)
+        })
+        .collect()
+}

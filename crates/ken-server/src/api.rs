@@ -1,0 +1,257 @@
+//! Request and response shapes shared by the HTTP API and the MCP tools.
+//! Unknown fields are rejected; every range is checked by `validate`, with
+//! an error naming the field.
+
+use crate::error::ApiError;
+use ken_pipeline::{MAX_TOP_K, Overrides};
+use ken_search::{MAX_QUERY_CHARS, Mode};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// Longest query accepted (characters); `ken search` cuts, the API refuses.
+pub const MAX_QUERY_LEN: usize = MAX_QUERY_CHARS;
+
+/// `POST /api/v1/hybrid-search`: seed 003's request, plus optional filters.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct HybridSearchRequest {
+    /// What to look for: a question, a description, or a name.
+    pub query: String,
+    /// Clusters to return (1 to 100; default from the configuration, 10).
+    #[serde(default)]
+    pub top_k: Option<usize>,
+    /// Per-request settings: `ranking_weights` {w1, w2, w3}, `max_graph_depth`
+    /// (0–5), `clustering_resolution` (0–10], `max_nodes`, `min_cluster_size`,
+    /// `expansion` ("static" or "lsp").
+    #[serde(default)]
+    pub config_overrides: Option<Overrides>,
+    /// Add, per symbol, why it is there: seed or relation, and the factor scores.
+    #[serde(default)]
+    pub explain: bool,
+    /// Only these languages.
+    #[serde(default)]
+    pub languages: Vec<String>,
+    /// Only these symbol kinds (for the seeds).
+    #[serde(default)]
+    pub kinds: Vec<String>,
+    /// Only files matching this glob (for the seeds).
+    #[serde(default)]
+    pub path: Option<String>,
+}
+
+/// `POST /api/v1/search`: hybrid retrieval alone (dense + BM25 + exact names).
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SearchRequest {
+    pub query: String,
+    /// Results (1 to 1000, default 10).
+    #[serde(default)]
+    pub k: Option<usize>,
+    /// hybrid (default), semantic, lexical or exact.
+    #[serde(default)]
+    pub mode: Option<Mode>,
+    #[serde(default)]
+    pub languages: Vec<String>,
+    #[serde(default)]
+    pub kinds: Vec<String>,
+    #[serde(default)]
+    pub path: Option<String>,
+}
+
+/// `GET /api/v1/symbols?name=…`: symbols by exact or partial name.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SymbolsRequest {
+    /// Name, part of a name, or qualified suffix (`Session.send`).
+    pub name: String,
+    #[serde(default)]
+    pub kind: Option<String>,
+    #[serde(default)]
+    pub lang: Option<String>,
+    /// At most this many (1 to 1000, default 20).
+    #[serde(default)]
+    pub limit: Option<usize>,
+}
+
+/// `GET /api/v1/symbol?symbol=…`: one symbol with its code.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SymbolRequest {
+    /// Qualified name, unique plain name, or PATH:LINE.
+    pub symbol: String,
+}
+
+/// `GET /api/v1/graph/{relation}?symbol=…&depth=…`.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GraphRequest {
+    /// Qualified name, unique plain name, or PATH:LINE.
+    pub symbol: String,
+    /// Steps to follow for callers, callees and tests (1 to 32, default 1).
+    #[serde(default)]
+    pub depth: Option<u32>,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum GraphRelation {
+    Callers,
+    Callees,
+    Subclasses,
+    Superclasses,
+    Refs,
+    Tests,
+}
+
+impl GraphRelation {
+    pub const ALL: [GraphRelation; 6] = [
+        GraphRelation::Callers,
+        GraphRelation::Callees,
+        GraphRelation::Subclasses,
+        GraphRelation::Superclasses,
+        GraphRelation::Refs,
+        GraphRelation::Tests,
+    ];
+    pub fn parse(text: &str) -> Option<GraphRelation> {
+        GraphRelation::ALL.into_iter().find(|r| r.as_str() == text)
+    }
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GraphRelation::Callers => "callers",
+            GraphRelation::Callees => "callees",
+            GraphRelation::Subclasses => "subclasses",
+            GraphRelation::Superclasses => "superclasses",
+            GraphRelation::Refs => "refs",
+            GraphRelation::Tests => "tests",
+        }
+    }
+}
+
+/// `POST /api/v1/index`: bring the index up to date.
+#[derive(Clone, Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReindexRequest {
+    /// Delete the index and build it again.
+    #[serde(default)]
+    pub rebuild: bool,
+    /// Skip embeddings (lexical and graph layers only).
+    #[serde(default)]
+    pub no_embed: bool,
+}
+
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct SymbolDetail {
+    /// `file_path:name:line`.
+    pub id: String,
+    pub symbol: ken_store::SymbolRow,
+    pub code: String,
+    #[schemars(with = "Option<serde_json::Value>")]
+    pub metrics: Option<ken_store::MetricsRow>,
+}
+
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct StatusResponse {
+    pub index_dir: String,
+    pub root: String,
+    #[schemars(with = "serde_json::Value")]
+    pub stats: ken_store::IndexStats,
+    #[schemars(with = "serde_json::Value")]
+    pub embeddings: ken_store::EmbedProgress,
+    pub model: Option<String>,
+    pub reindexing: bool,
+    /// Each language server: state, restarts, requests, failures, cache hits.
+    pub language_servers: Vec<serde_json::Value>,
+}
+
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct Health {
+    pub status: &'static str,
+    pub version: &'static str,
+}
+
+fn check_query(query: &str) -> Result<(), ApiError> {
+    if query.trim().is_empty() {
+        return Err(ApiError::invalid("query", "must not be empty; describe the code you want or give a name"));
+    }
+    if query.chars().count() > MAX_QUERY_LEN {
+        return Err(ApiError::invalid("query", format!("is longer than {MAX_QUERY_LEN} characters")));
+    }
+    Ok(())
+}
+
+fn check_languages(field: &str, languages: &[String]) -> Result<(), ApiError> {
+    for l in languages {
+        if ken_core::Language::from_name(l).is_none() {
+            let known: Vec<&str> = ken_core::Language::ALL.iter().map(|l| l.name()).collect();
+            return Err(ApiError::invalid(field, format!("has unknown language `{l}`; use one of: {}", known.join(", "))));
+        }
+    }
+    Ok(())
+}
+
+fn check_kinds(field: &str, kinds: &[String]) -> Result<(), ApiError> {
+    for k in kinds {
+        if ken_core::SymbolKind::parse(k).is_none() {
+            let known: Vec<&str> = ken_core::SymbolKind::ALL.iter().map(|k| k.as_str()).collect();
+            return Err(ApiError::invalid(field, format!("has unknown kind `{k}`; use one of: {}", known.join(", "))));
+        }
+    }
+    Ok(())
+}
+
+fn check_range(field: &str, value: Option<usize>, lo: usize, hi: usize) -> Result<(), ApiError> {
+    match value {
+        Some(v) if v < lo || v > hi => Err(ApiError::invalid(field, format!("must be between {lo} and {hi} (got {v})"))),
+        _ => Ok(()),
+    }
+}
+
+impl HybridSearchRequest {
+    pub fn validate(&self) -> Result<(), ApiError> {
+        check_query(&self.query)?;
+        check_range("top_k", self.top_k, 1, MAX_TOP_K)?;
+        check_languages("languages", &self.languages)?;
+        check_kinds("kinds", &self.kinds)
+    }
+}
+
+impl SearchRequest {
+    pub fn validate(&self) -> Result<(), ApiError> {
+        check_query(&self.query)?;
+        check_range("k", self.k, 1, 1000)?;
+        check_languages("languages", &self.languages)?;
+        check_kinds("kinds", &self.kinds)
+    }
+}
+
+impl SymbolsRequest {
+    pub fn validate(&self) -> Result<(), ApiError> {
+        if self.name.trim().is_empty() {
+            return Err(ApiError::invalid("name", "must not be empty"));
+        }
+        check_range("limit", self.limit, 1, 1000)?;
+        if let Some(l) = &self.lang {
+            check_languages("lang", std::slice::from_ref(l))?;
+        }
+        if let Some(k) = &self.kind {
+            check_kinds("kind", std::slice::from_ref(k))?;
+        }
+        Ok(())
+    }
+}
+
+impl SymbolRequest {
+    pub fn validate(&self) -> Result<(), ApiError> {
+        if self.symbol.trim().is_empty() {
+            return Err(ApiError::invalid("symbol", "must not be empty; give a qualified name, a unique name or PATH:LINE"));
+        }
+        Ok(())
+    }
+}
+
+impl GraphRequest {
+    pub fn validate(&self) -> Result<(), ApiError> {
+        SymbolRequest { symbol: self.symbol.clone() }.validate()?;
+        check_range("depth", self.depth.map(|d| d as usize), 1, ken_graph::MAX_DEPTH as usize)
+    }
+}

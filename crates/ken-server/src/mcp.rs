@@ -1,0 +1,140 @@
+//! `ken mcp`: the MCP server over stdio (the official Rust SDK, rmcp).
+//!
+//! Tools take the same shapes as the HTTP API and answer JSON text. A bad
+//! argument is a JSON-RPC `invalid_params` error naming the field; a failure
+//! while answering (no index, unknown symbol) is a tool result with
+//! `isError`, so the agent reads the message and can act on it.
+
+use crate::api::*;
+use crate::engine::Engine;
+use crate::error::ApiError;
+use rmcp::handler::server::{router::tool::ToolRouter, wrapper::Parameters};
+use rmcp::model::{CallToolResult, ContentBlock, ServerCapabilities, ServerConfig};
+use rmcp::{ErrorData, ServerHandler, ServiceExt, tool, tool_handler, tool_router};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use std::sync::Arc;
+
+#[derive(Clone)]
+pub struct KenMcp {
+    engine: Arc<Engine>,
+    tool_router: ToolRouter<Self>,
+}
+
+/// Arguments of tools that need none.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NoArguments {}
+
+type ToolResult = Result<CallToolResult, ErrorData>;
+
+impl KenMcp {
+    pub fn new(engine: Arc<Engine>) -> KenMcp {
+        KenMcp { engine, tool_router: Self::tool_router() }
+    }
+
+    /// Runs blocking engine work; shapes its answer or error for MCP.
+    async fn call<T: serde::Serialize + Send + 'static>(
+        &self,
+        work: impl FnOnce(&Engine) -> Result<T, ApiError> + Send + 'static,
+    ) -> ToolResult {
+        let engine = self.engine.clone();
+        let result = tokio::task::spawn_blocking(move || work(&engine))
+            .await
+            .map_err(|e| ErrorData::internal_error(format!("the tool failed: {e}"), None))?;
+        match result {
+            Ok(value) => {
+                let text = serde_json::to_string_pretty(&value)
+                    .map_err(|e| ErrorData::internal_error(format!("cannot encode the answer: {e}"), None))?;
+                Ok(CallToolResult::success(vec![ContentBlock::text(text)]))
+            }
+            Err(e) if e.status == 400 => Err(ErrorData::invalid_params(
+                e.to_string(),
+                Some(serde_json::json!({ "code": e.code, "field": e.field })),
+            )),
+            Err(e) => Ok(CallToolResult::error(vec![ContentBlock::text(e.to_string())])),
+        }
+    }
+
+    async fn walk(&self, relation: GraphRelation, request: GraphRequest) -> ToolResult {
+        self.call(move |e| e.graph(relation, &request)).await
+    }
+}
+
+#[tool_router]
+impl KenMcp {
+    #[tool(description = "Search the repository's code: a question, a description or a name. Hybrid retrieval \
+        (semantic + BM25 + exact identifiers); returns ranked functions, classes and chunks with path, lines and a snippet.")]
+    async fn search(&self, Parameters(request): Parameters<SearchRequest>) -> ToolResult {
+        self.call(move |e| e.search(&request)).await
+    }
+
+    #[tool(description = "The full hybrid pipeline: retrieval seeds, expansion over the dependency graph (or live \
+        language servers with config_overrides.expansion = \"lsp\"), Louvain clustering and reranking. Returns clusters \
+        of related symbols with their code; explain = true says why each symbol is there.")]
+    async fn hybrid_search(&self, Parameters(request): Parameters<HybridSearchRequest>) -> ToolResult {
+        self.call(move |e| e.hybrid_search(&request)).await
+    }
+
+    #[tool(description = "Find symbols by exact or partial name (case-insensitive, exact matches first).")]
+    async fn find_symbols(&self, Parameters(request): Parameters<SymbolsRequest>) -> ToolResult {
+        self.call(move |e| e.symbols(&request)).await
+    }
+
+    #[tool(description = "One symbol with its full code, signature, docstring, location and graph metrics. \
+        Name it by qualified name, unique name, or PATH:LINE.")]
+    async fn symbol(&self, Parameters(request): Parameters<SymbolRequest>) -> ToolResult {
+        self.call(move |e| e.symbol(&request)).await
+    }
+
+    #[tool(description = "Functions and methods that call a symbol (or instantiate its class), up to `depth` steps.")]
+    async fn callers(&self, Parameters(request): Parameters<GraphRequest>) -> ToolResult {
+        self.walk(GraphRelation::Callers, request).await
+    }
+
+    #[tool(description = "Functions, methods and classes a symbol calls or instantiates, up to `depth` steps.")]
+    async fn callees(&self, Parameters(request): Parameters<GraphRequest>) -> ToolResult {
+        self.walk(GraphRelation::Callees, request).await
+    }
+
+    #[tool(description = "Classes derived from a class, transitively.")]
+    async fn subclasses(&self, Parameters(request): Parameters<GraphRequest>) -> ToolResult {
+        self.walk(GraphRelation::Subclasses, request).await
+    }
+
+    #[tool(description = "Every place a symbol is used (calls, imports, instantiations, field uses, inheritance).")]
+    async fn refs(&self, Parameters(request): Parameters<GraphRequest>) -> ToolResult {
+        self.walk(GraphRelation::Refs, request).await
+    }
+
+    #[tool(description = "What the index holds: files, symbols, chunks, embedding progress, model, language servers.")]
+    async fn index_status(&self, Parameters(_): Parameters<NoArguments>) -> ToolResult {
+        self.call(|e| e.status()).await
+    }
+
+    #[tool(description = "Bring the index up to date with the files on disk (incremental; rebuild = true starts over).")]
+    async fn reindex(&self, Parameters(request): Parameters<ReindexRequest>) -> ToolResult {
+        self.call(move |e| e.reindex(&request)).await
+    }
+}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for KenMcp {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build()).with_instructions(
+            "Kenning answers questions about this repository's code. Start with `search` (or `hybrid_search` for \
+             clusters of related code), then `symbol` for a definition's full code, and `callers`, `callees`, \
+             `subclasses` and `refs` to follow the dependency graph.",
+        )
+    }
+}
+
+/// Serves MCP on stdin/stdout until the client disconnects.
+pub async fn serve_stdio(engine: Arc<Engine>) -> Result<(), String> {
+    let service = KenMcp::new(engine)
+        .serve(rmcp::transport::stdio())
+        .await
+        .map_err(|e| format!("the MCP session failed to start: {e}"))?;
+    service.waiting().await.map_err(|e| format!("the MCP session ended abnormally: {e}"))?;
+    Ok(())
+}

@@ -1,0 +1,115 @@
+//! The OpenAPI 3.1 document of the HTTP API (`GET /openapi.json`). Schemas
+//! come from the same types the handlers (de)serialize, through schemars, so
+//! the document cannot drift from the code; the paths are listed here and a
+//! test checks them against the router.
+
+use crate::api::*;
+use crate::error::ErrorBody;
+use schemars::generate::SchemaSettings;
+use serde_json::{Value, json};
+
+pub fn document() -> Value {
+    let mut settings = SchemaSettings::draft2020_12();
+    settings.definitions_path = "/components/schemas".into();
+    settings.meta_schema = None;
+    let mut requests = settings.clone().for_deserialize().into_generator();
+    let mut responses = settings.for_serialize().into_generator();
+    let req = |schema: schemars::Schema| schema.to_value();
+    let hybrid_request = req(requests.subschema_for::<HybridSearchRequest>());
+    let search_request = req(requests.subschema_for::<SearchRequest>());
+    let reindex_request = req(requests.subschema_for::<ReindexRequest>());
+    let pipeline = responses.subschema_for::<ken_pipeline::PipelineResponse>().to_value();
+    let search = responses.subschema_for::<ken_search::SearchResponse>().to_value();
+    let symbols = responses.subschema_for::<Vec<ken_store::SymbolRow>>().to_value();
+    let symbol = responses.subschema_for::<SymbolDetail>().to_value();
+    let traversal = responses.subschema_for::<ken_graph::Traversal>().to_value();
+    let status = responses.subschema_for::<StatusResponse>().to_value();
+    let health = responses.subschema_for::<Health>().to_value();
+    let error = responses.subschema_for::<ErrorBody>().to_value();
+    let mut schemas = requests.take_definitions(true);
+    schemas.extend(responses.take_definitions(true));
+
+    let ok = |schema: &Value| json!({ "description": "OK", "content": { "application/json": { "schema": schema } } });
+    let err = |what: &str| json!({ "description": what, "content": { "application/json": { "schema": error.clone() } } });
+    let body = |schema: &Value| json!({ "required": true, "content": { "application/json": { "schema": schema } } });
+    let query = |name: &str, required: bool, schema: Value, description: &str| {
+        json!({ "name": name, "in": "query", "required": required, "schema": schema, "description": description })
+    };
+    let errors = |op: &mut Value| {
+        let responses = op["responses"].as_object_mut().expect("responses object");
+        responses.insert("400".into(), err("Invalid request; `error.field` names the field"));
+        responses.insert("503".into(), err("No index yet, or the index is busy"));
+    };
+    let mut hybrid = json!({
+        "summary": "The five-stage pipeline: seeds, graph or LSP expansion, clustering, reranking",
+        "operationId": "hybridSearch",
+        "requestBody": body(&hybrid_request),
+        "responses": { "200": ok(&pipeline), "413": err("Body too large"), "415": err("Body is not JSON") },
+    });
+    errors(&mut hybrid);
+    let mut plain = json!({
+        "summary": "Hybrid retrieval alone: dense + BM25 + exact names",
+        "operationId": "search",
+        "requestBody": body(&search_request),
+        "responses": { "200": ok(&search), "413": err("Body too large"), "415": err("Body is not JSON") },
+    });
+    errors(&mut plain);
+    let mut find = json!({
+        "summary": "Symbols by exact or partial name",
+        "operationId": "symbols",
+        "parameters": [
+            query("name", true, json!({"type": "string"}), "Name, part of a name, or qualified suffix"),
+            query("kind", false, json!({"type": "string"}), "Only this kind"),
+            query("lang", false, json!({"type": "string"}), "Only this language"),
+            query("limit", false, json!({"type": "integer", "minimum": 1, "maximum": 1000}), "At most this many"),
+        ],
+        "responses": { "200": ok(&symbols) },
+    });
+    errors(&mut find);
+    let mut one = json!({
+        "summary": "One symbol with its code and analytics",
+        "operationId": "symbol",
+        "parameters": [query("symbol", true, json!({"type": "string"}), "Qualified name, unique name, or PATH:LINE")],
+        "responses": { "200": ok(&symbol), "404": err("No such symbol"), "409": err("The name is ambiguous") },
+    });
+    errors(&mut one);
+    let relations: Vec<&str> = GraphRelation::ALL.iter().map(|r| r.as_str()).collect();
+    let mut walk = json!({
+        "summary": "Graph queries: callers, callees, subclasses, superclasses, refs, tests",
+        "operationId": "graph",
+        "parameters": [
+            { "name": "relation", "in": "path", "required": true, "schema": { "type": "string", "enum": relations } },
+            query("symbol", true, json!({"type": "string"}), "Qualified name, unique name, or PATH:LINE"),
+            query("depth", false, json!({"type": "integer", "minimum": 1, "maximum": 32}), "Steps (callers, callees, tests)"),
+        ],
+        "responses": { "200": ok(&traversal), "404": err("No such symbol or relation"), "409": err("The name is ambiguous") },
+    });
+    errors(&mut walk);
+    json!({
+        "openapi": "3.1.0",
+        "info": {
+            "title": "Kenning",
+            "version": env!("CARGO_PKG_VERSION"),
+            "description": "Search and understand a code repository: hybrid retrieval, the CodexLens pipeline, symbols and the dependency graph.",
+        },
+        "paths": {
+            "/health": { "get": { "summary": "Liveness", "operationId": "health", "responses": { "200": ok(&health) } } },
+            "/ready": { "get": { "summary": "Readiness: the index can be read", "operationId": "ready",
+                "responses": { "200": { "description": "Ready" }, "503": err("Not ready") } } },
+            "/openapi.json": { "get": { "summary": "This document", "operationId": "openapi", "responses": { "200": { "description": "OK" } } } },
+            "/api/v1/hybrid-search": { "post": hybrid },
+            "/api/v1/search": { "post": plain },
+            "/api/v1/symbols": { "get": find },
+            "/api/v1/symbol": { "get": one },
+            "/api/v1/graph/{relation}": { "get": walk },
+            "/api/v1/status": { "get": { "summary": "Index, embeddings and language servers", "operationId": "status",
+                "responses": { "200": ok(&status), "503": err("No index") } } },
+            "/api/v1/index": { "post": {
+                "summary": "Bring the index up to date (runs `ken index`)", "operationId": "reindex",
+                "requestBody": { "required": false, "content": { "application/json": { "schema": reindex_request } } },
+                "responses": { "200": { "description": "The index summary" }, "400": err("Invalid request"),
+                    "409": err("A reindex is already running"), "500": err("Indexing failed") } } },
+        },
+        "components": { "schemas": Value::Object(schemas) },
+    })
+}
