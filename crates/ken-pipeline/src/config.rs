@@ -222,8 +222,10 @@ impl PipelineConfig {
             if path.is_file() {
                 let text = std::fs::read_to_string(&path)
                     .map_err(|e| ConfigError::Parse { path: path.clone(), detail: format!("cannot read it ({e})") })?;
-                let layer: ConfigFile =
-                    toml::from_str(&text).map_err(|e| ConfigError::Parse { path: path.clone(), detail: e.to_string().trim().replace('\n', " ") })?;
+                let layer: ConfigFile = toml::from_str(&text).map_err(|e| {
+                    let line = e.span().map_or(0, |span| text[..span.start.min(text.len())].matches('\n').count() + 1);
+                    ConfigError::Parse { path: path.clone(), detail: format!("line {line}: {}", e.message()) }
+                })?;
                 config.apply_file(&layer, &Source::File(path))?;
             }
         }

@@ -253,10 +253,11 @@ impl Pipeline<'_> {
         let strong = |node: usize| graph.nodes[node].is_seed() && text[node] >= config.strong_seed;
         groups.retain(|members| members.len() >= config.min_cluster_size || members.iter().any(|&m| strong(m)));
         let mut files = SourceFiles::new(&self.root);
+        let distance = rank::seed_distances(&graph);
         let mut clusters: Vec<(f64, Vec<(usize, Factors, f64)>)> = groups
             .iter()
             .map(|members| {
-                let structure = rank::structure(&graph, members);
+                let structure = rank::structure(&graph, members, &distance);
                 let mut scored: Vec<(usize, Factors, f64)> = members
                     .iter()
                     .zip(structure)

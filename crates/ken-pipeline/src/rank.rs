@@ -26,43 +26,50 @@ impl Factors {
     }
 }
 
-/// Centrality and proximity of each member (`members` are graph node indexes).
-pub(crate) fn structure(graph: &CodeGraph, members: &[usize]) -> Vec<(f64, f64)> {
-    let local: rustc_hash::FxHashMap<usize, usize> = members.iter().enumerate().map(|(i, &m)| (m, i)).collect();
-    let mut digraph: DiGraph<(), ()> = DiGraph::with_capacity(members.len(), 0);
-    let handles: Vec<_> = members.iter().map(|_| digraph.add_node(())).collect();
-    let mut undirected: Vec<Vec<usize>> = vec![Vec::new(); members.len()];
+/// Hops from every node to the nearest seed over the whole graph, ignoring
+/// direction (`None`: not connected to any seed).
+pub(crate) fn seed_distances(graph: &CodeGraph) -> Vec<Option<u32>> {
+    let mut neighbours: Vec<Vec<usize>> = vec![Vec::new(); graph.nodes.len()];
     for e in &graph.edges {
-        if let (Some(&a), Some(&b)) = (local.get(&e.src), local.get(&e.dst)) {
-            digraph.add_edge(handles[a], handles[b], ());
-            undirected[a].push(b);
-            undirected[b].push(a);
-        }
+        neighbours[e.src].push(e.dst);
+        neighbours[e.dst].push(e.src);
     }
-    let ranks: Vec<f64> = if members.len() == 1 { vec![1.0] } else { petgraph::algo::page_rank(&digraph, 0.85_f64, 50) };
-    let top = ranks.iter().cloned().fold(0.0, f64::max);
-    // Multi-source BFS from the cluster's seeds.
-    let mut distance: Vec<Option<u32>> = vec![None; members.len()];
+    let mut distance: Vec<Option<u32>> = vec![None; graph.nodes.len()];
     let mut queue = VecDeque::new();
-    for (i, &m) in members.iter().enumerate() {
-        if graph.nodes[m].is_seed() {
+    for (i, node) in graph.nodes.iter().enumerate() {
+        if node.is_seed() {
             distance[i] = Some(0);
             queue.push_back(i);
         }
     }
     while let Some(i) = queue.pop_front() {
         let d = distance[i].unwrap_or(0);
-        for &j in &undirected[i] {
+        for &j in &neighbours[i] {
             if distance[j].is_none() {
                 distance[j] = Some(d + 1);
                 queue.push_back(j);
             }
         }
     }
+    distance
+}
+
+/// Centrality and proximity of each member (`members` are graph node indexes).
+pub(crate) fn structure(graph: &CodeGraph, members: &[usize], distance: &[Option<u32>]) -> Vec<(f64, f64)> {
+    let local: rustc_hash::FxHashMap<usize, usize> = members.iter().enumerate().map(|(i, &m)| (m, i)).collect();
+    let mut digraph: DiGraph<(), ()> = DiGraph::with_capacity(members.len(), 0);
+    let handles: Vec<_> = members.iter().map(|_| digraph.add_node(())).collect();
+    for e in &graph.edges {
+        if let (Some(&a), Some(&b)) = (local.get(&e.src), local.get(&e.dst)) {
+            digraph.add_edge(handles[a], handles[b], ());
+        }
+    }
+    let ranks: Vec<f64> = if members.len() == 1 { vec![1.0] } else { petgraph::algo::page_rank(&digraph, 0.85_f64, 50) };
+    let top = ranks.iter().cloned().fold(0.0, f64::max);
     (0..members.len())
         .map(|i| {
             let centrality = if top > 0.0 { ranks[i] / top } else { 0.0 };
-            let proximity = distance[i].map_or(0.0, |d| 1.0 / (1.0 + d as f64));
+            let proximity = distance[members[i]].map_or(0.0, |d| 1.0 / (1.0 + d as f64));
             (centrality, proximity)
         })
         .collect()

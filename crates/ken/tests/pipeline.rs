@@ -1,0 +1,310 @@
+//! `ken search --pipeline`: the five stages end to end through the real
+//! binary, on a small repository with two concerns (auth and billing).
+//! Runs without embeddings (seeds from BM25 and names) except where noted,
+//! so snapshots do not depend on the model.
+
+mod support;
+
+use expect_test::{Expect, expect};
+use support::{Repo, json, ken_command, stdout};
+
+pub const SHOP: &str = r#"
+//- auth/handler.py
+from auth.tokens import validate_token, issue_token
+from auth.users import UserStore
+
+
+def authenticate(request):
+    """Authenticate a request: check the bearer token and load the user."""
+    token = request.headers.get("Authorization", "")
+    if not validate_token(token):
+        raise PermissionError("bad token")
+    return UserStore().load(token_subject(token))
+
+
+def token_subject(token):
+    """The user id inside a token."""
+    return token.split(".")[1]
+
+
+def login(username, password):
+    """Log a user in with a password and issue a session token."""
+    store = UserStore()
+    user = store.find(username)
+    if user is None or not user.check_password(password):
+        raise PermissionError("bad credentials")
+    return issue_token(user)
+//- auth/tokens.py
+import hmac
+
+SECRET = b"k"
+
+
+def validate_token(token):
+    """Check a token's signature."""
+    body, _, sig = token.rpartition(".")
+    return hmac.compare_digest(sign(body), sig)
+
+
+def sign(body):
+    return hmac.new(SECRET, body.encode(), "sha256").hexdigest()
+
+
+def issue_token(user):
+    """A signed session token for a user."""
+    body = f"{user.name}.{user.id}"
+    return body + "." + sign(body)
+//- auth/users.py
+from auth.passwords import hash_password
+
+
+class User:
+    def __init__(self, name, id, digest):
+        self.name = name
+        self.id = id
+        self.digest = digest
+
+    def check_password(self, password):
+        return hash_password(password) == self.digest
+
+
+class UserStore:
+    def find(self, name):
+        return User(name, 1, "")
+
+    def load(self, id):
+        return User("", id, "")
+//- auth/passwords.py
+import hashlib
+
+
+def hash_password(password):
+    """Hash a user password for storage."""
+    return hashlib.sha256(password.encode()).hexdigest()
+//- billing/invoice.py
+class Line:
+    def amount(self):
+        return self.price * self.quantity
+
+
+class Invoice:
+    def total(self):
+        return sum(line.amount() for line in self.lines)
+
+    def render_pdf(self):
+        return b"%PDF" + str(self.total()).encode()
+
+
+def send_invoice(invoice, mailer):
+    """Email an invoice as a PDF."""
+    mailer.send(invoice.render_pdf())
+"#;
+
+fn shop() -> Repo {
+    let repo = Repo::new(SHOP);
+    stdout(&repo.ken(&["index", "--quiet"]));
+    repo
+}
+
+/// Text output without the timings line (the only part that varies).
+fn check(repo: &Repo, args: &[&str], expect: Expect) {
+    let mut full = vec!["search"];
+    full.extend_from_slice(args);
+    let text = stdout(&repo.ken(&full));
+    let stable: Vec<&str> = text.lines().filter(|l| !l.starts_with("stages:")).collect();
+    expect.assert_eq(&(stable.join("\n") + "\n"));
+}
+
+fn err(out: &std::process::Output) -> String {
+    assert!(!out.status.success(), "expected failure, got: {}", String::from_utf8_lossy(&out.stdout));
+    String::from_utf8_lossy(&out.stderr).trim().to_string()
+}
+
+#[test]
+fn clusters_with_explanations() {
+    let repo = shop();
+    check(
+        &repo,
+        &["--pipeline", "--explain", "user authentication flow", "-k", "3"],
+        expect![[r#"
+            9 symbols in 3 clusters (5 seeds, static graph, 12 nodes, 16 edges)
+
+            cluster 1  0.981  users.User and 3 related (auth/)
+              0.981  class     auth.users.User  auth/users.py:4-11
+                     seed #4 (bm25 4) · text 0.95 · centrality 1.00 · proximity 1.00
+              0.837  method    auth.users.UserStore.load  auth/users.py:18-19
+                     seed #6 (bm25 6) · text 0.92 · centrality 0.62 · proximity 1.00
+              0.801  function  auth.handler.authenticate  auth/handler.py:5-10
+                     seed #1 (bm25 1) · text 1.00 · centrality 0.43 · proximity 1.00
+              0.405  function  auth.handler.token_subject  auth/handler.py:13-15
+                     auth.handler.authenticate Calls this (graph, depth 1) · text 0.16 · centrality 0.62 · proximity 0.50
+
+            cluster 2  0.975  UserStore.find and 2 related (auth/)
+              0.975  method    auth.users.UserStore.find  auth/users.py:15-16
+                     seed #5 (bm25 5) · text 0.94 · centrality 1.00 · proximity 1.00
+              0.821  class     auth.users.UserStore  auth/users.py:14-19
+                     seed #3 (bm25 3) · text 0.97 · centrality 0.53 · proximity 1.00
+              0.326  function  auth.handler.login  auth/handler.py:18-24
+                     auth.users.UserStore InstantiatedBy this (graph, depth 1) · text 0.18 · centrality 0.37 · proximity 0.50
+
+            cluster 3  0.495  passwords.hash_password and 1 related (auth/)
+              0.495  function  auth.passwords.hash_password  auth/passwords.py:4-6
+                     auth.users.User.check_password Calls this (graph, depth 2) · text 0.15 · centrality 1.00 · proximity 0.33
+              0.384  method    auth.users.User.check_password  auth/users.py:10-11
+                     auth.users.User ParentOf this (graph, depth 1) · text 0.18 · centrality 0.53 · proximity 0.50
+
+        "#]],
+    );
+    check(
+        &repo,
+        &["--pipeline", "invoice total", "-k", "2"],
+        expect![[r#"
+            6 symbols in 2 clusters (4 seeds, static graph, 6 nodes, 6 edges)
+
+            cluster 1  0.987  Invoice.render_pdf and 2 related (billing/invoice.py)
+              0.987  method    billing.invoice.Invoice.render_pdf  billing/invoice.py:10-11
+              0.769  class     billing.invoice.Invoice  billing/invoice.py:6-11
+              0.488  function  billing.invoice.send_invoice  billing/invoice.py:14-16
+
+            cluster 2  0.775  Invoice.total and 2 related (billing/invoice.py)
+              0.775  method    billing.invoice.Invoice.total  billing/invoice.py:7-8
+              0.757  class     billing.invoice.Line  billing/invoice.py:1-3
+              0.693  method    billing.invoice.Line.amount  billing/invoice.py:2-3
+
+        "#]],
+    );
+}
+
+#[test]
+fn json_has_the_seed_003_shape() {
+    let repo = shop();
+    let v = json(&repo.ken(&["search", "--pipeline", "--explain", "--json", "token", "-k", "2"]));
+    let id = v["query_id"].as_str().unwrap();
+    assert!(id.starts_with("hs-") && id.len() == "hs-20250120-001".len(), "{id}");
+    assert!(v["execution_time_ms"].is_u64());
+    for stage in ["embed_ms", "seeds_ms", "expansion_ms", "clustering_ms", "ranking_ms", "total_ms"] {
+        assert!(v["timings"][stage].is_f64(), "{stage} missing");
+    }
+    let clusters = v["results"].as_array().unwrap();
+    assert!(!clusters.is_empty() && clusters.len() <= 2);
+    let mut previous = f64::MAX;
+    for c in clusters {
+        let score = c["score"].as_f64().unwrap();
+        assert!(score <= previous, "clusters are sorted by score");
+        previous = score;
+        assert!(c["cluster_id"].as_str().unwrap().starts_with("cluster_"));
+        assert!(!c["title"].as_str().unwrap().is_empty());
+        let symbols = c["symbols"].as_array().unwrap();
+        // A cluster's score is its best symbol's.
+        assert_eq!(symbols[0]["score"].as_f64().unwrap(), score);
+        for s in symbols {
+            let expected = format!("{}:{}:{}", s["file_path"].as_str().unwrap(), s["name"].as_str().unwrap(), s["range"]["start"]["line"]);
+            assert_eq!(s["id"].as_str().unwrap(), expected);
+            for key in ["kind", "raw_code"] {
+                assert!(s[key].is_string(), "{key}");
+            }
+            assert!(s["range"]["end"]["char"].is_u64());
+            let f = &s["explain"]["factors"];
+            let combined = 0.4 * f["text"].as_f64().unwrap() + 0.35 * f["centrality"].as_f64().unwrap() + 0.25 * f["proximity"].as_f64().unwrap();
+            assert!((combined - s["score"].as_f64().unwrap()).abs() < 1e-9, "score = 0.4·text + 0.35·centrality + 0.25·proximity");
+        }
+    }
+    assert_eq!(v["expansion"]["mode"], "static");
+}
+
+#[test]
+fn settings_from_flags_config_file_and_environment() {
+    let repo = shop();
+    let run = |args: &[&str], env: &[(&str, &str)]| {
+        let mut cmd = ken_command(repo.path(), &[&["search", "--pipeline", "--json", "token"], args].concat());
+        cmd.env("KEN_NO_EMBED", "1").env("XDG_CONFIG_HOME", repo.path().join("no-user-config"));
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        cmd.output().unwrap()
+    };
+    // Depth 0: the graph is the seeds alone.
+    let v = json(&run(&["--depth", "0"], &[]));
+    assert_eq!(v["expansion"]["nodes"], v["expansion"]["seeds"]);
+    let v = json(&run(&[], &[("KEN_MAX_GRAPH_DEPTH", "0")]));
+    assert_eq!(v["expansion"]["nodes"], v["expansion"]["seeds"]);
+    // Weights 1,0,0: every symbol scores its text relevance.
+    let v = json(&run(&["--weights", "1,0,0", "--explain"], &[]));
+    for c in v["results"].as_array().unwrap() {
+        for s in c["symbols"].as_array().unwrap() {
+            assert_eq!(s["score"], s["explain"]["factors"]["text"]);
+        }
+    }
+    repo.write("ken.toml", "[search]\ntop_k = 1\n[pipeline]\nmax_nodes = 5\n");
+    let v = json(&run(&[], &[]));
+    assert_eq!(v["results"].as_array().unwrap().len(), 1);
+    assert!(v["expansion"]["nodes"].as_u64().unwrap() <= 5.max(v["expansion"]["seeds"].as_u64().unwrap()));
+
+    let problems = [
+        err(&run(&["--depth", "9"], &[])),
+        err(&run(&["--weights", "1,x,0"], &[])),
+        err(&run(&["--weights=-1,0,0"], &[])),
+        err(&run(&["--resolution", "0"], &[])),
+        err(&run(&["--expansion", "psychic"], &[])),
+        err(&run(&[], &[("KEN_RANKING_WEIGHTS", "1,2")])),
+        err(&run(&[], &[("KEN_MAX_NODES", "many")])),
+    ];
+    expect![[r#"
+        error: command line: `max_graph_depth` must be between 0 and 5 (got 9)
+        error: --weights `1,x,0` must be three numbers, e.g. 0.4,0.35,0.25
+        error: command line: `ranking_weights.w1` must be a finite number from 0 to 1000 (got -1)
+        error: command line: `clustering_resolution` must be a number above 0 and at most 10 (got 0)
+        error: unknown --expansion `psychic`; use static or lsp
+        error: environment variable KEN_RANKING_WEIGHTS: `ranking_weights` cannot be `1,2`; give three numbers, e.g. 0.4,0.35,0.25
+        error: environment variable KEN_MAX_NODES: `max_nodes` cannot be `many`: not a number
+    "#]]
+    .assert_eq(&(problems.join("\n") + "\n"));
+    repo.write("ken.toml", "[pipeline]\nmax_graph_depht = 1\n");
+    let message = err(&run(&[], &[])).replace(&repo.path().display().to_string(), "$REPO");
+    expect!["error: $REPO/ken.toml: line 2: unknown field `max_graph_depht`, expected one of `max_graph_depth`, `max_nodes`, `max_neighbors`, `expansion`, `clustering_resolution`, `min_cluster_size`, `strong_seed`, `ranking_weights`, `noise_names`, `max_code_lines`; fix the file or remove it"].assert_eq(&message);
+}
+
+#[test]
+fn live_expansion_with_a_language_server() {
+    let repo = shop();
+    let v = json(&repo.ken(&["search", "--pipeline", "--expansion", "lsp", "--explain", "--json", "validate_token", "-k", "3"]));
+    let lsp = &v["expansion"]["lsp"];
+    assert!(!lsp["servers"].as_array().unwrap().is_empty(), "a Python server answered: {lsp}");
+    assert_eq!(lsp["fallback_nodes"], 0, "{lsp}");
+    let reached: Vec<String> = v["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|c| c["symbols"].as_array().unwrap().iter())
+        .filter(|s| s["explain"]["via"] == "lsp")
+        .map(|s| format!("{} {} {}", s["explain"]["from_name"].as_str().unwrap(), s["explain"]["relation"].as_str().unwrap(), s["qualified_name"].as_str().unwrap()))
+        .collect();
+    // `sign` is reached from the seed SECRET by reference, then its caller by call hierarchy.
+    assert!(reached.iter().any(|r| r == "auth.tokens.sign CalledBy auth.tokens.issue_token"), "{reached:?}");
+}
+
+#[test]
+fn live_expansion_falls_back_to_the_static_graph() {
+    // No language server speaks Ruby: every symbol falls back, and the answer says so.
+    let repo = Repo::new(
+        r#"
+//- lib/cart.rb
+class Cart
+  def total
+    items.sum { |i| price_of(i) }
+  end
+
+  def price_of(item)
+    item.price
+  end
+end
+"#,
+    );
+    stdout(&repo.ken(&["index", "--quiet"]));
+    let out = repo.ken(&["search", "--pipeline", "--expansion", "lsp", "--json", "cart total"]);
+    let v = json(&out);
+    let lsp = &v["expansion"]["lsp"];
+    assert!(lsp["fallback_nodes"].as_u64().unwrap() > 0, "{lsp}");
+    assert!(lsp["reasons"][0].as_str().unwrap().contains("no language server for ruby"), "{lsp}");
+    assert!(v["notes"].as_array().unwrap().iter().any(|n| n.as_str().unwrap().contains("static graph")), "{v}");
+}
