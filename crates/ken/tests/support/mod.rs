@@ -107,3 +107,96 @@ pub fn pypi_corpus(name: &str, version: &str) -> PathBuf {
     std::fs::write(dir.join(".complete"), "").unwrap();
     dir
 }
+
+/// A small repository with two concerns, auth and billing (pipeline, HTTP and MCP tests).
+pub const SHOP: &str = r#"
+//- auth/handler.py
+from auth.tokens import validate_token, issue_token
+from auth.users import UserStore
+
+
+def authenticate(request):
+    """Authenticate a request: check the bearer token and load the user."""
+    token = request.headers.get("Authorization", "")
+    if not validate_token(token):
+        raise PermissionError("bad token")
+    return UserStore().load(token_subject(token))
+
+
+def token_subject(token):
+    """The user id inside a token."""
+    return token.split(".")[1]
+
+
+def login(username, password):
+    """Log a user in with a password and issue a session token."""
+    store = UserStore()
+    user = store.find(username)
+    if user is None or not user.check_password(password):
+        raise PermissionError("bad credentials")
+    return issue_token(user)
+//- auth/tokens.py
+import hmac
+
+SECRET = b"k"
+
+
+def validate_token(token):
+    """Check a token's signature."""
+    body, _, sig = token.rpartition(".")
+    return hmac.compare_digest(sign(body), sig)
+
+
+def sign(body):
+    return hmac.new(SECRET, body.encode(), "sha256").hexdigest()
+
+
+def issue_token(user):
+    """A signed session token for a user."""
+    body = f"{user.name}.{user.id}"
+    return body + "." + sign(body)
+//- auth/users.py
+from auth.passwords import hash_password
+
+
+class User:
+    def __init__(self, name, id, digest):
+        self.name = name
+        self.id = id
+        self.digest = digest
+
+    def check_password(self, password):
+        return hash_password(password) == self.digest
+
+
+class UserStore:
+    def find(self, name):
+        return User(name, 1, "")
+
+    def load(self, id):
+        return User("", id, "")
+//- auth/passwords.py
+import hashlib
+
+
+def hash_password(password):
+    """Hash a user password for storage."""
+    return hashlib.sha256(password.encode()).hexdigest()
+//- billing/invoice.py
+class Line:
+    def amount(self):
+        return self.price * self.quantity
+
+
+class Invoice:
+    def total(self):
+        return sum(line.amount() for line in self.lines)
+
+    def render_pdf(self):
+        return b"%PDF" + str(self.total()).encode()
+
+
+def send_invoice(invoice, mailer):
+    """Email an invoice as a PDF."""
+    mailer.send(invoice.render_pdf())
+"#;

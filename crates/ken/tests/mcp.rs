@@ -1,0 +1,137 @@
+//! `ken mcp`: a real stdio session with the real binary, speaking MCP's
+//! newline-delimited JSON-RPC as an agent would.
+
+mod support;
+
+use expect_test::expect;
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Stdio};
+use support::{Repo, SHOP, ken_command, stdout};
+
+struct Session {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+    next_id: u64,
+}
+
+impl Session {
+    fn start(repo: &Repo) -> Session {
+        let mut child = ken_command(repo.path(), &["mcp"])
+            .env("KEN_NO_EMBED", "1")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("ken mcp starts");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        let mut session = Session { child, stdin, stdout, next_id: 1 };
+        let init = session.request(
+            "initialize",
+            json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "ken-test", "version": "1"}}),
+        );
+        assert!(init["result"]["capabilities"]["tools"].is_object(), "{init}");
+        session.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        session
+    }
+
+    fn send(&mut self, message: Value) {
+        writeln!(self.stdin, "{message}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// Sends a request and returns its response (skipping notifications).
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        loop {
+            let mut line = String::new();
+            assert!(self.stdout.read_line(&mut line).unwrap() > 0, "ken mcp closed the session");
+            let message: Value = serde_json::from_str(&line).unwrap_or_else(|_| panic!("stdout carries only JSON-RPC, got: {line}"));
+            if message["id"] == json!(id) {
+                return message;
+            }
+        }
+    }
+
+    fn call(&mut self, tool: &str, arguments: Value) -> Value {
+        self.request("tools/call", json!({"name": tool, "arguments": arguments}))
+    }
+
+    /// A successful tool call's JSON answer.
+    fn answer(&mut self, tool: &str, arguments: Value) -> Value {
+        let response = self.call(tool, arguments);
+        let result = &response["result"];
+        assert_ne!(result["isError"], json!(true), "{tool}: {response}");
+        serde_json::from_str(result["content"][0]["text"].as_str().unwrap_or_else(|| panic!("{response}"))).unwrap()
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn an_agent_session() {
+    let repo = Repo::new(SHOP);
+    stdout(&repo.ken(&["index", "--quiet"]));
+    let mut mcp = Session::start(&repo);
+
+    let tools = mcp.request("tools/list", json!({}));
+    let mut names: Vec<&str> = tools["result"]["tools"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
+    names.sort_unstable();
+    expect!["callees callers find_symbols hybrid_search index_status refs reindex search subclasses symbol"].assert_eq(&names.join(" "));
+    for tool in tools["result"]["tools"].as_array().unwrap() {
+        assert!(tool["inputSchema"]["type"] == "object", "{tool}");
+        assert!(tool["description"].as_str().is_some_and(|d| d.len() > 20), "{tool}");
+    }
+
+    let found = mcp.answer("search", json!({"query": "issue_token", "k": 3}));
+    assert_eq!(found["hits"][0]["qualified_name"], "auth.tokens.issue_token", "{found}");
+
+    let clusters = mcp.answer("hybrid_search", json!({"query": "user authentication flow", "top_k": 2, "explain": true}));
+    assert_eq!(clusters["results"].as_array().unwrap().len(), 2);
+    assert!(clusters["results"][0]["symbols"][0]["explain"]["factors"]["text"].is_f64());
+
+    let symbol = mcp.answer("symbol", json!({"symbol": "auth.passwords.hash_password"}));
+    assert!(symbol["code"].as_str().unwrap().starts_with("def hash_password(password):"), "{symbol}");
+
+    let callers = mcp.answer("callers", json!({"symbol": "auth.tokens.sign"}));
+    let names: Vec<&str> = callers["hits"].as_array().unwrap().iter().map(|h| h["symbol"]["name"].as_str().unwrap()).collect();
+    expect!["validate_token issue_token"].assert_eq(&names.join(" "));
+    let callees = mcp.answer("callees", json!({"symbol": "auth.handler.login"}));
+    assert!(callees["hits"].as_array().unwrap().iter().any(|h| h["symbol"]["name"] == "issue_token"), "{callees}");
+    let refs = mcp.answer("refs", json!({"symbol": "auth.users.UserStore"}));
+    assert!(!refs["hits"].as_array().unwrap().is_empty());
+    let subclasses = mcp.answer("subclasses", json!({"symbol": "auth.users.User"}));
+    assert!(subclasses["hits"].as_array().unwrap().is_empty());
+    let status = mcp.answer("index_status", json!({}));
+    assert_eq!(status["stats"]["files"], 5);
+
+    // Bad arguments are JSON-RPC errors naming the field; failures are tool errors.
+    let bad = mcp.call("hybrid_search", json!({"query": "x", "top_k": 0}));
+    assert_eq!(bad["error"]["data"]["field"], "top_k", "{bad}");
+    let bad = mcp.call("hybrid_search", json!({"query": "x", "config_overrides": {"ranking_weights": {"w1": -1, "w2": 0, "w3": 0}}}));
+    assert_eq!(bad["error"]["data"]["field"], "config_overrides.ranking_weights.w1", "{bad}");
+    let bad = mcp.call("search", json!({"query": "x", "colour": "blue"}));
+    assert_eq!(bad["result"]["isError"], true, "{bad}");
+    assert!(bad["result"]["content"][0]["text"].as_str().unwrap().contains("unknown field `colour`"), "{bad}");
+    let missing = mcp.call("symbol", json!({"symbol": "no_such_symbol"}));
+    assert_eq!(missing["result"]["isError"], true, "{missing}");
+    assert!(missing["result"]["content"][0]["text"].as_str().unwrap().contains("no symbol matches"), "{missing}");
+    let unknown = mcp.call("teleport", json!({}));
+    assert!(unknown["error"].is_object(), "{unknown}");
+
+    // Reindex picks up a new file.
+    repo.write("auth/audit.py", "def record_login_attempt(user):\n    return user\n");
+    let summary = mcp.answer("reindex", json!({"no_embed": true}));
+    assert_eq!(summary["changes"]["added"], 1, "{summary}");
+    let found = mcp.answer("find_symbols", json!({"name": "record_login_attempt"}));
+    assert_eq!(found[0]["qualified_name"], "auth.audit.record_login_attempt");
+}

@@ -1,0 +1,335 @@
+//! `ken serve`: the real server on an ephemeral loopback port, driven over
+//! HTTP. Every bad request must get a 4xx and a JSON error naming the field.
+
+mod support;
+
+use expect_test::expect;
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Stdio};
+use support::{Repo, ken_command, stdout};
+
+
+/// A running `ken serve`; killed on drop.
+pub struct Server {
+    child: Child,
+    pub base: String,
+    agent: ureq::Agent,
+}
+
+impl Server {
+    pub fn start(repo: &Repo, extra: &[&str]) -> Server {
+        let mut args = vec!["serve", "--addr", "127.0.0.1:0"];
+        args.extend_from_slice(extra);
+        let mut child = ken_command(repo.path(), &args)
+            .env("KEN_NO_EMBED", "1")
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("ken serve starts");
+        let mut stderr = BufReader::new(child.stderr.take().unwrap());
+        let mut line = String::new();
+        stderr.read_line(&mut line).unwrap();
+        let base = line
+            .split_whitespace()
+            .find(|w| w.starts_with("http://"))
+            .unwrap_or_else(|| panic!("ken serve printed its address, got: {line}"))
+            .to_string();
+        // Keep draining stderr so the server never blocks on a full pipe.
+        std::thread::spawn(move || for _ in stderr.lines() {});
+        let agent: ureq::Agent = ureq::Agent::config_builder().http_status_as_error(false).build().into();
+        Server { child, base, agent }
+    }
+
+    /// `(status, body)` of a request.
+    pub fn call(&self, method: &str, path: &str, content_type: Option<&str>, body: &str) -> (u16, serde_json::Value) {
+        let url = format!("{}{path}", self.base);
+        let response = match method {
+            "GET" => self.agent.get(&url).call(),
+            "POST" => {
+                let mut request = self.agent.post(&url);
+                if let Some(ct) = content_type {
+                    request = request.header("content-type", ct);
+                }
+                request.send(body)
+            }
+            "DELETE" => self.agent.delete(&url).call(),
+            other => panic!("method {other}"),
+        };
+        let mut response = response.expect("the server answers");
+        let status = response.status().as_u16();
+        let text = response.body_mut().read_to_string().unwrap_or_default();
+        let json = serde_json::from_str(&text).unwrap_or_else(|_| panic!("{method} {path}: not JSON ({status}): {text}"));
+        (status, json)
+    }
+
+    pub fn post(&self, path: &str, body: &str) -> (u16, serde_json::Value) {
+        self.call("POST", path, Some("application/json"), body)
+    }
+
+    pub fn get(&self, path: &str) -> (u16, serde_json::Value) {
+        self.call("GET", path, None, "")
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn shop() -> Repo {
+    let repo = Repo::new(support::SHOP);
+    stdout(&repo.ken(&["index", "--quiet"]));
+    repo
+}
+
+#[test]
+fn hybrid_search_answers_the_seed_003_request() {
+    let repo = shop();
+    let server = Server::start(&repo, &[]);
+    let (status, v) = server.post(
+        "/api/v1/hybrid-search",
+        r#"{"query": "user authentication flow", "top_k": 2,
+            "config_overrides": {"ranking_weights": {"w1": 0.5, "w2": 0.3, "w3": 0.2}, "max_graph_depth": 2, "clustering_resolution": 1.0}}"#,
+    );
+    assert_eq!(status, 200, "{v}");
+    assert!(v["query_id"].as_str().unwrap().starts_with("hs-"));
+    assert!(v["execution_time_ms"].is_u64());
+    assert!(v["timings"]["clustering_ms"].is_f64());
+    let clusters = v["results"].as_array().unwrap();
+    assert_eq!(clusters.len(), 2);
+    let top = &clusters[0]["symbols"][0];
+    let keys: Vec<&str> = top.as_object().unwrap().keys().map(String::as_str).collect();
+    expect!["id name qualified_name kind file_path range score raw_code"].assert_eq(&keys.join(" "));
+    assert!(top["raw_code"].as_str().unwrap().contains(top["name"].as_str().unwrap()));
+
+    // Query ids are unique per request.
+    let (_, again) = server.post("/api/v1/hybrid-search", r#"{"query": "invoice"}"#);
+    assert_ne!(again["query_id"], v["query_id"]);
+}
+
+#[test]
+fn bad_requests_get_4xx_json_naming_the_field() {
+    let repo = shop();
+    let server = Server::start(&repo, &[]);
+    let json = Some("application/json");
+    let big = format!(r#"{{"query": "{}"}}"#, "x".repeat(100_000));
+    let cases: &[(&str, &str, Option<&str>, &str)] = &[
+        ("POST", "/api/v1/hybrid-search", json, r#"{"query": "x", "top_k": 0}"#),
+        ("POST", "/api/v1/hybrid-search", json, r#"{"query": "x", "top_k": 101}"#),
+        ("POST", "/api/v1/hybrid-search", json, r#"{"query": "x", "top_k": -3}"#),
+        ("POST", "/api/v1/hybrid-search", json, r#"{"query": "x", "top_k": "ten"}"#),
+        ("POST", "/api/v1/hybrid-search", json, r#"{"query": "x", "surprise": 1}"#),
+        ("POST", "/api/v1/hybrid-search", json, r#"{"query": "x", "config_overrides": {"ranking_weights": {"w1": -0.1, "w2": 0.3, "w3": 0.2}}}"#),
+        ("POST", "/api/v1/hybrid-search", json, r#"{"query": "x", "config_overrides": {"ranking_weights": {"w1": 0, "w2": 0, "w3": 0}}}"#),
+        ("POST", "/api/v1/hybrid-search", json, r#"{"query": "x", "config_overrides": {"ranking_weights": {"w1": 1e400, "w2": 0, "w3": 0}}}"#),
+        ("POST", "/api/v1/hybrid-search", json, r#"{"query": "x", "config_overrides": {"ranking_weights": {"w1": 1}}}"#),
+        ("POST", "/api/v1/hybrid-search", json, r#"{"query": "x", "config_overrides": {"max_graph_depth": 6}}"#),
+        ("POST", "/api/v1/hybrid-search", json, r#"{"query": "x", "config_overrides": {"clustering_resolution": 0}}"#),
+        ("POST", "/api/v1/hybrid-search", json, r#"{"query": "x", "config_overrides": {"clustering_resolution": 11}}"#),
+        ("POST", "/api/v1/hybrid-search", json, r#"{"query": "x", "config_overrides": {"expansion": "psychic"}}"#),
+        ("POST", "/api/v1/hybrid-search", json, r#"{"query": "x", "config_overrides": {"depth": 1}}"#),
+        ("POST", "/api/v1/hybrid-search", json, r#"{"query": "x", "languages": ["klingon"]}"#),
+        ("POST", "/api/v1/hybrid-search", json, r#"{"query": "   "}"#),
+        ("POST", "/api/v1/hybrid-search", json, r#"{"query": "the of and"}"#),
+        ("POST", "/api/v1/hybrid-search", json, r#"{"top_k": 3}"#),
+        ("POST", "/api/v1/hybrid-search", json, r#"{"query": "x""#),
+        ("POST", "/api/v1/hybrid-search", json, r#"[1, 2]"#),
+        ("POST", "/api/v1/hybrid-search", json, r#"{"query": "x"} trailing"#),
+        ("POST", "/api/v1/hybrid-search", json, &big),
+        ("POST", "/api/v1/hybrid-search", Some("text/plain"), r#"{"query": "x"}"#),
+        ("POST", "/api/v1/hybrid-search", None, r#"{"query": "x"}"#),
+        ("POST", "/api/v1/search", json, r#"{"query": "x", "k": 0}"#),
+        ("POST", "/api/v1/search", json, r#"{"query": "x", "mode": "psychic"}"#),
+        ("POST", "/api/v1/search", json, r#"{"query": "x", "path": "[z-a]"}"#),
+        ("GET", "/api/v1/symbols?name=", None, ""),
+        ("GET", "/api/v1/symbols?name=login&limit=0", None, ""),
+        ("GET", "/api/v1/symbols?name=login&limit=lots", None, ""),
+        ("GET", "/api/v1/symbols?name=login&kind=gizmo", None, ""),
+        ("GET", "/api/v1/symbols?nmae=login", None, ""),
+        ("GET", "/api/v1/symbol?symbol=no_such_symbol", None, ""),
+        ("GET", "/api/v1/graph/callers?symbol=login&depth=0", None, ""),
+        ("GET", "/api/v1/graph/ancestors?symbol=login", None, ""),
+        ("GET", "/api/v1/graph/callers", None, ""),
+        ("POST", "/api/v1/index", json, r#"{"rebuild": "yes"}"#),
+        ("GET", "/api/v1/hybrid-search", None, ""),
+        ("DELETE", "/api/v1/status", None, ""),
+        ("GET", "/api/v2/everything", None, ""),
+    ];
+    let mut out = String::new();
+    for (method, path, content_type, body) in cases {
+        let (status, v) = server.call(method, path, *content_type, body);
+        let e = &v["error"];
+        let shown = if body.len() > 60 { format!("{}…", &body[..40]) } else { body.to_string() };
+        out.push_str(&format!(
+            "{method} {path} {shown}\n  {status} {} {}\n",
+            e["code"].as_str().unwrap_or("?"),
+            e["field"].as_str().unwrap_or("-")
+        ));
+    }
+    expect![[r#"
+        POST /api/v1/hybrid-search {"query": "x", "top_k": 0}
+          400 invalid_field top_k
+        POST /api/v1/hybrid-search {"query": "x", "top_k": 101}
+          400 invalid_field top_k
+        POST /api/v1/hybrid-search {"query": "x", "top_k": -3}
+          400 invalid_field top_k
+        POST /api/v1/hybrid-search {"query": "x", "top_k": "ten"}
+          400 invalid_field top_k
+        POST /api/v1/hybrid-search {"query": "x", "surprise": 1}
+          400 invalid_field surprise
+        POST /api/v1/hybrid-search {"query": "x", "config_overrides": {"ran…
+          400 invalid_field config_overrides.ranking_weights.w1
+        POST /api/v1/hybrid-search {"query": "x", "config_overrides": {"ran…
+          400 invalid_field config_overrides.ranking_weights
+        POST /api/v1/hybrid-search {"query": "x", "config_overrides": {"ran…
+          400 invalid_json -
+        POST /api/v1/hybrid-search {"query": "x", "config_overrides": {"ran…
+          400 invalid_field config_overrides.ranking_weights.w2
+        POST /api/v1/hybrid-search {"query": "x", "config_overrides": {"max_graph_depth": 6}}
+          400 invalid_field config_overrides.max_graph_depth
+        POST /api/v1/hybrid-search {"query": "x", "config_overrides": {"clu…
+          400 invalid_field config_overrides.clustering_resolution
+        POST /api/v1/hybrid-search {"query": "x", "config_overrides": {"clu…
+          400 invalid_field config_overrides.clustering_resolution
+        POST /api/v1/hybrid-search {"query": "x", "config_overrides": {"expansion": "psychic"}}
+          400 invalid_field config_overrides.expansion
+        POST /api/v1/hybrid-search {"query": "x", "config_overrides": {"depth": 1}}
+          400 invalid_field config_overrides.depth
+        POST /api/v1/hybrid-search {"query": "x", "languages": ["klingon"]}
+          400 invalid_field languages
+        POST /api/v1/hybrid-search {"query": "   "}
+          400 invalid_field query
+        POST /api/v1/hybrid-search {"query": "the of and"}
+          400 invalid_field query
+        POST /api/v1/hybrid-search {"top_k": 3}
+          400 invalid_field query
+        POST /api/v1/hybrid-search {"query": "x"
+          400 invalid_json -
+        POST /api/v1/hybrid-search [1, 2]
+          400 invalid_field [0]
+        POST /api/v1/hybrid-search {"query": "x"} trailing
+          400 invalid_json -
+        POST /api/v1/hybrid-search {"query": "xxxxxxxxxxxxxxxxxxxxxxxxxxxxx…
+          413 too_large -
+        POST /api/v1/hybrid-search {"query": "x"}
+          415 unsupported_media_type -
+        POST /api/v1/hybrid-search {"query": "x"}
+          415 unsupported_media_type -
+        POST /api/v1/search {"query": "x", "k": 0}
+          400 invalid_field k
+        POST /api/v1/search {"query": "x", "mode": "psychic"}
+          400 invalid_field mode
+        POST /api/v1/search {"query": "x", "path": "[z-a]"}
+          400 invalid_field path
+        GET /api/v1/symbols?name= 
+          400 invalid_field name
+        GET /api/v1/symbols?name=login&limit=0 
+          400 invalid_field limit
+        GET /api/v1/symbols?name=login&limit=lots 
+          400 invalid_field limit
+        GET /api/v1/symbols?name=login&kind=gizmo 
+          400 invalid_field kind
+        GET /api/v1/symbols?nmae=login 
+          400 invalid_field nmae
+        GET /api/v1/symbol?symbol=no_such_symbol 
+          404 not_found symbol
+        GET /api/v1/graph/callers?symbol=login&depth=0 
+          400 invalid_field depth
+        GET /api/v1/graph/ancestors?symbol=login 
+          404 not_found -
+        GET /api/v1/graph/callers 
+          400 invalid_field symbol
+        POST /api/v1/index {"rebuild": "yes"}
+          400 invalid_field rebuild
+        GET /api/v1/hybrid-search 
+          405 method_not_allowed -
+        DELETE /api/v1/status 
+          405 method_not_allowed -
+        GET /api/v2/everything 
+          404 not_found -
+    "#]].assert_eq(&out);
+    // The server is still fine.
+    assert_eq!(server.get("/health").0, 200);
+}
+
+#[test]
+fn symbols_graph_status_and_openapi() {
+    let repo = shop();
+    let server = Server::start(&repo, &[]);
+    let (status, v) = server.get("/api/v1/symbols?name=token&limit=3");
+    assert_eq!(status, 200);
+    let names: Vec<&str> = v.as_array().unwrap().iter().map(|s| s["qualified_name"].as_str().unwrap()).collect();
+    expect!["auth.handler.token_subject auth.tokens auth.tokens.issue_token"].assert_eq(&names.join(" "));
+
+    let (status, v) = server.get("/api/v1/symbol?symbol=auth.tokens.issue_token");
+    assert_eq!(status, 200);
+    expect![[r#"
+        def issue_token(user):
+            """A signed session token for a user."""
+            body = f"{user.name}.{user.id}"
+            return body + "." + sign(body)"#]].assert_eq(v["code"].as_str().unwrap());
+
+    let (status, v) = server.get("/api/v1/graph/callers?symbol=auth.tokens.sign&depth=2");
+    assert_eq!(status, 200);
+    let callers: Vec<String> =
+        v["hits"].as_array().unwrap().iter().map(|h| format!("{} {}", h["depth"], h["symbol"]["qualified_name"].as_str().unwrap())).collect();
+    expect![[r#"
+        1 auth.tokens.validate_token
+        1 auth.tokens.issue_token
+        2 auth.handler.authenticate
+        2 auth.handler.login"#]].assert_eq(&callers.join("\n"));
+
+    let (status, v) = server.get("/api/v1/status");
+    assert_eq!(status, 200);
+    assert_eq!(v["stats"]["files"], 5);
+    assert_eq!(server.get("/ready").0, 200);
+
+    let (status, doc) = server.get("/openapi.json");
+    assert_eq!(status, 200);
+    assert_eq!(doc["openapi"], "3.1.0");
+    let paths: Vec<&str> = doc["paths"].as_object().unwrap().keys().map(String::as_str).collect();
+    expect![[r#"
+        /health
+        /ready
+        /openapi.json
+        /api/v1/hybrid-search
+        /api/v1/search
+        /api/v1/symbols
+        /api/v1/symbol
+        /api/v1/graph/{relation}
+        /api/v1/status
+        /api/v1/index"#]].assert_eq(&paths.join("\n"));
+    // Every schema reference resolves.
+    let text = doc.to_string();
+    for reference in text.split("\"$ref\":\"#/components/schemas/").skip(1) {
+        let name = reference.split('"').next().unwrap();
+        assert!(doc["components"]["schemas"].get(name).is_some(), "dangling $ref {name}");
+    }
+}
+
+#[test]
+fn reindex_through_the_server() {
+    let repo = shop();
+    let server = Server::start(&repo, &[]);
+    repo.write("auth/audit.py", "def record_login_attempt(user):\n    \"\"\"Write a login attempt to the audit log.\"\"\"\n    return user\n");
+    let (status, v) = server.post("/api/v1/index", r#"{"no_embed": true}"#);
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["changes"]["added"], 1, "{v}");
+    let (status, v) = server.post("/api/v1/search", r#"{"query": "record_login_attempt", "k": 1}"#);
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["hits"][0]["qualified_name"], "auth.audit.record_login_attempt");
+}
+
+#[test]
+fn serve_without_an_index_says_what_to_do() {
+    let repo = Repo::new("//- a.py\nx = 1\n");
+    let out = ken_command(repo.path(), &["serve", "--addr", "127.0.0.1:0"]).output().unwrap();
+    assert!(!out.status.success());
+    let message = String::from_utf8_lossy(&out.stderr).replace(&repo.path().display().to_string(), "$REPO");
+    expect!["error: no index in $REPO/.kenning; run `ken index` in the repository first (or pass --index-dir)"].assert_eq(message.trim());
+    stdout(&repo.ken(&["index", "--quiet"]));
+    let out = ken_command(repo.path(), &["serve", "--addr", "not-an-address"]).output().unwrap();
+    expect!["error: --addr: command line: `server.addr` must be an address with a port, e.g. 127.0.0.1:7878 (got `not-an-address`)"].assert_eq(String::from_utf8_lossy(&out.stderr).trim());
+}
