@@ -30,3 +30,19 @@ measure() {
   out=$( { /usr/bin/time -f "%e %M" "$@" >/dev/null; } 2>&1 | tail -n 1)
   echo "$out"
 }
+
+# A pinned PyPI wheel's sources: fetch_wheel NAME VERSION -> directory.
+fetch_wheel() {
+  local name="$1" version="$2"
+  local dir="$cache/wheels/$name-$version"
+  if [ ! -f "$dir/.complete" ]; then
+    rm -rf "$dir" && mkdir -p "$dir" "$cache/dl"
+    python3 -m pip download --quiet --no-deps --only-binary :all: -d "$cache/dl" "$name==$version" \
+      || { echo "cannot download $name==$version from PyPI; check the network" >&2; exit 1; }
+    local wheel
+    wheel=$(ls "$cache/dl" | grep -i "^${name//-/_}-$version-" | head -n 1)
+    python3 -m zipfile -e "$cache/dl/$wheel" "$dir"
+    touch "$dir/.complete"
+  fi
+  echo "$dir"
+}

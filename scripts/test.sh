@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs the whole test suite. Installs what the tests need first (idempotent):
-# a C compiler for the tree-sitter grammars and SQLite, and python3 with pip
-# (the end-to-end tests download real packages from PyPI).
+# a C compiler for the tree-sitter grammars and SQLite, python3 with pip (the
+# end-to-end tests download real packages from PyPI), and the real language
+# servers the LSP tests drive: pylsp, gopls (with go) and clangd from apt, pyright and
+# typescript-language-server from npm.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -9,9 +11,21 @@ need_apt=()
 command -v cc >/dev/null || need_apt+=(build-essential)
 command -v python3 >/dev/null || need_apt+=(python3)
 python3 -m pip --version >/dev/null 2>&1 || need_apt+=(python3-pip)
+command -v pylsp >/dev/null || need_apt+=(python3-pylsp)
+command -v gopls >/dev/null || need_apt+=(gopls)
+command -v go >/dev/null || need_apt+=(golang-go)
+command -v clangd >/dev/null || need_apt+=(clangd)
+command -v npm >/dev/null || need_apt+=(nodejs npm)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "installing: ${need_apt[*]}"
   apt-get update -qq && apt-get install -y -qq "${need_apt[@]}"
+fi
+need_npm=()
+command -v pyright-langserver >/dev/null || need_npm+=(pyright@1.1.408)
+command -v typescript-language-server >/dev/null || need_npm+=(typescript-language-server@5.1.3 typescript@5.9.3)
+if [ ${#need_npm[@]} -gt 0 ]; then
+  echo "installing: ${need_npm[*]}"
+  npm install -g --silent "${need_npm[@]}"
 fi
 command -v cargo >/dev/null || { echo "cargo not found: install Rust (https://rustup.rs) and retry" >&2; exit 1; }
 
