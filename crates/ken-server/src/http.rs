@@ -206,32 +206,34 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for ApiJson<T> {
 
 fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
     let mut de = serde_json::Deserializer::from_slice(bytes);
-    let value: T = serde_path_to_error::deserialize(&mut de).map_err(|e| field_error(e.path().to_string(), e.inner().to_string()))?;
+    let value: T = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        if matches!(e.inner().classify(), serde_json::error::Category::Data) {
+            field_error(&e.path().to_string(), &e.inner().to_string())
+        } else {
+            ApiError::new(400, "invalid_json", format!("the body is not valid JSON: {}", e.inner()))
+        }
+    })?;
     de.end().map_err(|e| ApiError::new(400, "invalid_json", format!("the body is not valid JSON: {e}")))?;
     Ok(value)
 }
 
-/// A deserialization error, naming the field: the path serde reached, or
-/// the field an "unknown field" / "missing field" message names.
-fn field_error(path: String, message: String) -> ApiError {
-    let quoted = message.split('`').nth(1).map(str::to_string);
-    let named = if message.starts_with("unknown field") || message.starts_with("missing field") { quoted } else { None };
-    let field = match (path.as_str(), named) {
-        (".", Some(name)) | ("", Some(name)) => Some(name),
-        (".", None) | ("", None) => None,
-        (p, Some(name)) if message.starts_with("unknown field") || message.starts_with("missing field") => Some(format!("{p}.{name}")),
-        (p, _) => Some(p.to_string()),
-    };
-    let code = if message.contains("expected value") || message.contains("EOF") || message.contains("trailing") {
-        "invalid_json"
-    } else {
-        "invalid_field"
+/// A deserialization error, naming the field: the path serde reached (for
+/// an unknown field, that is the field), or the field a "missing field"
+/// message names.
+fn field_error(path: &str, message: &str) -> ApiError {
+    let path = if path == "." || path == "?" { "" } else { path };
+    let missing = message.strip_prefix("missing field `").and_then(|m| m.split('`').next());
+    let field = match (path, missing) {
+        ("", Some(name)) => Some(name.to_string()),
+        (p, Some(name)) => Some(format!("{p}.{name}")),
+        ("", None) => None,
+        (p, None) => Some(p.to_string()),
     };
     let message = match &field {
         Some(f) => format!("`{f}`: {message}"),
-        None => format!("the body is not a valid request: {message}"),
+        None => format!("the request is not valid: {message}"),
     };
-    ApiError { status: 400, code, message, field }
+    ApiError { status: 400, code: "invalid_field", message, field }
 }
 
 /// Query-string parameters, with the same errors as [`ApiJson`].
@@ -243,7 +245,7 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequestParts<S> for ApiQuery<T> {
     async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, ApiError> {
         let query = parts.uri.query().unwrap_or_default();
         let de = serde_urlencoded::Deserializer::new(form_urlencoded::parse(query.as_bytes()));
-        serde_path_to_error::deserialize(de).map(ApiQuery).map_err(|e| field_error(e.path().to_string(), e.inner().to_string()))
+        serde_path_to_error::deserialize(de).map(ApiQuery).map_err(|e| field_error(&e.path().to_string(), &e.inner().to_string()))
     }
 }
 
