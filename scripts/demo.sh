@@ -43,3 +43,6 @@ fi
 echo
 echo "\$ ken symbols --rank -k 5"
 "$ken" -C "$repo" symbols --rank -k 5
+echo
+echo "\$ ken search --pipeline --explain \"send a request through an adapter\" -k 1"
+"$ken" -C "$repo" search --pipeline --explain "send a request through an adapter" -k 1
