@@ -113,6 +113,20 @@ pub struct LspSettings {
     pub cache_ttl_secs: u64,
     /// The whole LSP expansion stops after this long; the rest uses the static graph.
     pub budget_ms: u64,
+    /// Servers to prefer over the built-in table (`[[lsp.servers]]`).
+    pub servers: Vec<LspServer>,
+}
+
+/// A language server to run, from `ken.toml`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LspServer {
+    pub name: String,
+    /// Kenning language names: python, typescript, tsx, javascript, go, c, cpp, rust.
+    pub languages: Vec<String>,
+    pub command: String,
+    #[serde(default)]
+    pub args: Vec<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -138,7 +152,7 @@ impl Default for PipelineConfig {
             ranking_weights: RankingWeights::default(),
             noise_names: Vec::new(),
             max_code_lines: 120,
-            lsp: LspSettings { request_timeout_ms: 2000, max_in_flight: 10, cache_ttl_secs: 300, budget_ms: 1500 },
+            lsp: LspSettings { request_timeout_ms: 2000, max_in_flight: 10, cache_ttl_secs: 300, budget_ms: 1500, servers: Vec::new() },
             server: ServerSettings {
                 addr: "127.0.0.1:7878".into(),
                 request_timeout_secs: 30,
@@ -191,6 +205,7 @@ pub struct LspLayer {
     pub max_in_flight: Option<usize>,
     pub cache_ttl_secs: Option<u64>,
     pub budget_ms: Option<u64>,
+    pub servers: Option<Vec<LspServer>>,
 }
 
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -252,6 +267,7 @@ impl PipelineConfig {
         set(&mut next.lsp.max_in_flight, l.max_in_flight);
         set(&mut next.lsp.cache_ttl_secs, l.cache_ttl_secs);
         set(&mut next.lsp.budget_ms, l.budget_ms);
+        set(&mut next.lsp.servers, l.servers.clone());
         let s = &layer.server;
         set(&mut next.server.addr, s.addr.clone());
         set(&mut next.server.request_timeout_secs, s.request_timeout_secs);
@@ -370,6 +386,14 @@ impl PipelineConfig {
         int("lsp.max_in_flight", self.lsp.max_in_flight as u64, 1, 256)?;
         int("lsp.cache_ttl_secs", self.lsp.cache_ttl_secs, 0, 86_400)?;
         int("lsp.budget_ms", self.lsp.budget_ms, 10, 600_000)?;
+        for (i, server) in self.lsp.servers.iter().enumerate() {
+            if server.name.trim().is_empty() || server.command.trim().is_empty() {
+                return bad(&format!("lsp.servers[{i}]"), "needs a name and a command".into());
+            }
+            if server.languages.is_empty() {
+                return bad(&format!("lsp.servers[{i}].languages"), "must name at least one language".into());
+            }
+        }
         if self.server.addr.parse::<std::net::SocketAddr>().is_err() {
             return bad("server.addr", format!("must be an address with a port, e.g. 127.0.0.1:7878 (got `{}`)", self.server.addr));
         }

@@ -22,7 +22,7 @@ pub mod louvain;
 mod rank;
 
 pub use config::{
-    CONFIG_FILE, ConfigError, ConfigFile, Expansion, LspSettings, MAX_TOP_K, Overrides, PipelineConfig, RankingWeights,
+    CONFIG_FILE, ConfigError, ConfigFile, Expansion, LspServer, LspSettings, MAX_TOP_K, Overrides, PipelineConfig, RankingWeights,
     ServerSettings, Source, user_config_path,
 };
 pub use graph::{NOISE_NAMES, Origin, Via};

@@ -8,7 +8,7 @@
 use crate::api::*;
 use crate::error::ApiError;
 use ken_embed::{Embedder, ModelSpec, Resolver};
-use ken_lsp::{LspBridge, LspConfig};
+use ken_lsp::{LspBridge, LspConfig, ServerSpec};
 use ken_pipeline::{Expansion, Live, Overrides, Pipeline, PipelineConfig, PipelineResponse, Source};
 use ken_search::{Mode, SearchOptions, SearchResponse, Searcher, VectorShard};
 use ken_store::{Store, SymbolQuery};
@@ -56,12 +56,24 @@ impl Engine {
         });
         let lsp = options.lsp.then(|| {
             let l = &options.config.lsp;
+            // Configured servers first: per language, the first one installed wins.
+            let mut servers: Vec<ServerSpec> = l
+                .servers
+                .iter()
+                .map(|s| {
+                    let languages: Vec<&str> = s.languages.iter().map(String::as_str).collect();
+                    let args: Vec<&str> = s.args.iter().map(String::as_str).collect();
+                    ServerSpec::new(&s.name, &languages, &s.command, &args)
+                })
+                .collect();
+            servers.extend(ServerSpec::defaults());
             LspBridge::new(
                 &root,
                 LspConfig {
                     request_timeout: Duration::from_millis(l.request_timeout_ms),
                     max_in_flight: l.max_in_flight,
                     cache_ttl: Duration::from_secs(l.cache_ttl_secs),
+                    servers,
                     ..LspConfig::default()
                 },
             )

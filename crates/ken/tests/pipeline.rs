@@ -218,3 +218,26 @@ end
     assert!(lsp["reasons"][0].as_str().unwrap().contains("no language server for ruby"), "{lsp}");
     assert!(v["notes"].as_array().unwrap().iter().any(|n| n.as_str().unwrap().contains("static graph")), "{v}");
 }
+
+#[test]
+fn a_hanging_language_server_costs_its_timeout_not_the_answer() {
+    let repo = shop();
+    let fake = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../ken-lsp/tests/fake_lsp.py");
+    repo.write(
+        "ken.toml",
+        format!(
+            "[lsp]\nrequest_timeout_ms = 300\nbudget_ms = 1000\n[[lsp.servers]]\nname = \"stuck\"\nlanguages = [\"python\"]\ncommand = \"python3\"\nargs = [{:?}, \"hang\"]\n",
+            fake.display().to_string()
+        ),
+    );
+    let start = std::time::Instant::now();
+    let v = json(&repo.ken(&["search", "--pipeline", "--expansion", "lsp", "--json", "validate_token"]));
+    let elapsed = start.elapsed();
+    let lsp = &v["expansion"]["lsp"];
+    assert_eq!(lsp["fallback_nodes"], lsp["expanded_nodes"], "{lsp}");
+    assert!(lsp["reasons"].to_string().contains("stuck"), "{lsp}");
+    assert!(!v["results"].as_array().unwrap().is_empty(), "the static graph still answers");
+    assert!(v["expansion"]["nodes"].as_u64().unwrap() > v["expansion"]["seeds"].as_u64().unwrap(), "{}", v["expansion"]);
+    // Bounded by the request timeout (and the budget), not by the server.
+    assert!(elapsed < std::time::Duration::from_secs(15), "{elapsed:?}");
+}
