@@ -152,7 +152,7 @@ impl Default for PipelineConfig {
             ranking_weights: RankingWeights::default(),
             noise_names: Vec::new(),
             max_code_lines: 120,
-            lsp: LspSettings { request_timeout_ms: 2000, max_in_flight: 10, cache_ttl_secs: 300, budget_ms: 1500, servers: Vec::new() },
+            lsp: LspSettings { request_timeout_ms: 2000, max_in_flight: 10, cache_ttl_secs: 300, budget_ms: 1000, servers: Vec::new() },
             server: ServerSettings {
                 addr: "127.0.0.1:7878".into(),
                 request_timeout_secs: 30,
