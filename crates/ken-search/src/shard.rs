@@ -247,13 +247,16 @@ impl VectorShard {
                 with_payload: WithPayloadInterface::Bool(false),
             })
             .map_err(qdrant)?;
-        Ok(points
+        let mut scored: Vec<(i64, f32)> = points
             .into_iter()
             .filter_map(|p| match p.id {
                 PointId::NumId(n) => Some((n as i64, p.score)),
                 PointId::Uuid(_) => None,
             })
-            .collect())
+            .collect();
+        // Equal scores come back in any order; ranks must not.
+        scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        Ok(scored)
     }
 
     pub fn count(&self) -> usize {
