@@ -98,7 +98,7 @@ fn search_a_real_package() {
     let response = json(&ken_embed_in(&corpus, &["--index-dir", idx, "search", "resolve_redirects", "--json", "-k", "1"]));
     let hit = &response["hits"][0];
     let keys: Vec<&str> = hit.as_object().unwrap().keys().map(String::as_str).collect();
-    expect![[r#"["path", "start_line", "end_line", "name", "qualified_name", "kind", "unit", "language", "score", "lanes", "header", "snippet"]"#]]
+    expect![[r#"["path", "start_line", "end_line", "name", "qualified_name", "kind", "unit", "symbol_id", "language", "score", "lanes", "header", "snippet"]"#]]
         .assert_eq(&format!("{keys:?}"));
     expect![[r#"{"dense":5,"sparse":5,"exact":1}"#]].assert_eq(&hit["lanes"].to_string());
     // Text output: location, kind, name, header, snippet with line numbers.
