@@ -10,6 +10,8 @@ import statistics
 import time
 import urllib.request
 
+from load import rss_mib
+
 QUERIES = {
     "flask": [
         "render a template with context",
@@ -70,14 +72,6 @@ def pct(values, p):
         return float("nan")
     k = max(0, min(len(values) - 1, round(p / 100 * (len(values) - 1))))
     return values[k]
-
-
-def rss_mib(pid):
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return float("nan")
 
 
 def main():

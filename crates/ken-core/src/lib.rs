@@ -74,6 +74,14 @@ impl Language {
         Language::ALL.into_iter().find(|l| l.name() == alias)
     }
 
+    /// [`Language::from_name`], or an error that lists the languages.
+    pub fn from_name_or_list(name: &str) -> Result<Language, String> {
+        Language::from_name(name).ok_or_else(|| {
+            let known: Vec<&str> = Language::ALL.iter().map(|l| l.name()).collect();
+            format!("unknown language `{name}`; use one of: {}", known.join(", "))
+        })
+    }
+
     /// Separator between the parts of a qualified name in this language.
     pub fn path_separator(self) -> &'static str {
         match self {
@@ -132,6 +140,14 @@ string_enum! {
 }
 
 impl SymbolKind {
+    /// [`SymbolKind::parse`], or an error that lists the kinds.
+    pub fn parse_or_list(text: &str) -> Result<SymbolKind, String> {
+        SymbolKind::parse(text).ok_or_else(|| {
+            let known: Vec<&str> = SymbolKind::ALL.iter().map(|k| k.as_str()).collect();
+            format!("unknown kind `{text}`; use one of: {}", known.join(", "))
+        })
+    }
+
     /// Kinds whose members are methods and fields: the "class" of RepoGPT's context header.
     pub fn is_type(self) -> bool {
         matches!(

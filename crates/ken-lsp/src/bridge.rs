@@ -713,16 +713,7 @@ impl Inner {
             .request(ctx, "textDocument/references", params)
             .await
             .map_err(|f| f.error)?;
-        let mut locations: Vec<Location> = as_array(&reply)
-            .iter()
-            .filter_map(|loc| {
-                ctx.files
-                    .location(loc.get("uri")?.as_str()?, loc.get("range")?)
-            })
-            .collect();
-        locations.sort();
-        locations.dedup();
-        Ok(locations)
+        Ok(locations(ctx, as_array(&reply)))
     }
 
     async fn definition(&self, ctx: &mut Ctx<'_>) -> Result<Vec<Location>, LspError> {
@@ -732,28 +723,11 @@ impl Inner {
             .await
             .map_err(|f| f.error)?;
         // Location | Location[] | LocationLink[] | null
-        let items = if reply.is_object() {
-            vec![reply]
+        if reply.is_object() {
+            Ok(locations(ctx, std::slice::from_ref(&reply)))
         } else {
-            as_array(&reply).to_vec()
-        };
-        let mut locations: Vec<Location> = items
-            .iter()
-            .filter_map(|item| match item.get("targetUri") {
-                Some(uri) => {
-                    let range = item
-                        .get("targetSelectionRange")
-                        .or_else(|| item.get("targetRange"))?;
-                    ctx.files.location(uri.as_str()?, range)
-                }
-                None => ctx
-                    .files
-                    .location(item.get("uri")?.as_str()?, item.get("range")?),
-            })
-            .collect();
-        locations.sort();
-        locations.dedup();
-        Ok(locations)
+            Ok(locations(ctx, as_array(&reply)))
+        }
     }
 
     async fn hover(&self, ctx: &mut Ctx<'_>) -> Result<Option<String>, LspError> {
@@ -1092,6 +1066,27 @@ async fn read_source(
         String::from_utf8_lossy(&bytes).into_owned(),
         meta.modified().ok(),
     ))
+}
+
+/// `Location`s or `LocationLink`s, converted, sorted and de-duplicated.
+fn locations(ctx: &mut Ctx<'_>, items: &[Value]) -> Vec<Location> {
+    let mut out: Vec<Location> = items
+        .iter()
+        .filter_map(|item| match item.get("targetUri") {
+            Some(uri) => {
+                let range = item
+                    .get("targetSelectionRange")
+                    .or_else(|| item.get("targetRange"))?;
+                ctx.files.location(uri.as_str()?, range)
+            }
+            None => ctx
+                .files
+                .location(item.get("uri")?.as_str()?, item.get("range")?),
+        })
+        .collect();
+    out.sort();
+    out.dedup();
+    out
 }
 
 fn as_array(v: &Value) -> &[Value] {

@@ -289,13 +289,13 @@ impl PipelineConfig {
                 problem: format!("cannot be `{text}`: not a number"),
             })
         }
+        // Each variable is checked as it is applied, so an error names the one at fault.
         let mut next = self.clone();
-        let mut last = None;
         macro_rules! number {
             ($name:literal, $field:literal, $slot:expr) => {
                 if let Some(text) = var($name) {
                     $slot = parse($name, &text, $field)?;
-                    last = Some($name);
+                    next.validate(&Source::Env($name), "")?;
                 }
             };
         }
@@ -323,12 +323,12 @@ impl PipelineConfig {
             }
             let w: Vec<f64> = parts.iter().map(|p| p.trim().parse().map_err(|_| bad())).collect::<Result<_, _>>()?;
             next.ranking_weights = RankingWeights { w1: w[0], w2: w[1], w3: w[2] };
-            last = Some("KEN_RANKING_WEIGHTS");
+            next.validate(&Source::Env("KEN_RANKING_WEIGHTS"), "")?;
         }
         if let Some(addr) = var("KEN_ADDR") {
             next.server.addr = addr;
+            next.validate(&Source::Env("KEN_ADDR"), "")?;
         }
-        next.validate(&last.map_or(Source::Env("KEN_*"), Source::Env), "")?;
         *self = next;
         Ok(())
     }

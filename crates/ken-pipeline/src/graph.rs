@@ -105,6 +105,8 @@ pub struct Edge {
 pub struct CodeGraph {
     pub nodes: Vec<Node>,
     pub edges: Vec<Edge>,
+    /// `(src, dst, relation)` of every edge, so adding one is O(1).
+    edge_keys: FxHashSet<(usize, usize, String)>,
     pub index: FxHashMap<i64, usize>,
     /// Neighbours left out because they were generic names.
     pub noise_dropped: usize,
@@ -128,7 +130,7 @@ impl CodeGraph {
     }
 
     pub fn add_edge(&mut self, src: usize, dst: usize, relation: &str, via: Via) {
-        if src == dst || self.edges.iter().any(|e| e.src == src && e.dst == dst && e.relation == relation) {
+        if src == dst || !self.edge_keys.insert((src, dst, relation.to_string())) {
             return;
         }
         self.edges.push(Edge { src, dst, relation: relation.to_string(), via });

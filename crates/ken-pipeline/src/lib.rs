@@ -277,21 +277,19 @@ impl Pipeline<'_> {
             .enumerate()
             .map(|(i, (score, members))| {
                 let member_nodes: Vec<usize> = members.iter().map(|m| m.0).collect();
-                let edges = graph
-                    .edges
-                    .iter()
-                    .filter(|e| member_nodes.contains(&e.src) && member_nodes.contains(&e.dst))
-                    .count();
+                let community = membership[member_nodes[0]];
+                let edges =
+                    graph.edges.iter().filter(|e| membership[e.src] == community && membership[e.dst] == community).count();
                 let mut paths: Vec<&str> = member_nodes.iter().map(|&m| graph.nodes[m].symbol.path.as_str()).collect();
                 paths.sort_unstable();
                 paths.dedup();
+                let title = title(&graph, &member_nodes, &paths);
                 let metadata = ClusterMetadata {
                     size: members.len(),
                     seeds: member_nodes.iter().filter(|&&m| graph.nodes[m].is_seed()).count(),
                     files: paths.len(),
                     edges,
                 };
-                let title = title(&graph, &member_nodes);
                 let symbols = members
                     .iter()
                     .map(|&(m, factors, score)| {
@@ -398,17 +396,15 @@ fn to_symbol(s: &SymbolRow, score: f64, raw_code: String, explain: Option<Explan
     }
 }
 
-/// A title from the members: the best symbol, how many more, and where.
-fn title(graph: &CodeGraph, members: &[usize]) -> String {
+/// A title from the members: the best symbol, how many more, and where
+/// (`paths`: the members' files, sorted and distinct).
+fn title(graph: &CodeGraph, members: &[usize], paths: &[&str]) -> String {
     let short = |s: &SymbolRow| {
         let parts: Vec<&str> = s.qualified_name.rsplit(['.', ':']).filter(|p| !p.is_empty()).take(2).collect();
         parts.into_iter().rev().collect::<Vec<_>>().join(".")
     };
     let top = &graph.nodes[members[0]].symbol;
-    let mut paths: Vec<&str> = members.iter().map(|&m| graph.nodes[m].symbol.path.as_str()).collect();
-    paths.sort_unstable();
-    paths.dedup();
-    let place = match paths.as_slice() {
+    let place = match paths {
         [one] => one.to_string(),
         many => {
             let dirs: Vec<&str> = many.iter().map(|p| p.rsplit_once('/').map_or("", |d| d.0)).collect();
@@ -452,20 +448,31 @@ impl<'a> SourceFiles<'a> {
 
     fn code(&mut self, s: &SymbolRow, max_lines: usize) -> String {
         let root = self.root;
-        let lines = self.files.entry(s.path.clone()).or_insert_with(|| {
-            let bytes = std::fs::read(root.join(&s.path)).ok()?;
-            Some(String::from_utf8_lossy(&bytes).lines().map(str::to_string).collect())
-        });
-        let Some(lines) = lines else { return String::new() };
-        let first = (s.start_line as usize).saturating_sub(1).min(lines.len());
-        let last = (s.end_line as usize).min(lines.len()).max(first);
-        let shown = (last - first).min(max_lines);
-        let mut code = lines[first..first + shown].join("\n");
-        if last - first > shown {
-            code.push_str(&format!("\n… {} more lines", last - first - shown));
-        }
-        code
+        let lines = self.files.entry(s.path.clone()).or_insert_with(|| read_lines(&root.join(&s.path)));
+        lines.as_deref().map_or_else(String::new, |lines| symbol_lines(lines, s, max_lines))
     }
+}
+
+/// A symbol's code read from the source tree under `root`, at most
+/// `max_lines` lines (then a "… N more lines" marker); empty if unreadable.
+pub fn symbol_code(root: &Path, s: &SymbolRow, max_lines: usize) -> String {
+    read_lines(&root.join(&s.path)).map_or_else(String::new, |lines| symbol_lines(&lines, s, max_lines))
+}
+
+fn read_lines(path: &Path) -> Option<Vec<String>> {
+    let bytes = std::fs::read(path).ok()?;
+    Some(String::from_utf8_lossy(&bytes).lines().map(str::to_string).collect())
+}
+
+fn symbol_lines(lines: &[String], s: &SymbolRow, max_lines: usize) -> String {
+    let first = (s.start_line as usize).saturating_sub(1).min(lines.len());
+    let last = (s.end_line as usize).min(lines.len()).max(first);
+    let shown = (last - first).min(max_lines);
+    let mut code = lines[first..first + shown].join("\n");
+    if last - first > shown {
+        code.push_str(&format!("\n… {} more lines", last - first - shown));
+    }
+    code
 }
 
 static QUERY_SEQ: AtomicU64 = AtomicU64::new(1);
@@ -491,6 +498,6 @@ fn civil_from_days(days: i64) -> (i64, u32, u32) {
     (yoe + era * 400 + (m <= 2) as i64, m, d)
 }
 
-fn ms(t: Instant) -> f64 {
+pub(crate) fn ms(t: Instant) -> f64 {
     (t.elapsed().as_secs_f64() * 1000.0 * 100.0).round() / 100.0
 }

@@ -105,7 +105,7 @@ impl Live<'_> {
             }
             frontier = next;
         }
-        report.lsp_ms = (started.elapsed().as_secs_f64() * 100_000.0).round() / 100.0;
+        report.lsp_ms = crate::ms(started);
         Ok(report)
     }
 

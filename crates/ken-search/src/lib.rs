@@ -14,6 +14,6 @@ mod sync;
 pub use hybrid::{Hit, LaneRanks, LaneScores, MAX_QUERY_CHARS, Mode, QueryPlan, SearchError, SearchOptions, SearchResponse, Searcher, Snippet, Timings, plan_query};
 pub use shard::{PointFilter, ShardError, VectorShard, SHARD_DIR};
 pub use sync::{
-    DEFAULT_DIM, EmbedSummary, SyncError, SyncSummary, embed_pending, embed_text, indexed_model, reset, shard_dim, sync_points,
+    DEFAULT_DIM, EmbedSummary, SyncError, SyncSummary, embed_pending, embed_text, index_model_spec, indexed_model, reset, shard_dim, sync_points,
     text_hash,
 };

@@ -68,6 +68,12 @@ pub fn indexed_model(store: &Store) -> Result<Option<(String, String)>, StoreErr
     })
 }
 
+/// The model spec to embed queries with when none is given: the one the
+/// index was embedded with, else the default.
+pub fn index_model_spec(store: &Store) -> Result<String, StoreError> {
+    Ok(indexed_model(store)?.map(|(_, spec)| spec).unwrap_or_else(|| ken_embed::ModelSpec::DEFAULT.to_string()))
+}
+
 /// Throws away the shard and every record of it; the next sync rebuilds it.
 pub fn reset(store: &mut Store, index_dir: &Path) -> Result<(), SyncError> {
     VectorShard::destroy(index_dir, WRITER_WAIT)?;

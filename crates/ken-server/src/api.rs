@@ -181,20 +181,14 @@ fn check_query(query: &str) -> Result<(), ApiError> {
 
 fn check_languages(field: &str, languages: &[String]) -> Result<(), ApiError> {
     for l in languages {
-        if ken_core::Language::from_name(l).is_none() {
-            let known: Vec<&str> = ken_core::Language::ALL.iter().map(|l| l.name()).collect();
-            return Err(ApiError::invalid(field, format!("has unknown language `{l}`; use one of: {}", known.join(", "))));
-        }
+        ken_core::Language::from_name_or_list(l).map_err(|e| ApiError::invalid(field, format!("has {e}")))?;
     }
     Ok(())
 }
 
 fn check_kinds(field: &str, kinds: &[String]) -> Result<(), ApiError> {
     for k in kinds {
-        if ken_core::SymbolKind::parse(k).is_none() {
-            let known: Vec<&str> = ken_core::SymbolKind::ALL.iter().map(|k| k.as_str()).collect();
-            return Err(ApiError::invalid(field, format!("has unknown kind `{k}`; use one of: {}", known.join(", "))));
-        }
+        ken_core::SymbolKind::parse_or_list(k).map_err(|e| ApiError::invalid(field, format!("has {e}")))?;
     }
     Ok(())
 }

@@ -140,16 +140,18 @@ impl Engine {
             return Ok(None);
         }
         let indexed = ken_search::indexed_model(store).map_err(ApiError::from_store)?;
-        let (spec, spec_text) = match (&self.model, &indexed) {
-            (Some(m), _) => m.clone(),
-            (None, Some((_, spec))) => match ModelSpec::parse(spec) {
-                Ok(m) => (m, spec.clone()),
-                Err(e) => {
-                    notes.push(format!("semantic lane off: {e}"));
-                    return Ok(None);
+        let (spec, spec_text) = match &self.model {
+            Some(m) => m.clone(),
+            None => {
+                let text = ken_search::index_model_spec(store).map_err(ApiError::from_store)?;
+                match ModelSpec::parse(&text) {
+                    Ok(m) => (m, text),
+                    Err(e) => {
+                        notes.push(format!("semantic lane off: {e}"));
+                        return Ok(None);
+                    }
                 }
-            },
-            (None, None) => (ModelSpec::MiniLmInt8, ModelSpec::DEFAULT.to_string()),
+            }
         };
         let embedder: Arc<dyn Embedder> = match Resolver::default().load(&spec) {
             Ok(e) => Arc::from(e),
@@ -255,7 +257,7 @@ impl Engine {
         let graph = ken_graph::Graph::new(&store);
         let symbol = graph.resolve(&ken_graph::SymbolRef::parse(&request.symbol)).map_err(ApiError::from_graph)?;
         let metrics = store.metrics(symbol.id).map_err(ApiError::from_store)?;
-        let code = read_lines(&self.root.join(&symbol.path), symbol.start_line, symbol.end_line);
+        let code = ken_pipeline::symbol_code(&self.root, &symbol, usize::MAX);
         Ok(SymbolDetail { id: ken_pipeline::symbol_id(&symbol), code, metrics, symbol })
     }
 
@@ -363,15 +365,4 @@ impl Engine {
             lsp.shutdown().await;
         }
     }
-}
-
-/// Lines `first..=last` (1-based) of a file; empty if it cannot be read.
-fn read_lines(path: &Path, first: u32, last: u32) -> String {
-    let Ok(bytes) = std::fs::read(path) else { return String::new() };
-    String::from_utf8_lossy(&bytes)
-        .lines()
-        .skip(first.saturating_sub(1) as usize)
-        .take((last + 1).saturating_sub(first) as usize)
-        .collect::<Vec<_>>()
-        .join("\n")
 }

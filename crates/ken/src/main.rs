@@ -260,21 +260,14 @@ fn index(cwd: &Path, index_dir: Option<PathBuf>, args: IndexArgs) -> Result<()> 
 /// `--kind` values must be symbol kinds.
 pub(crate) fn check_kinds(kinds: &[String]) -> Result<()> {
     for kind in kinds {
-        if ken_core::SymbolKind::parse(kind).is_none() {
-            let known: Vec<&str> = ken_core::SymbolKind::ALL.iter().map(|k| k.as_str()).collect();
-            bail!("unknown kind `{kind}`; use one of: {}", known.join(", "));
-        }
+        ken_core::SymbolKind::parse_or_list(kind).map_err(anyhow::Error::msg)?;
     }
     Ok(())
 }
 
 /// The canonical name of a `--lang` value.
 pub(crate) fn language_name(text: &str) -> Result<String> {
-    let language = ken_core::Language::from_name(text).with_context(|| {
-        let known: Vec<&str> = ken_core::Language::ALL.iter().map(|l| l.name()).collect();
-        format!("unknown language `{text}`; use one of: {}", known.join(", "))
-    })?;
-    Ok(language.name().to_string())
+    Ok(ken_core::Language::from_name_or_list(text).map_err(anyhow::Error::msg)?.name().to_string())
 }
 
 /// Opens the index for reading: `--index-dir`, or the one of the repository

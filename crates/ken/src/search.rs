@@ -39,7 +39,7 @@ impl ModelArgs {
         if let Some(text) = &self.model {
             return Ok((ModelSpec::parse(text).map_err(anyhow::Error::msg)?, text.clone(), true));
         }
-        let text = ken_search::indexed_model(store)?.map(|(_, spec)| spec).unwrap_or_else(|| ModelSpec::DEFAULT.to_string());
+        let text = ken_search::index_model_spec(store)?;
         Ok((ModelSpec::parse(&text).map_err(anyhow::Error::msg)?, text, false))
     }
 
