@@ -3,7 +3,7 @@
 # a C compiler for the tree-sitter grammars and SQLite, python3 with pip (the
 # end-to-end tests download real packages from PyPI), and the real language
 # servers the LSP tests drive: pylsp, gopls (with go) and clangd from apt, pyright and
-# typescript-language-server from npm.
+# typescript-language-server from npm. Then the benchmark harness's smoke run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -11,6 +11,8 @@ need_apt=()
 command -v cc >/dev/null || need_apt+=(build-essential)
 command -v python3 >/dev/null || need_apt+=(python3)
 python3 -m pip --version >/dev/null 2>&1 || need_apt+=(python3-pip)
+python3 -c "import ensurepip, venv" >/dev/null 2>&1 || need_apt+=(python3-venv)
+command -v rg >/dev/null || need_apt+=(ripgrep)
 command -v pylsp >/dev/null || need_apt+=(python3-pylsp)
 command -v gopls >/dev/null || need_apt+=(gopls)
 command -v go >/dev/null || need_apt+=(golang-go)
@@ -30,3 +32,7 @@ fi
 command -v cargo >/dev/null || { echo "cargo not found: install Rust (https://rustup.rs) and retry" >&2; exit 1; }
 
 cargo test --workspace "$@"
+
+# The benchmark harness's smoke subset: requests from PyPI, every query set,
+# ken (the debug build the tests just made) against ripgrep, with floors.
+KEN="$PWD/target/debug/ken" bench/eval.sh --smoke --no-install

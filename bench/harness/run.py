@@ -20,7 +20,7 @@ from . import corpora, impact, metrics, querysets, symbols, systems
 from .paths import CACHE, REPO, RESULTS
 from .proc import Failure
 
-ALL_SYSTEMS = ["ken", "ken lexical", "ken semantic", "ken pipeline", "ken cli", "ripgrep", "probe", "ck", "codanna",
+ALL_SYSTEMS = ["ken", "ken lexical", "ken semantic", "ken pipeline", "ken cli", "ripgrep", "probe", "ck",
                "codexlens", "naive RAG", "jedi"]
 SIZES = {  # queries per corpus and set: full, --quick, --smoke
     "docstring": (100, 30, 10), "identifier": (40, 12, 5), "graph": (120, 40, 10), "impact": (12, 5, 2),
@@ -76,6 +76,9 @@ def run_queries(system, set_name, queries, k=10):
                 answer = system.search(q["query"], k)
                 row.update(metrics.ranked(answer, q["gold"], k))
             row["top"] = answer[:3]
+            if answer and "start_line" in answer[0]:
+                spans = [a["end_line"] - a["start_line"] + 1 for a in answer[:k]]
+                row["span"] = sum(spans) / len(spans)
         except Failure as e:
             row["failure"] = str(e)
         except Exception as e:  # an adapter bug must not end the run either
@@ -99,6 +102,9 @@ def summarise(rows, set_name):
         out["mrr@10"] = metrics.mean([r.get("rr", 0.0) for r in rows])
         out["recall@10"] = metrics.mean([r.get("recall", 0.0) for r in rows])
         out["ndcg@10"] = metrics.mean([r.get("ndcg", 0.0) for r in rows])
+    # How many lines a hit covers: a system answering with whole classes
+    # matches more golds by overlap than one answering with functions.
+    out["mean_hit_lines"] = metrics.mean([r["span"] for r in rows if "span" in r])
     failures = [r["failure"] for r in rows if "failure" in r]
     if failures:
         out["failure_examples"] = sorted(set(failures))[:3]
@@ -245,7 +251,33 @@ def main(argv=None):
         print(f"\nwrote {out}, {out.with_name(out.stem + '-queries.json')} and {png}")
     except ImportError as e:
         print(f"\nwrote {out} (no plot: {e}; bench/eval.sh installs matplotlib)")
+    if args.smoke:
+        problems = smoke_problems(report, sets)
+        for p in problems:
+            print(f"smoke check failed: {p}")
+        if problems:
+            sys.exit(1)
+        print("smoke check passed")
     return report
+
+
+# What CI holds Kenning to on the smoke subset; far below what a full run
+# measures, so only a real regression (or a broken adapter) trips it.
+SMOKE_FLOOR = {"identifier": 0.8, "docstring": 0.3, "questions": 0.3, "graph": 0.5, "impact": 0.5}
+
+
+def smoke_problems(report, sets):
+    problems = []
+    for s in sets:
+        ken = report["sets"].get(s, {}).get("ken")
+        if ken is None:
+            problems.append(f"ken has no result for the {s} set (see the notes above)")
+            continue
+        if ken["failures"]:
+            problems.append(f"ken failed {ken['failures']} {s} queries")
+        if (primary(ken) or 0) < SMOKE_FLOOR[s]:
+            problems.append(f"ken's {s} score {primary(ken):.3f} is below the smoke floor {SMOKE_FLOOR[s]}")
+    return problems
 
 
 def machine():
@@ -303,7 +335,7 @@ def print_table(report):
         ken = per_system.get("ken")
         print(f"\n{s}")
         head = f"  {'system':13} {'MRR@10':>7} {'R@10':>6} {'nDCG@10':>7}" if ranked else f"  {'system':13} {'P':>7} {'R':>6} {'F1':>7}"
-        print(head + f" {'p50 ms':>8} {'p95 ms':>8} {'n':>5} {'fail':>4} {'ken ×quality':>12} {'×latency':>9}  corpora")
+        print(head + f" {'p50 ms':>8} {'p95 ms':>8} {'n':>5} {'fail':>4} {'ken ×quality':>12} {'×latency':>9} {'hit lines':>9}  corpora")
         for system, m in sorted(per_system.items(), key=lambda kv: -(primary(kv[1]) or 0)):
             a, b, c = (m.get("mrr@10"), m.get("recall@10"), m.get("ndcg@10")) if ranked else (m.get("precision"), m.get("recall"), m.get("f1"))
             q_ratio = l_ratio = "-"
@@ -313,7 +345,7 @@ def print_table(report):
                 if m.get("p50_ms") and ken.get("p50_ms"):
                     l_ratio = f"{m['p50_ms'] / ken['p50_ms']:.2f}×"
             print(f"  {system:13} {fmt(a):>7} {fmt(b):>6} {fmt(c):>7} {fmt(m.get('p50_ms'), 1):>8} {fmt(m.get('p95_ms'), 1):>8} "
-                  f"{m['queries']:5d} {m['failures']:4d} {q_ratio:>12} {l_ratio:>9}  {','.join(m['corpora'])}")
+                  f"{m['queries']:5d} {m['failures']:4d} {q_ratio:>12} {l_ratio:>9} {fmt(m.get('mean_hit_lines'), 0):>9}  {','.join(m['corpora'])}")
     rows = [(n, sys_, st) for n, e in report["corpora"].items() for sys_, st in e["index"].items()]
     if rows:
         print("\nindexing (cold: fresh index; warm: the same run again, nothing changed)")

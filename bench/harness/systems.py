@@ -487,3 +487,48 @@ class Codexlens(System):
             return [hit(r["path"], r["line"], r["end_line"], r["score"]) for r in rows][:k]
         except (json.JSONDecodeError, KeyError, TypeError) as e:
             raise Failure(f"garbage output: {e}") from e
+
+
+# ---------------------------------------------------------------- ck
+
+class Ck(System):
+    """ck-search 0.8.1 in its BM25 mode (`--lex`, tantivy over tree-sitter
+    chunks). Its semantic and hybrid modes fetch bge-small from Hugging Face
+    on first use, which cannot be reached here. ck writes its index (.ck/)
+    into the tree it searches, so it runs on a copy."""
+    name = family = "ck"
+    tasks = ("search",)
+
+    def __init__(self):
+        self.bin = PEERS / "bin" / "ck"
+        self.ort = PEERS / "onnxruntime-1.23.2"
+
+    def unavailable(self):
+        return None if self.bin.exists() else "not installed; run bench/peers/install_ck.sh"
+
+    def _env(self):
+        return dict(os.environ, LD_LIBRARY_PATH=str(self.ort), HF_HUB_OFFLINE="1")
+
+    def prepare(self, root, language, work):
+        self.tree = work / "ck-tree"
+        shutil.rmtree(self.tree, ignore_errors=True)
+        shutil.copytree(root, self.tree)
+        cmd = [str(self.bin), "--index", "."]
+        cold, rss = proc.peak_rss_of(cmd, INDEX_TIMEOUT, cwd=self.tree, env=self._env())
+        warm, _ = proc.peak_rss_of(cmd, INDEX_TIMEOUT, cwd=self.tree, env=self._env())
+        return IndexStats(cold, warm, proc.dir_size(self.tree / ".ck") / 2**20, rss, note="--lex (BM25)")
+
+    def search(self, query, k):
+        out = proc.run([str(self.bin), "--lex", query, ".", "--topk", str(k), "--jsonl", "--no-snippet"], QUERY_TIMEOUT,
+                       cwd=self.tree, env=self._env())
+        hits = []
+        for line in out.splitlines():
+            if not line.startswith("{"):
+                continue
+            try:
+                r = json.loads(line)
+                hits.append(hit(os.path.relpath(r["path"], self.tree), r["span"]["line_start"], r["span"]["line_end"],
+                                r.get("score", 0)))
+            except (json.JSONDecodeError, KeyError, TypeError) as e:
+                raise Failure(f"garbage output: {e}") from e
+        return hits[:k]

@@ -125,8 +125,26 @@ struct OutlineArgs {
     json: bool,
 }
 
+fn writes_only_to_stdout(command: &Command) -> bool {
+    match command {
+        Command::Search(args) => !args.pipeline.wanted(),
+        Command::Serve(_) | Command::Mcp(_) => false,
+        _ => true,
+    }
+}
+
 fn main() {
     let cli = Cli::parse();
+    if writes_only_to_stdout(&cli.command) {
+        // `ken search … | head`: a closed pipe ends the output quietly, as
+        // in other Unix tools, instead of panicking inside println!. Not for
+        // commands that talk to language servers over pipes, where a crashed
+        // server must be an error, not a signal that kills ken.
+        #[cfg(unix)]
+        unsafe {
+            libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+        }
+    }
     tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::try_from_env("KEN_LOG").unwrap_or_else(|_| "warn,qdrant_edge=error".into()))
         .with_writer(std::io::stderr)

@@ -3,7 +3,7 @@
 mod support;
 
 use expect_test::{Expect, expect};
-use support::{Repo, json, ken_in, pypi_corpus, stdout};
+use support::{Repo, json, ken_command, ken_in, pypi_corpus, stdout};
 
 /// The parts of an index summary that do not depend on timing or paths.
 fn summary_digest(v: &serde_json::Value) -> String {
@@ -377,6 +377,24 @@ fn outline_prints_a_tree() {
         .map(|s| format!("{} {} children={}", s["kind"], s["qualified_name"], s["children"].as_array().unwrap().len()))
         .collect();
     expect![[r#""struct" "crate::Point" children=2"#]].assert_eq(&names.join("\n"));
+}
+
+/// `ken outline … | head -0`: the reader is gone before ken writes. ken
+/// must stop quietly, like other Unix tools, not panic in println!.
+#[test]
+fn a_closed_pipe_ends_output_quietly() {
+    let repo = Repo::new(SMALL_REPO);
+    stdout(&repo.ken(&["index", "-q"]));
+    let mut child = ken_command(repo.path(), &["outline", "app/models.py"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "ken panicked on a closed pipe: {stderr}");
+    assert_ne!(out.status.code(), Some(101), "ken panicked on a closed pipe: {stderr}");
 }
 
 /// Each user mistake gets a non-zero exit and one line saying what to do.
