@@ -158,8 +158,9 @@ def main(argv=None):
     ap.add_argument("--quick", action="store_true", help="fewer corpora and queries (about 15 minutes)")
     ap.add_argument("--smoke", action="store_true", help="CI's subset: requests, a few queries, ken and ripgrep")
     ap.add_argument("--ken", default=os.environ.get("KEN", str(REPO / "target" / "release" / "ken")))
-    ap.add_argument("--out", default=str(RESULTS / "harness.json"))
+    ap.add_argument("--out", help="default bench/results/harness.json (harness-smoke.json with --smoke)")
     args = ap.parse_args(argv)
+    args.out = args.out or str(RESULTS / ("harness-smoke.json" if args.smoke else "harness.json"))
 
     size_index = 2 if args.smoke else 1 if args.quick else 0
     names = args.corpora.split(",") if args.corpora else SMOKE_CORPORA if args.smoke else QUICK_CORPORA if args.quick else DEFAULT_CORPORA
