@@ -174,29 +174,20 @@ def _tree_sitter(rel, data, language):
     def visit(node, container):
         for child in node.named_children:
             t = child.type
-            if language == "typescript" and t in TS_DEFS:
+            defs = TS_DEFS if language == "typescript" else RS_DEFS
+            if t in defs:
                 name = child.child_by_field_name("name")
                 if name is None:
                     continue
-                kind = TS_DEFS[t]
+                kind = defs[t]
                 if kind == "function" and container:
                     kind = "method"
                 doc, lines = doc_above(child)
                 out.append(Sym(rel, text(name), container if kind == "method" else None, kind,
-                               child.start_point[0] + 1, child.end_point[0] + 1, doc, lines, name.start_point[0] + 1, name.start_point[1]))
-                if kind == "class":
-                    visit(child.child_by_field_name("body") or child, text(name))
-            elif language == "rust" and t in RS_DEFS:
-                name = child.child_by_field_name("name")
-                if name is None:
-                    continue
-                kind = RS_DEFS[t]
-                if kind == "function" and container:
-                    kind = "method"
-                doc, lines = doc_above(child)
-                out.append(Sym(rel, text(name), container if kind == "method" else None, kind,
-                               child.start_point[0] + 1, child.end_point[0] + 1, doc, lines, name.start_point[0] + 1, name.start_point[1]))
-                if t == "trait_item":
+                               child.start_point[0] + 1, child.end_point[0] + 1, doc, lines, name.start_point[0] + 1,
+                               name.start_point[1]))
+                # Members: a TypeScript class's methods, a Rust trait's declared methods.
+                if t in ("class_declaration", "abstract_class_declaration", "interface_declaration", "trait_item"):
                     visit(child.child_by_field_name("body") or child, text(name))
             elif language == "rust" and t == "impl_item":
                 ty = child.child_by_field_name("type")
