@@ -173,6 +173,8 @@ def main(argv=None):
     for bad in [s for s in wanted if s not in ALL_SYSTEMS]:
         sys.exit(f"unknown system {bad!r}; choose from {', '.join(ALL_SYSTEMS)}")
 
+    # Kenning's HTTP rows first: `ken cli` stops the shared server.
+    wanted.sort(key=ALL_SYSTEMS.index)
     active, skipped = make_systems(wanted, args.ken)
     for n, why in skipped.items():
         print(f"skipping {n}: {why}", flush=True)
