@@ -63,13 +63,14 @@ fi
 
 # Graph oracles (jedi, __subclasses__) and the jedi venv.
 if wants_set graph || wants_system jedi || wants_set impact; then
+  # The Python corpora with jedi oracles that this run uses (see harness/run.py's corpus defaults).
+  if [ -n "$corpora_arg" ]; then candidates="requests flask click rich httpx"
+  elif [ "$smoke" = 1 ]; then candidates="requests"
+  elif [ "$quick" = 1 ]; then candidates="requests flask"
+  else candidates="requests flask click rich httpx"; fi
   oracle_pkgs=()
-  for p in requests flask click rich httpx; do
-    if [ -z "$corpora_arg" ] && { [ "$smoke" = 1 ] || [ "$quick" = 1 ]; }; then
-      case "$p" in requests) oracle_pkgs+=("$p") ;; flask) [ "$quick" = 1 ] && oracle_pkgs+=("$p") ;; esac
-    elif [ -z "$corpora_arg" ] || [[ ",$corpora_arg," == *",$p,"* ]]; then
-      oracle_pkgs+=("$p")
-    fi
+  for p in $candidates; do
+    if [ -z "$corpora_arg" ] || [[ ",$corpora_arg," == *",$p,"* ]]; then oracle_pkgs+=("$p"); fi
   done
   if [ ${#oracle_pkgs[@]} -gt 0 ]; then
     quick_flag=(); [ "$smoke" = 1 ] && quick_flag=(--quick)

@@ -3,6 +3,7 @@
 import json
 import os
 import resource
+import selectors
 import signal
 import subprocess
 import time
@@ -90,7 +91,6 @@ class Worker:
             raise Failure(f"worker {self.cmd[-1]} exited ({self.p.returncode}): {self.p.stderr.read()[-300:]}")
         self.p.stdin.write(json.dumps(request) + "\n")
         self.p.stdin.flush()
-        import selectors
         sel = selectors.DefaultSelector()
         sel.register(self.p.stdout, selectors.EVENT_READ)
         if not sel.select(timeout):

@@ -35,16 +35,10 @@ def make_systems(names, ken):
         "ken": lambda: systems.Ken(ken), "ken lexical": lambda: systems.Ken(ken, "lexical"),
         "ken semantic": lambda: systems.Ken(ken, "semantic"), "ken pipeline": lambda: systems.Ken(ken, "pipeline"),
         "ken cli": lambda: systems.KenCli(ken), "ripgrep": systems.Ripgrep, "probe": systems.Probe,
-        "naive RAG": systems.NaiveRag, "jedi": systems.Jedi, "codexlens": systems.Codexlens,
+        "naive RAG": systems.NaiveRag, "jedi": systems.Jedi, "codexlens": systems.Codexlens, "ck": systems.Ck,
     }
-    for extra in ("Ck", "Codanna"):
-        if hasattr(systems, extra):
-            table[extra.lower()] = getattr(systems, extra)
     out, skipped = [], {}
     for n in names:
-        if n not in table:
-            skipped[n] = "no adapter yet"
-            continue
         s = table[n]()
         why = s.unavailable()
         if why:
@@ -59,14 +53,14 @@ def task_of(set_name):
 
 
 def run_queries(system, set_name, queries, k=10):
+    if set_name == "graph":
+        queries = [q for q in queries if q["relation"] in system.relations]
     rows = []
     for q in queries:
         start = time.perf_counter()
         row = {"id": q["id"], "style": q.get("style")}
         try:
             if set_name == "graph":
-                if q["relation"] == "callees" and system.family == "ripgrep":
-                    continue
                 answer = system.graph(q["relation"], q["target"])
                 row.update(metrics.set_valued(answer, q["gold"], by_name=q["relation"] == "subclasses"))
             elif set_name == "impact":

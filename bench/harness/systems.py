@@ -22,7 +22,7 @@ import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import proc
+from . import proc, symbols
 from .paths import CACHE, REPO
 from .proc import Failure
 
@@ -55,6 +55,7 @@ class System:
     name = "?"
     family = "?"  # which row group: the system before the colon in reports
     tasks = ()  # subset of {"search", "graph", "impact"}
+    relations = ("callers", "callees", "subclasses")  # the graph questions it can answer
     languages = ("python", "typescript", "rust")
 
     def unavailable(self):
@@ -215,6 +216,7 @@ class Ripgrep(System):
     then by how many the file holds."""
     name = family = "ripgrep"
     tasks = ("search", "graph", "impact")
+    relations = ("callers", "subclasses")  # text has no notion of what a body calls
 
     def __init__(self):
         self.rg = shutil.which("rg")
@@ -264,8 +266,7 @@ class Ripgrep(System):
 
     def graph(self, relation, target):
         """callers: definitions enclosing a `name(`; subclasses: classes
-        naming the base in their header, transitively; callees: unsupported."""
-        from . import symbols
+        naming the base in their header, transitively (no callees: see relations)."""
         name = target["name"]
         if relation == "callers":
             rows = self._rg(["-e", rf"\b{re.escape(name)}\s*\("])
@@ -281,7 +282,7 @@ class Ripgrep(System):
                         frontier.append(m.group(1))
                         out.append({"path": path, "start_line": line, "end_line": line, "qual": m.group(1)})
             return out
-        raise Failure("ripgrep has no notion of callees")
+        raise Failure(f"ripgrep cannot answer {relation}")
 
     def impact(self, target):
         rows = self._rg(["-w", "-e", target["name"]])
@@ -291,7 +292,6 @@ class Ripgrep(System):
 
 def _enclosing(root, language, rows, skip=None):
     """The innermost definition around each (path, line), once each."""
-    from . import symbols
     cache, out, seen = {}, [], set()
     for path, line, _ in rows:
         if path not in cache:
@@ -422,8 +422,8 @@ class EmbedServer:
             with socket.socket() as s:
                 s.bind(("127.0.0.1", 0))
                 port = s.getsockname()[1]
-            model = NaiveRag().model
-            p = subprocess.Popen([str(NaiveRag().python), str(Path(__file__).parent / "embed_server.py"), str(model),
+            rag = NaiveRag()
+            p = subprocess.Popen([str(rag.python), str(Path(__file__).parent / "embed_server.py"), str(rag.model),
                                   str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
             base = f"http://127.0.0.1:{port}/v1"
             deadline = time.time() + 180
