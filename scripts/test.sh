@@ -31,8 +31,20 @@ if [ ${#need_npm[@]} -gt 0 ]; then
 fi
 command -v cargo >/dev/null || { echo "cargo not found: install Rust (https://rustup.rs) and retry" >&2; exit 1; }
 
-cargo test --workspace "$@"
+# Models, ONNX Runtime and corpora are fetched into the build directory, never
+# taken from ~/.cache: a fresh clone exercises the first fetch, as a new user's
+# machine does, and no earlier run can change what the tests see.
+export KEN_CACHE_DIR="$PWD/target/test-cache"
+
+# Every failure is reported in one run: all test binaries run, and the smoke
+# run below runs even when a test failed.
+status=0
+cargo test --workspace --no-fail-fast "$@" || status=$?
 
 # The benchmark harness's smoke subset: requests from PyPI, every query set,
 # ken (the debug build the tests just made) against ripgrep, with floors.
-KEN="$PWD/target/debug/ken" bench/eval.sh --smoke --no-install
+cargo build -q -p ken || status=$?
+KEN="$PWD/target/debug/ken" bench/eval.sh --smoke --no-install || status=$?
+
+if [ $status -eq 0 ]; then echo "scripts/test.sh: all passed"; else echo "scripts/test.sh: FAILED (see above)" >&2; fi
+exit $status

@@ -384,3 +384,12 @@ impl Default for ChunkBudget {
         ChunkBudget { max_chars: 1500, max_lines: 40, overlap_lines: 10 }
     }
 }
+
+/// The text a caught panic was raised with, for a per-file error report.
+pub fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    match (panic.downcast_ref::<&str>(), panic.downcast_ref::<String>()) {
+        (Some(s), _) => s.to_string(),
+        (_, Some(s)) => s.clone(),
+        _ => "panic".to_string(),
+    }
+}

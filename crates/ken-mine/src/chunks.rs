@@ -70,10 +70,12 @@ impl Splitter<'_, '_> {
 
     /// Splits `node`, starting with `carry` (a header or comments that must
     /// join the first piece). Returns what is left to carry forward.
-    fn split(&mut self, node: Node, carry: Option<Piece>) -> Option<Piece> {
+    fn split(&mut self, node: Node, carry: Option<Piece>, nesting: u32) -> Option<Piece> {
         let mut cursor = node.walk();
         let children: Vec<Node> = node.children(&mut cursor).collect();
-        if children.is_empty() {
+        // Below `MAX_SPLIT_NESTING` (a 20,000-term expression nests that
+        // deep) a node is cut into line windows, so no input can overflow the stack.
+        if children.is_empty() || nesting >= MAX_SPLIT_NESTING {
             let whole = Piece::of(node, false);
             let piece = carry.map_or(whole, |c| c.join(whole));
             self.windows(piece);
@@ -124,7 +126,7 @@ impl Splitter<'_, '_> {
                     None => own_prefix,
                 };
                 // What is left of a split definition still belongs to it.
-                current = self.split(*child, carry_in).map(|rest| Piece { definition: piece.definition || rest.definition, ..rest });
+                current = self.split(*child, carry_in, nesting + 1).map(|rest| Piece { definition: piece.definition || rest.definition, ..rest });
             }
         }
         if let Some(p) = pending_prefix {
@@ -162,6 +164,9 @@ impl Splitter<'_, '_> {
     }
 }
 
+/// Deep enough for any hand-written nesting of definitions and blocks.
+const MAX_SPLIT_NESTING: u32 = 128;
+
 fn is_decorator(kind: &str) -> bool {
     matches!(kind, "decorator" | "attribute_item" | "attribute_list" | "annotation")
 }
@@ -171,7 +176,7 @@ pub(crate) fn split(src: &Source, root: Node, mined: &Mined, budget: &ChunkBudge
     let whole = Piece::of(root, false);
     if splitter.fits(&whole) {
         splitter.emit(whole);
-    } else if let Some(rest) = splitter.split(root, None) {
+    } else if let Some(rest) = splitter.split(root, None, 0) {
         splitter.emit(rest);
     }
     let mut rows = splitter.out;

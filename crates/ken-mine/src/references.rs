@@ -56,7 +56,7 @@ pub(crate) fn mine(config: &LanguageConfig, src: &Source, root: Node, mined: &Mi
         if kind == RefKind::Import && name.is_none() {
             if let Some(path) = path {
                 if config.language == ken_core::Language::Rust {
-                    expand_use_tree(src, path, None, alias.as_deref(), &mut found, ref_node.id());
+                    expand_use_tree(src, path, None, alias.as_deref(), &mut found, ref_node.id(), 0);
                 } else {
                     let module = clean(src.node(path));
                     push(&mut found, kind, module, None, alias, path, ref_node.id());
@@ -96,7 +96,11 @@ fn push(found: &mut Vec<Found>, kind: RefKind, name: String, qualifier: Option<S
 }
 
 /// One import per leaf of a Rust `use` tree.
-fn expand_use_tree(src: &Source, node: Node, prefix: Option<&str>, alias: Option<&str>, found: &mut Vec<Found>, id: usize) {
+fn expand_use_tree(src: &Source, node: Node, prefix: Option<&str>, alias: Option<&str>, found: &mut Vec<Found>, id: usize, nesting: u32) {
+    // Real use trees nest a few levels; a generated one must not overflow the stack.
+    if nesting > 64 {
+        return;
+    }
     let join = |p: Option<&str>, rest: &str| match p {
         Some(p) if !p.is_empty() => format!("{p}::{rest}"),
         _ => rest.to_string(),
@@ -111,7 +115,7 @@ fn expand_use_tree(src: &Source, node: Node, prefix: Option<&str>, alias: Option
         "use_as_clause" => {
             let alias = node.child_by_field_name("alias").map(|a| clean(src.node(a)));
             if let Some(path) = node.child_by_field_name("path") {
-                expand_use_tree(src, path, prefix, alias.as_deref(), found, id);
+                expand_use_tree(src, path, prefix, alias.as_deref(), found, id, nesting + 1);
             }
         }
         "scoped_use_list" => {
@@ -120,13 +124,13 @@ fn expand_use_tree(src: &Source, node: Node, prefix: Option<&str>, alias: Option
                 None => prefix.unwrap_or("").to_string(),
             };
             if let Some(list) = node.child_by_field_name("list") {
-                expand_use_tree(src, list, Some(&inner), None, found, id);
+                expand_use_tree(src, list, Some(&inner), None, found, id, nesting + 1);
             }
         }
         "use_list" => {
             let mut cursor = node.walk();
             for child in node.named_children(&mut cursor) {
-                expand_use_tree(src, child, prefix, None, found, id);
+                expand_use_tree(src, child, prefix, None, found, id, nesting + 1);
             }
         }
         "use_wildcard" => {

@@ -153,6 +153,13 @@ impl Engine {
                 }
             }
         };
+        if let Some((id, indexed_spec)) = &indexed
+            && ModelSpec::parse(indexed_spec).is_ok_and(|indexed_spec| spec.certainly_differs(&indexed_spec))
+        {
+            return Err(ApiError::conflict(format!(
+                "this index was embedded with `{id}`, not `{spec_text}`; run `ken index --model {spec_text} --reembed`, or restart without --model"
+            )));
+        }
         let embedder: Arc<dyn Embedder> = match Resolver::default().load(&spec) {
             Ok(e) => Arc::from(e),
             Err(e) => {

@@ -216,6 +216,14 @@ pub fn search(cwd: &Path, index_dir: Option<PathBuf>, args: SearchArgs) -> Resul
     let store = Store::open_read_only(&dir)?;
     let wants_model = mode.uses_dense() && store.embed_progress()?.embedded() > 0;
     let (spec, spec_text, _) = args.model.spec(&store)?;
+    if let Some((indexed, indexed_spec)) = ken_search::indexed_model(&store)?
+        && ModelSpec::parse(&indexed_spec).is_ok_and(|indexed_spec| spec.certainly_differs(&indexed_spec))
+    {
+        // Refused before the model is fetched: it could never be used here.
+        bail!(
+            "this index was embedded with `{indexed}`, not `{spec_text}`; run `ken index --model {spec_text} --reembed` to embed it with the new model, or drop --model"
+        );
+    }
     let dim = ken_search::shard_dim(&store)?;
     // Loading the shard and the model are independent: do both at once.
     let (shard, model) = std::thread::scope(|scope| {

@@ -297,6 +297,61 @@ function a(){}
     "#]].assert_eq(&outline);
 }
 
+/// Generated code nests without end: long expressions, deep literals and
+/// blocks in every language. No file can overflow the stack or crash a run.
+#[test]
+fn pathological_files_index_cleanly() {
+    let repo = Repo::new("");
+    let n = 20_000;
+    let terms: Vec<String> = (0..n).map(|i| format!("v{i}")).collect();
+    repo.write("gen/long_expr.py", format!("x = {}\n", terms.join(" + ")));
+    repo.write("gen/types.py", format!("def f(x: {}Pool{}) -> None:\n    pass\n", "Optional[".repeat(3000), "]".repeat(3000)));
+    // Short lines, or they would be skipped as minified.
+    repo.write("gen/nested.js", format!("const a = {}{};\n", "[\n".repeat(5000), "]\n".repeat(5000)));
+    repo.write("gen/nested.ts", format!("const o = {}1{};\n", "{a:\n".repeat(3000), "}\n".repeat(3000)));
+    repo.write("gen/nested.rs", format!("use a::{}b{};\nfn f() -> i32 {{ {}1{} }}\n", "{c::".repeat(3000), "}".repeat(3000), "(".repeat(5000), ")".repeat(5000)));
+    repo.write("gen/Concat.java", format!("class Concat {{ String s = {}; }}\n", vec!["\"a\""; n].join(" + ")));
+    repo.write("gen/nested.c", format!("int f(void) {{ {} return 0; {} }}\n", "{".repeat(5000), "}".repeat(5000)));
+    repo.write("gen/nested.go", format!("package gen\nvar x = {}1{}\n", "(".repeat(5000), ")".repeat(5000)));
+    repo.write("gen/nested.rb", format!("x = {}1{}\n", "[".repeat(5000), "]".repeat(5000)));
+    repo.write("gen/nested.php", format!("<?php\n$x = {}1{};\n", "[".repeat(5000), "]".repeat(5000)));
+    repo.write("gen/Nested.cs", format!("class N {{ int x = {}1{}; }}\n", "(".repeat(5000), ")".repeat(5000)));
+    repo.write("gen/nested.cpp", format!("int x = {}1{};\n", "(".repeat(5000), ")".repeat(5000)));
+    let v = json(&repo.ken(&["index", "--json"]));
+    let digest = format!(
+        "files {} skipped {} link failures {}\n",
+        v["files"], v["skipped"], v["graph"]["failed"].as_array().map_or(0, Vec::len)
+    );
+    expect![[r#"
+        files 12 skipped {} link failures 0
+    "#]]
+    .assert_eq(&digest);
+    stdout(&repo.ken(&["outline", "gen/long_expr.py"]));
+    stdout(&repo.ken(&["search", "v19999", "-k", "1"]));
+}
+
+/// Regression: two of PyPI's most downloaded packages crashed `ken index`
+/// (a signature cut with `…` was sliced inside the character).
+#[test]
+fn packages_that_crashed_index_cleanly() {
+    let mut out = String::new();
+    for (name, version) in [("langchain-core", "1.7.2"), ("fastapi", "0.135.3")] {
+        let corpus = pypi_corpus(name, version);
+        let index_dir = tempfile::tempdir().unwrap();
+        let idx = index_dir.path().to_str().unwrap();
+        let v = json(&ken_in(&corpus, &["--index-dir", idx, "index", ".", "--json"]));
+        out += &format!(
+            "{name} {version}: files {} symbols {} skipped {} link failures {}\n",
+            v["files"], v["symbols"], v["skipped"], v["graph"]["failed"].as_array().map_or(0, Vec::len)
+        );
+    }
+    expect![[r#"
+        langchain-core 1.7.2: files 183 symbols 3639 skipped {} link failures 0
+        fastapi 0.135.3: files 48 symbols 736 skipped {} link failures 0
+    "#]]
+    .assert_eq(&out);
+}
+
 #[test]
 fn symbols_are_ranked_exact_first() {
     let repo = Repo::new(
@@ -479,9 +534,7 @@ fn killed_index_run_resumes() {
     let corpus = pypi_corpus("Django", "5.1.4");
     let index_dir = tempfile::tempdir().unwrap();
     let idx = index_dir.path().to_str().unwrap();
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_ken"))
-        .args(["--index-dir", idx, "index", ".", "-q"])
-        .current_dir(&corpus)
+    let mut child = ken_command(&corpus, &["--index-dir", idx, "index", ".", "-q"])
         .spawn()
         .unwrap();
     std::thread::sleep(std::time::Duration::from_millis(700));

