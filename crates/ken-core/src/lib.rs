@@ -393,3 +393,14 @@ pub fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
         _ => "panic".to_string(),
     }
 }
+
+/// Failure injection for crash tests: when `KEN_FAILPOINT` names this point,
+/// the process aborts here as a `kill -9` would (no unwinding, no cleanup).
+/// Reading the variable once keeps the check free on the hot path.
+pub fn failpoint(name: &str) {
+    static ARMED: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+    if ARMED.get_or_init(|| std::env::var("KEN_FAILPOINT").ok()).as_deref() == Some(name) {
+        eprintln!("failpoint {name}: aborting");
+        std::process::abort();
+    }
+}

@@ -95,6 +95,7 @@ pub fn link(store: &mut Store) -> Result<LinkSummary, StoreError> {
                     count += 1;
                     if count % LINK_BATCH as u64 == 0 {
                         batch.commit()?;
+                        ken_core::failpoint("index.link_batch");
                         batch = store.writer()?;
                     }
                 }

@@ -98,7 +98,21 @@ pub struct IndexSummary {
     pub mined_lines: u64,
     /// Resolution of references into the dependency graph.
     pub graph: ken_graph::LinkSummary,
+    /// Wall-clock seconds of the whole run, every phase included.
     pub seconds: f64,
+    pub phases: PhaseSeconds,
+}
+
+/// Where a run's wall-clock time went. Mining and storing overlap (one
+/// writer thread commits while the miners work), so they are one phase.
+/// The vector phases are filled in by whoever runs them after `index`.
+#[derive(Clone, Copy, Debug, Default, Serialize)]
+pub struct PhaseSeconds {
+    pub walk: f64,
+    pub mine_and_store: f64,
+    pub link: f64,
+    pub lexical: f64,
+    pub embed: f64,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -150,6 +164,7 @@ pub fn index(opts: &IndexOptions, progress: &(dyn Fn(Progress) + Sync)) -> Resul
         include_vendored: opts.include_vendored,
     });
     progress(Progress::Walked { files: walked.candidates.len() as u64 });
+    let walk_seconds = started.elapsed().as_secs_f64();
 
     let fingerprint = format!(
         "miner={MINER_VERSION};chars={};lines={};overlap={}",
@@ -244,6 +259,7 @@ pub fn index(opts: &IndexOptions, progress: &(dyn Fn(Progress) + Sync)) -> Resul
                 }
                 if in_batch >= BATCH_FILES || (in_batch > 0 && since.elapsed() > BATCH_TIME) {
                     batch.commit()?;
+                    ken_core::failpoint("index.mine_batch");
                     batch = store.writer()?;
                     in_batch = 0;
                     since = Instant::now();
@@ -269,6 +285,9 @@ pub fn index(opts: &IndexOptions, progress: &(dyn Fn(Progress) + Sync)) -> Resul
         writer.join().unwrap_or_else(|_| Ok(()))
     });
     writer_result?;
+    summary.phases.walk = walk_seconds;
+    summary.phases.mine_and_store = started.elapsed().as_secs_f64() - walk_seconds;
+    let link_started = Instant::now();
     if opts.graph {
         progress(Progress::Linking);
         summary.graph = ken_graph::link(&mut store)?;
@@ -276,6 +295,7 @@ pub fn index(opts: &IndexOptions, progress: &(dyn Fn(Progress) + Sync)) -> Resul
     if summary.mined_files > 0 || summary.changes.deleted > 0 || summary.graph.files_linked > 0 {
         let _ = store.checkpoint();
     }
+    summary.phases.link = link_started.elapsed().as_secs_f64();
 
     let stats = store.stats()?;
     summary.root = root.to_string_lossy().into_owned();

@@ -235,10 +235,14 @@ fn looks_like_identifier(word: &Word) -> bool {
 /// One search over an open index.
 pub struct Searcher<'a> {
     pub store: &'a Store,
-    /// `None` when the shard is unavailable: only the exact lane runs.
+    /// `None` when the shard is unavailable (not yet embedded, or held by
+    /// another process): no dense lane; BM25 and names still answer.
     pub shard: Option<&'a VectorShard>,
     /// `None` when no model is loaded: no dense lane.
     pub embedder: Option<&'a dyn Embedder>,
+    /// Why there is no shard or model, when the caller knows (else the
+    /// answer says nothing is embedded yet).
+    pub dense_off: Option<String>,
 }
 
 #[derive(Default)]
@@ -288,20 +292,21 @@ impl Searcher<'_> {
                     timings.dense_ms = ms(t);
                     add_lane(&ranked, 0, options.weights[0]);
                 }
-                _ => notes.push("semantic lane off: no embeddings for this index yet (run `ken index`)".into()),
+                _ => notes.push(format!(
+                    "semantic lane off: {}",
+                    self.dense_off.as_deref().unwrap_or("no embeddings for this index yet (run `ken index`)")
+                )),
             }
         }
         // BM25 lane.
         if matches!(options.mode, Mode::Hybrid | Mode::Lexical) {
-            if let Some(shard) = self.shard {
-                let t = Instant::now();
-                let ranked: Vec<i64> =
-                    shard.search_sparse(lexical::query_vector(&plan.text), fetch, &filter)?.into_iter().map(|p| p.0).collect();
-                timings.sparse_ms = ms(t);
-                add_lane(&ranked, 1, options.weights[1]);
-            } else {
-                notes.push("lexical lane off: the vector index is unavailable".into());
-            }
+            let t = Instant::now();
+            let ranked: Vec<i64> = match lexical::query_expression(&plan.text) {
+                Some(query) => self.store.lexical_search(&query, fetch, &filter)?.into_iter().map(|p| p.0).collect(),
+                None => Vec::new(),
+            };
+            timings.sparse_ms = ms(t);
+            add_lane(&ranked, 1, options.weights[1]);
         }
         // Exact identifier lane.
         let mut tiers: FxHashMap<i64, u8> = FxHashMap::default();
@@ -372,20 +377,21 @@ impl Searcher<'_> {
         symbol_ids: &[i64],
     ) -> Result<LaneScores, SearchError> {
         let mut out = LaneScores::default();
-        let Some(shard) = self.shard else { return Ok(out) };
         if symbol_ids.is_empty() {
             return Ok(out);
         }
         let points: Vec<i64> = symbol_ids.iter().map(|&id| UnitText::point_id(false, id)).collect();
         let filter = PointFilter { point_ids: Some(points.clone()), ..Default::default() };
         let symbol = |point: i64| UnitText::unit_of(point).1;
-        if let Some(vector) = query_vector {
+        if let (Some(shard), Some(vector)) = (self.shard, query_vector) {
             for (point, score) in shard.search_dense(vector, points.len(), &filter)? {
                 out.dense.insert(symbol(point), score);
             }
         }
-        for (point, score) in shard.search_sparse(lexical::query_vector(query), points.len(), &filter)? {
-            out.sparse.insert(symbol(point), score);
+        if let Some(query) = lexical::query_expression(query) {
+            for (point, score) in self.store.lexical_search(&query, points.len(), &filter)? {
+                out.sparse.insert(symbol(point), score);
+            }
         }
         Ok(out)
     }

@@ -1,4 +1,4 @@
-//! Code-aware tokenization and BM25 sparse vectors.
+//! Code-aware tokenization into BM25 terms, written as FTS5 tokens.
 //!
 //! `SessionRedirectMixin.resolve_redirects` yields the whole dotted path, each
 //! identifier whole (`sessionredirectmixin`, `resolve_redirects`), and each
@@ -6,20 +6,33 @@
 //! lowercased. Whole identifiers make exact names score high; parts let
 //! `resolveRedirects` and "resolve redirects" meet `resolve_redirects`.
 
-use qdrant_edge::SparseVector;
 use rust_stemmers::{Algorithm, Stemmer};
-use rustc_hash::FxHashMap;
+use std::fmt::Write;
 use std::sync::LazyLock;
 
-/// BM25 term-frequency saturation and length normalisation. IDF is applied by
-/// Qdrant (the sparse vector has the IDF modifier).
-const K1: f32 = 1.2;
-const B: f32 = 0.75;
-/// Typical unit length in tokens; fixed so a point's weights never depend on
-/// the rest of the corpus and never need rewriting.
-const AVG_LEN: f32 = 120.0;
-
 static STEMMER: LazyLock<Stemmer> = LazyLock::new(|| Stemmer::create(Algorithm::English));
+
+thread_local! {
+    /// Code repeats its words endlessly; stemming each once per thread
+    /// halves the cost of tokenizing a repository.
+    static STEMS: std::cell::RefCell<rustc_hash::FxHashMap<String, String>> = Default::default();
+}
+
+/// The English stem of a lowercase word.
+fn stem(word: &str) -> String {
+    STEMS.with(|stems| {
+        let mut stems = stems.borrow_mut();
+        if let Some(s) = stems.get(word) {
+            return s.clone();
+        }
+        let s = STEMMER.stem(word).into_owned();
+        // Bounded: a generated file with endless distinct words cannot grow it without end.
+        if stems.len() < 1 << 16 {
+            stems.insert(word.to_string(), s.clone());
+        }
+        s
+    })
+}
 
 /// English words that carry no meaning in a code search query (sorted).
 pub const STOPWORDS: &[&str] = &[
@@ -132,14 +145,14 @@ pub fn terms(text: &str, query: bool) -> Vec<String> {
             if parts.len() > 1 {
                 for part in parts {
                     if part.len() > 1 && !(query && is_stopword(&part)) {
-                        out.push(STEMMER.stem(&part).into_owned());
+                        out.push(stem(&part));
                     }
                 }
             } else {
                 // A plain word also gets its stem ("redirects" meets "redirect").
-                let stem = STEMMER.stem(&lower);
+                let stem = stem(&lower);
                 if stem != lower {
-                    out.push(stem.into_owned());
+                    out.push(stem);
                 }
             }
         }
@@ -147,33 +160,39 @@ pub fn terms(text: &str, query: bool) -> Vec<String> {
     out
 }
 
-fn term_id(term: &str) -> u32 {
-    xxhash_rust::xxh3::xxh3_64(term.as_bytes()) as u32
-}
-
-/// The BM25 document vector of `text`; terms of `boosted` count three times
-/// (a symbol's name and qualified name).
-pub fn document_vector(boosted: &str, text: &str) -> SparseVector {
-    let mut tf: FxHashMap<u32, f32> = FxHashMap::default();
-    let mut len = 0f32;
-    for (source, weight) in [(boosted, 3.0), (text, 1.0)] {
-        for term in terms(source, false) {
-            *tf.entry(term_id(&term)).or_default() += weight;
-            len += 1.0;
-        }
+/// A term as an FTS5 token: its hash in hex behind a letter. Terms hold
+/// dots, colons and any script; their tokens are plain ASCII words, so the
+/// index's tokenizer splits nothing and never disagrees with this one, and
+/// no token can be an FTS5 keyword.
+fn push_token(out: &mut String, term: &str) {
+    if !out.is_empty() {
+        out.push(' ');
     }
-    let norm = K1 * (1.0 - B + B * len / AVG_LEN);
-    let mut pairs: Vec<(u32, f32)> = tf.into_iter().map(|(id, n)| (id, n * (K1 + 1.0) / (n + norm))).collect();
-    pairs.sort_unstable_by_key(|p| p.0);
-    SparseVector { indices: pairs.iter().map(|p| p.0).collect(), values: pairs.iter().map(|p| p.1).collect() }
+    let _ = write!(out, "x{:012x}", xxhash_rust::xxh3::xxh3_64(term.as_bytes()) >> 16);
 }
 
-/// The BM25 query vector: each distinct term once; Qdrant weighs it by IDF.
-pub fn query_vector(text: &str) -> SparseVector {
-    let mut ids: Vec<u32> = terms(text, true).iter().map(|t| term_id(t)).collect();
-    ids.sort_unstable();
-    ids.dedup();
-    SparseVector { values: vec![1.0; ids.len()], indices: ids }
+/// The BM25 document of `text`: its terms as tokens, separated by spaces.
+pub fn document_tokens(text: &str) -> String {
+    let mut out = String::new();
+    for term in terms(text, false) {
+        push_token(&mut out, &term);
+    }
+    out
+}
+
+/// The FTS5 query for `text`: any of its distinct terms (`None` when it has
+/// none); BM25 weighs each by its rarity.
+pub fn query_expression(text: &str) -> Option<String> {
+    let mut terms = terms(text, true);
+    terms.sort_unstable();
+    terms.dedup();
+    let mut tokens = Vec::with_capacity(terms.len());
+    for term in terms {
+        let mut token = String::new();
+        push_token(&mut token, &term);
+        tokens.push(token);
+    }
+    (!tokens.is_empty()).then(|| tokens.join(" OR "))
 }
 
 #[cfg(test)]

@@ -1,15 +1,16 @@
 //! The embedded Qdrant Edge shard in `<index>/vectors`: one point per symbol
-//! or chunk, with a dense vector (cosine, once embedded) and a sparse BM25
-//! vector (IDF applied by Qdrant at query time), plus indexed payload for
-//! filters. SQLite stays the system of record: the shard can always be
-//! rebuilt from it (`ken index --rebuild`).
+//! or chunk that has its dense vector (cosine), plus indexed payload for
+//! filters. BM25 is not here but in SQLite (ken-store's `lexical`): Qdrant
+//! Edge's in-memory sparse index pays for every insert with a walk of each
+//! term's whole posting list. SQLite stays the system of record: the shard
+//! can always be rebuilt from it (`ken index --rebuild`).
 
+pub use ken_store::UnitFilter as PointFilter;
 use qdrant_edge::{
-    AnyVariants, Condition, CreateIndex, HasIdCondition, Distance, EdgeConfig, EdgeShard, EdgeSparseVectorParams, EdgeVectorParams,
-    FieldCondition, FieldIndexOperations, Filter, Match, Modifier, NamedQuery, PayloadFieldSchema, PayloadSchemaType,
-    PointId, PointInsertOperations, PointOperations, PointStruct, PointVectorsPersisted, QueryEnum,
-    QueryRequest, ScoringQuery, SparseVector, UpdateOperation, UpdateVectorsOp, Vector, VectorInternal,
-    VectorOperations, VectorStructPersisted, Vectors, WithPayloadInterface, WithVector,
+    AnyVariants, Condition, CreateIndex, Distance, EdgeConfig, EdgeShard, EdgeVectorParams, FieldCondition, FieldIndexOperations,
+    Filter, HasIdCondition, Match, NamedQuery, PayloadFieldSchema, PayloadSchemaType, PointId, PointInsertOperations,
+    PointOperations, PointStruct, QueryEnum, QueryRequest, ScoringQuery, UpdateOperation, Vector, VectorInternal, Vectors,
+    WithPayloadInterface, WithVector,
 };
 use std::collections::HashMap;
 use std::fs::File;
@@ -17,13 +18,12 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 pub const DENSE: &str = "dense";
-pub const SPARSE: &str = "bm25";
 const LOCK_FILE: &str = "vectors.lock";
 pub const SHARD_DIR: &str = "vectors";
 
 #[derive(Debug, thiserror::Error)]
 pub enum ShardError {
-    #[error("the vector index in {0} is in use by another ken process; wait for it (an index or embedding run) to finish and retry")]
+    #[error("the vector index in {0} is in use by another ken process (an index or embedding run, or a `ken serve` or `ken mcp` that holds it); retry when it is done, or ask the server")]
     Busy(PathBuf),
     #[error("the vector index in {path} is damaged ({detail}); run `ken index --rebuild` to rebuild it from the index")]
     Corrupt { path: PathBuf, detail: String },
@@ -49,43 +49,31 @@ pub struct PointPayload<'a> {
     pub qualified_name: &'a str,
 }
 
-/// Filters applied inside the shard (with payload indexes), not after.
-#[derive(Clone, Debug, Default)]
-pub struct PointFilter {
-    pub languages: Vec<String>,
-    pub kinds: Vec<String>,
-    /// Only these files (a `--path` glob resolved against the index).
-    pub file_ids: Option<Vec<i64>>,
-    /// Only these points (scoring a known set, e.g. a graph's nodes).
-    pub point_ids: Option<Vec<i64>>,
-}
-
-impl PointFilter {
-    fn to_qdrant(&self) -> Option<Filter> {
-        let mut must = Vec::new();
-        let strings = |key: &str, values: &[String]| {
-            Condition::Field(FieldCondition::new_match(
-                key.try_into().expect("static payload key"),
-                Match::new_any(AnyVariants::Strings(values.iter().cloned().collect())),
-            ))
-        };
-        if !self.languages.is_empty() {
-            must.push(strings("lang", &self.languages));
-        }
-        if !self.kinds.is_empty() {
-            must.push(strings("kind", &self.kinds));
-        }
-        if let Some(ids) = &self.file_ids {
-            must.push(Condition::Field(FieldCondition::new_match(
-                "file_id".try_into().expect("static payload key"),
-                Match::new_any(AnyVariants::Integers(ids.iter().copied().collect())),
-            )));
-        }
-        if let Some(ids) = &self.point_ids {
-            must.push(Condition::HasId(HasIdCondition::from_iter(ids.iter().map(|&id| point_id(id)))));
-        }
-        (!must.is_empty()).then(|| Filter { must: Some(must), ..Filter::new() })
+/// The filter applied inside the shard (with payload indexes), not after.
+fn to_qdrant(filter: &PointFilter) -> Option<Filter> {
+    let mut must = Vec::new();
+    let strings = |key: &str, values: &[String]| {
+        Condition::Field(FieldCondition::new_match(
+            key.try_into().expect("static payload key"),
+            Match::new_any(AnyVariants::Strings(values.iter().cloned().collect())),
+        ))
+    };
+    if !filter.languages.is_empty() {
+        must.push(strings("lang", &filter.languages));
     }
+    if !filter.kinds.is_empty() {
+        must.push(strings("kind", &filter.kinds));
+    }
+    if let Some(ids) = &filter.file_ids {
+        must.push(Condition::Field(FieldCondition::new_match(
+            "file_id".try_into().expect("static payload key"),
+            Match::new_any(AnyVariants::Integers(ids.iter().copied().collect())),
+        )));
+    }
+    if let Some(ids) = &filter.point_ids {
+        must.push(Condition::HasId(HasIdCondition::from_iter(ids.iter().map(|&id| point_id(id)))));
+    }
+    (!must.is_empty()).then(|| Filter { must: Some(must), ..Filter::new() })
 }
 
 /// An open shard. Holds `vectors.lock`: Qdrant Edge allows one process per
@@ -149,22 +137,17 @@ impl VectorShard {
         self.shard.as_ref().expect("shard is open until drop")
     }
 
-    /// Inserts or replaces points with their payload, sparse vector, and
-    /// dense vector where one is known.
-    pub fn upsert(&self, points: Vec<(i64, PointPayload<'_>, SparseVector, Option<Vec<f32>>)>) -> Result<()> {
+    /// Inserts or replaces points with their payload and dense vector.
+    pub fn upsert(&self, points: Vec<(i64, PointPayload<'_>, Vec<f32>)>) -> Result<()> {
         if points.is_empty() {
             return Ok(());
         }
         let points = points
             .into_iter()
-            .map(|(id, p, sparse, dense)| {
-                let mut vectors: HashMap<String, Vector> = HashMap::from([(SPARSE.to_string(), Vector::from(sparse))]);
-                if let Some(dense) = dense {
-                    vectors.insert(DENSE.to_string(), Vector::new_dense(dense));
-                }
+            .map(|(id, p, dense)| {
                 PointStruct::new(
                     point_id(id),
-                    Vectors::from(vectors),
+                    Vectors::new_named([(DENSE, Vector::new_dense(dense))]),
                     serde_json::json!({
                         "file_id": p.file_id, "path": p.path, "lang": p.language, "kind": p.kind,
                         "chunk": p.is_chunk, "name": p.name, "qname": p.qualified_name,
@@ -178,31 +161,11 @@ impl VectorShard {
             .map_err(qdrant)
     }
 
-    /// Adds dense vectors to existing points.
-    pub fn set_dense(&self, vectors: Vec<(i64, Vec<f32>)>) -> Result<()> {
-        if vectors.is_empty() {
-            return Ok(());
-        }
-        let points = vectors
-            .into_iter()
-            .map(|(id, v)| PointVectorsPersisted {
-                id: point_id(id),
-                vector: VectorStructPersisted::from(Vectors::new_named([(DENSE, Vector::new_dense(v))]).0),
-            })
-            .collect();
-        self.shard()
-            .update(UpdateOperation::VectorOperation(VectorOperations::UpdateVectors(UpdateVectorsOp {
-                points,
-                update_filter: None,
-            })))
-            .map_err(qdrant)
-    }
-
     pub fn delete_files(&self, file_ids: &[i64]) -> Result<()> {
         if file_ids.is_empty() {
             return Ok(());
         }
-        let filter = PointFilter { file_ids: Some(file_ids.to_vec()), ..Default::default() }.to_qdrant().expect("non-empty");
+        let filter = to_qdrant(&PointFilter { file_ids: Some(file_ids.to_vec()), ..Default::default() }).expect("non-empty");
         self.shard()
             .update(UpdateOperation::PointOperation(PointOperations::DeletePointsByFilter(filter)))
             .map_err(qdrant)
@@ -224,21 +187,13 @@ impl VectorShard {
         self.search(VectorInternal::from(vector), DENSE, limit, filter)
     }
 
-    /// Best BM25 matches: `(point id, score)`.
-    pub fn search_sparse(&self, vector: SparseVector, limit: usize, filter: &PointFilter) -> Result<Vec<(i64, f32)>> {
-        if vector.indices.is_empty() {
-            return Ok(Vec::new());
-        }
-        self.search(VectorInternal::from(vector), SPARSE, limit, filter)
-    }
-
     fn search(&self, query: VectorInternal, using: &str, limit: usize, filter: &PointFilter) -> Result<Vec<(i64, f32)>> {
         let points = self
             .shard()
             .query(QueryRequest {
                 prefetches: vec![],
                 query: Some(ScoringQuery::Vector(QueryEnum::Nearest(NamedQuery { query, using: Some(using.to_string()) }))),
-                filter: filter.to_qdrant(),
+                filter: to_qdrant(filter),
                 score_threshold: None,
                 limit,
                 offset: 0,
@@ -293,10 +248,6 @@ fn config(dim: usize) -> EdgeConfig {
                 quantization_config: None,
                 hnsw_config: None,
             },
-        )]),
-        sparse_vectors: HashMap::from([(
-            SPARSE.to_string(),
-            EdgeSparseVectorParams { modifier: Some(Modifier::Idf), ..Default::default() },
         )]),
         ..Default::default()
     }

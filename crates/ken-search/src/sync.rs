@@ -1,16 +1,19 @@
-//! Keeps the shard in step with SQLite, then embeds what lacks a vector.
+//! Keeps the BM25 index and the shard in step with SQLite, then embeds what
+//! lacks a vector.
 //!
 //! Two phases, both resumable:
 //! 1. [`sync_points`]: every file marked unsynced gets its old points
-//!    deleted and its symbols and chunks upserted with payload and BM25
-//!    vectors (and dense vectors already in the embedding cache). Lexical
-//!    search works from here on.
+//!    deleted and its symbols and chunks written as points with their BM25
+//!    documents (SQLite, one transaction per batch); those whose dense
+//!    vector is already in the embedding cache go into the shard too.
+//!    Lexical search works from here on.
 //! 2. [`embed_pending`]: points without a dense vector are embedded, symbols
 //!    first, in batches; each batch is cached in SQLite, written to the
 //!    shard, then marked done. A killed run loses at most one batch.
 
 use crate::lexical;
-use crate::shard::{PointPayload, ShardError, VectorShard};
+use crate::shard::{PointPayload, SHARD_DIR, ShardError, VectorShard};
+use rayon::prelude::*;
 use ken_core::{Chunk, ChunkContext, Language};
 use ken_embed::Embedder;
 use ken_store::{EmbedProgress, PointRow, Store, StoreError, UnitText};
@@ -84,50 +87,78 @@ pub fn reset(store: &mut Store, index_dir: &Path) -> Result<(), SyncError> {
     Ok(())
 }
 
-/// Phase 1: brings the shard's points in line with the index.
+/// Phase 1: brings the points, their BM25 documents and the shard in line
+/// with the index.
 pub fn sync_points(store: &mut Store, index_dir: &Path, model: Option<&str>) -> Result<SyncSummary, SyncError> {
     let start = Instant::now();
     let mut summary = SyncSummary::default();
     let gone = store.deleted_point_files()?;
     let unsynced = store.unsynced_files()?;
-    if gone.is_empty() && unsynced.is_empty() && index_dir.join(crate::shard::SHARD_DIR).is_dir() {
+    if gone.is_empty() && unsynced.is_empty() {
         return Ok(summary);
     }
-    let shard = VectorShard::open(index_dir, shard_dim(store)?, WRITER_WAIT)?;
-    shard.delete_files(&gone)?;
+    // The shard holds only embedded points: opened when it exists or when
+    // a cached vector must go in, so a lexical-only index never touches it.
+    let mut shard: Option<VectorShard> = None;
+    let dim = shard_dim(store)?;
+    let open = |shard: &mut Option<VectorShard>, create: bool| -> Result<bool, SyncError> {
+        if shard.is_none() && (create || index_dir.join(SHARD_DIR).is_dir()) {
+            *shard = Some(VectorShard::open(index_dir, dim, WRITER_WAIT)?);
+        }
+        Ok(shard.is_some())
+    };
+    if open(&mut shard, false)? {
+        shard.as_ref().expect("opened").delete_files(&gone)?;
+    }
     store.put_points(&[], &gone)?;
     summary.files_removed = gone.len() as u64;
     for batch in unsynced.chunks(256) {
-        let mut rows = Vec::with_capacity(batch.len());
-        let mut points = Vec::new();
-        let mut units_all = Vec::new();
+        let mut units_all = Vec::with_capacity(batch.len());
         for &file_id in batch {
             units_all.push((file_id, store.units_of_file(file_id)?));
         }
-        let hashes: Vec<[u8; 16]> =
-            units_all.iter().flat_map(|(_, units)| units.iter().map(|u| text_hash(&embed_text(u)))).collect();
+        // Embedding-text hashes and BM25 documents, on every core.
+        let prepared: Vec<Vec<([u8; 16], String, String)>> = units_all
+            .par_iter()
+            .map(|(_, units)| {
+                units
+                    .iter()
+                    .map(|unit| {
+                        let (names, body) = bm25_text(unit);
+                        (text_hash(&embed_text(unit)), lexical::document_tokens(&names), lexical::document_tokens(&body))
+                    })
+                    .collect()
+            })
+            .collect();
+        let hashes: Vec<[u8; 16]> = prepared.iter().flatten().map(|p| p.0).collect();
         let cached = match model {
             Some(model) => store.cached_embeddings(model, &hashes)?,
             None => Default::default(),
         };
-        let mut hashes = hashes.into_iter();
-        for (file_id, units) in &units_all {
+        let mut rows = Vec::with_capacity(batch.len());
+        let mut embedded = Vec::new();
+        for ((file_id, units), prepared) in units_all.iter().zip(prepared) {
             let mut file_rows = Vec::with_capacity(units.len());
-            for unit in units {
-                let hash = hashes.next().unwrap_or_default();
+            for (unit, (hash, names, body)) in units.iter().zip(prepared) {
                 let dense = cached.get(&hash).cloned();
-                file_rows.push(PointRow { id: unit.point_id, is_chunk: unit.is_chunk, text_hash: hash, dense: dense.is_some() });
-                let (boosted, text) = bm25_text(unit);
-                points.push((unit.point_id, payload(unit), lexical::document_vector(&boosted, &text), dense));
+                file_rows.push(PointRow { id: unit.point_id, is_chunk: unit.is_chunk, text_hash: hash, dense: dense.is_some(), names, body });
+                if let Some(dense) = dense {
+                    embedded.push((unit.point_id, payload(unit), dense));
+                }
             }
             rows.push((*file_id, file_rows));
         }
-        summary.points_written += points.len() as u64;
-        shard.delete_files(batch)?;
-        shard.upsert(points)?;
+        summary.points_written += rows.iter().map(|(_, r)| r.len() as u64).sum::<u64>();
+        if open(&mut shard, !embedded.is_empty())? {
+            let shard = shard.as_ref().expect("opened");
+            shard.delete_files(batch)?;
+            shard.upsert(embedded)?;
+        }
         store.put_points(&rows, &[])?;
+        ken_core::failpoint("index.lexical_batch");
         summary.files_synced += batch.len() as u64;
     }
+    drop(shard);
     summary.seconds = start.elapsed().as_secs_f64();
     Ok(summary)
 }
@@ -179,14 +210,14 @@ pub fn embed_pending(
         store.put_embeddings(&model, &new_rows)?;
         summary.embedded += fresh.len() as u64;
         summary.from_cache += (texts.len() - fresh.len()) as u64;
-        let mut vectors = Vec::with_capacity(units.len());
+        let mut points = Vec::with_capacity(units.len());
         let mut fresh_iter = fresh.into_iter();
         for (i, unit) in units.iter().enumerate() {
             let v = match cached.get(&hashes[i]) {
                 Some(v) => v.clone(),
                 None => fresh_iter.next().unwrap_or_default(),
             };
-            vectors.push((unit.point_id, v));
+            points.push((unit.point_id, payload(unit), v));
         }
         // Points whose unit vanished (should not happen after a sync) are dropped.
         let found: rustc_hash::FxHashSet<i64> = units.iter().map(|u| u.point_id).collect();
@@ -194,10 +225,11 @@ pub fn embed_pending(
         {
             // Hold the shard only while writing, so searches run between batches.
             let shard = VectorShard::open(index_dir, embedder.dim(), WRITER_WAIT)?;
-            shard.set_dense(vectors)?;
+            shard.upsert(points)?;
             shard.delete_points(&vanished)?;
         }
         store.mark_dense(&ids)?;
+        ken_core::failpoint("index.embed_batch");
         progress(&store.embed_progress()?);
     }
     summary.progress = store.embed_progress()?;

@@ -43,7 +43,7 @@ pub struct Engine {
 enum ShardSlot {
     Closed,
     Open(Arc<VectorShard>),
-    /// A reindex holds the shard: searches use names only meanwhile.
+    /// A reindex holds the shard: searches use BM25 and names meanwhile.
     Reindexing,
 }
 
@@ -110,11 +110,15 @@ impl Engine {
             match &*slot {
                 ShardSlot::Open(s) => return Ok(Some(s.clone())),
                 ShardSlot::Reindexing => {
-                    notes.push("the index is being updated; this answer uses names only".into());
+                    notes.push("the index is being updated; semantic lane off, BM25 and names answer".into());
                     return Ok(None);
                 }
                 ShardSlot::Closed => {}
             }
+        }
+        // Nothing embedded yet: no shard to open (BM25 and names answer).
+        if store.embed_progress().map_err(ApiError::from_store)?.embedded() == 0 {
+            return Ok(None);
         }
         let mut slot = self.shard.write().map_err(|_| ApiError::internal("shard lock poisoned"))?;
         match &*slot {
@@ -187,7 +191,7 @@ impl Engine {
         let mode = request.mode.unwrap_or(Mode::Hybrid);
         let shard = self.shard(&store, &mut notes)?;
         let embedder = if mode.uses_dense() { self.embedder(&store, &mut notes)? } else { None };
-        let searcher = Searcher { store: &store, shard: shard.as_deref(), embedder: embedder.as_deref() };
+        let searcher = Searcher { store: &store, shard: shard.as_deref(), embedder: embedder.as_deref(), dense_off: None };
         let options = SearchOptions {
             k: request.k.unwrap_or(10),
             mode,
@@ -214,7 +218,7 @@ impl Engine {
             _ => None,
         };
         let pipeline = Pipeline {
-            searcher: Searcher { store: &store, shard: shard.as_deref(), embedder: embedder.as_deref() },
+            searcher: Searcher { store: &store, shard: shard.as_deref(), embedder: embedder.as_deref(), dense_off: None },
             root: self.root.clone(),
             live,
         };
@@ -307,7 +311,7 @@ impl Engine {
 
     /// Brings the index up to date by running `ken index` on the repository.
     /// Qdrant Edge allows one process per shard, so the server lets go of
-    /// its shard meanwhile (searches use names only until it is back).
+    /// its shard meanwhile (searches use BM25 and names until it is back).
     pub fn reindex(&self, request: &ReindexRequest) -> Result<serde_json::Value, ApiError> {
         let Ok(_guard) = self.reindexing.try_lock() else {
             return Err(ApiError::conflict("a reindex is already running; wait for it and retry".into()));

@@ -12,7 +12,7 @@ mod write;
 
 pub use graph::{EdgeRow, GraphFile, GraphSymbol, MetricsRow, NewEdge, RefRow, BindingRow};
 pub use read::{FileRow, IndexStats, SymbolQuery, SymbolRow};
-pub use vectors::{EmbedProgress, PointRow, UnitText};
+pub use vectors::{EmbedProgress, PointRow, UnitFilter, UnitText};
 pub use write::{FileRecord, Writer};
 
 use rusqlite::{Connection, OpenFlags};
@@ -20,7 +20,12 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 
 /// Schema migrations, in order; `PRAGMA user_version` counts those applied.
-const MIGRATIONS: &[&str] = &[include_str!("schema.sql"), include_str!("schema_v2.sql"), include_str!("schema_v3.sql")];
+const MIGRATIONS: &[&str] = &[
+    include_str!("schema.sql"),
+    include_str!("schema_v2.sql"),
+    include_str!("schema_v3.sql"),
+    include_str!("schema_v4.sql"),
+];
 
 pub const DB_FILE: &str = "index.sqlite";
 const LOCK_FILE: &str = "lock";

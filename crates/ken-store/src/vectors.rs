@@ -1,9 +1,10 @@
-//! What the vector shard holds (`points`), the embedding cache, and the
-//! texts of the units that become points: symbols and chunks.
+//! The units that become points (symbols and chunks) and their texts, their
+//! BM25 index (FTS5, `lexical`), which carry a dense vector in the vector
+//! shard (`points`), and the embedding cache.
 //!
-//! The shard itself lives in ken-search; this side only records, in the
-//! same transactions as everything else, which points exist and which carry
-//! their dense vector, so a killed run resumes where it stopped.
+//! The shard itself lives in ken-search; this side records, in the same
+//! transactions as everything else, which points exist and which the shard
+//! holds, so a killed run resumes where it stopped.
 
 use crate::{Result, Store};
 use rusqlite::{OptionalExtension, params};
@@ -52,14 +53,33 @@ impl UnitText {
     }
 }
 
-/// A row of `points`, as written after the shard accepted the point.
+/// A row of `points` with its BM25 document, as written after the shard
+/// accepted the point (when it carries a dense vector).
 #[derive(Clone, Debug)]
 pub struct PointRow {
     pub id: i64,
     pub is_chunk: bool,
     pub text_hash: [u8; 16],
     pub dense: bool,
+    /// BM25 terms as space-separated tokens (see ken-search's `lexical`):
+    /// a symbol's names, which weigh more, and the rest of its text.
+    pub names: String,
+    pub body: String,
 }
+
+/// Which units a search may return. Empty lists allow everything.
+#[derive(Clone, Debug, Default)]
+pub struct UnitFilter {
+    pub languages: Vec<String>,
+    pub kinds: Vec<String>,
+    /// Only these files (a `--path` glob resolved against the index).
+    pub file_ids: Option<Vec<i64>>,
+    /// Only these points (scoring a known set, e.g. a graph's nodes).
+    pub point_ids: Option<Vec<i64>>,
+}
+
+/// How much a match in a symbol's names outweighs one in its body.
+const NAMES_WEIGHT: f64 = 3.0;
 
 #[derive(Clone, Copy, Debug, Default, Serialize, PartialEq, Eq)]
 pub struct EmbedProgress {
@@ -203,23 +223,68 @@ impl Store {
     pub fn put_points(&mut self, files: &[(i64, Vec<PointRow>)], gone: &[i64]) -> Result<()> {
         let tx = self.conn.transaction()?;
         {
+            let mut unindex = tx.prepare_cached("DELETE FROM lexical WHERE rowid IN (SELECT id FROM points WHERE file_id = ?1)")?;
             let mut delete = tx.prepare_cached("DELETE FROM points WHERE file_id = ?1")?;
             let mut insert =
                 tx.prepare_cached("INSERT OR REPLACE INTO points(id, file_id, unit, text_hash, dense) VALUES (?1, ?2, ?3, ?4, ?5)")?;
+            let mut index = tx.prepare_cached("INSERT INTO lexical(rowid, names, body) VALUES (?1, ?2, ?3)")?;
             let mut synced = tx.prepare_cached("UPDATE files SET vsynced = 1 WHERE id = ?1")?;
             for f in gone {
+                unindex.execute([f])?;
                 delete.execute([f])?;
             }
             for (file_id, points) in files {
+                unindex.execute([file_id])?;
                 delete.execute([file_id])?;
                 for p in points {
                     insert.execute(params![p.id, file_id, p.is_chunk as i64, &p.text_hash[..], p.dense])?;
+                    index.execute(params![p.id, p.names, p.body])?;
                 }
                 synced.execute([file_id])?;
             }
         }
         tx.commit()?;
         Ok(())
+    }
+
+    /// BM25 over the units: `(point id, score)`, best first, for an FTS5
+    /// query over hashed terms (`t1 OR t2 …`). Ties go to the lower id.
+    pub fn lexical_search(&self, query: &str, limit: usize, filter: &UnitFilter) -> Result<Vec<(i64, f32)>> {
+        let mut sql = format!(
+            "SELECT rowid, -bm25(lexical, {NAMES_WEIGHT}, 1.0) AS score FROM lexical WHERE lexical MATCH ?1"
+        );
+        let list = |items: &[String]| items.iter().map(|s| format!("'{}'", s.replace('\'', "''"))).collect::<Vec<_>>().join(",");
+        let ids = |items: &[i64]| items.iter().map(i64::to_string).collect::<Vec<_>>().join(",");
+        if let Some(points) = &filter.point_ids {
+            sql += &format!(" AND rowid IN ({})", ids(points));
+        }
+        if let Some(files) = &filter.file_ids {
+            sql += &format!(" AND rowid IN (SELECT id FROM points WHERE file_id IN ({}))", ids(files));
+        }
+        if !filter.languages.is_empty() {
+            sql += &format!(
+                " AND rowid IN (SELECT p.id FROM points p JOIN files f ON f.id = p.file_id WHERE f.language IN ({}))",
+                list(&filter.languages)
+            );
+        }
+        if !filter.kinds.is_empty() {
+            // A chunk has the kind of the symbol it is named after (`module` for top-level code).
+            sql += &format!(
+                " AND rowid IN (SELECT p.id FROM points p
+                    LEFT JOIN symbols s ON p.unit = 0 AND s.id = p.id >> 1
+                    LEFT JOIN chunks c ON p.unit = 1 AND c.id = p.id >> 1
+                    LEFT JOIN symbols cs ON cs.id = c.symbol_id
+                    WHERE coalesce(s.kind, cs.kind, 'module') IN ({}))",
+                list(&filter.kinds)
+            );
+        }
+        sql += " ORDER BY score DESC, rowid LIMIT ?2";
+        let rows = self
+            .conn
+            .prepare_cached(&sql)?
+            .query_map(params![query, limit as i64], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, f64>(1)? as f32)))?
+            .collect::<rusqlite::Result<_>>()?;
+        Ok(rows)
     }
 
     /// Ids of up to `limit` points without a dense vector: symbols before chunks,
@@ -255,6 +320,7 @@ impl Store {
     /// Forgets every point: the next sync writes the shard from scratch.
     pub fn reset_points(&mut self) -> Result<()> {
         let tx = self.conn.transaction()?;
+        tx.execute("DELETE FROM lexical", [])?;
         tx.execute("DELETE FROM points", [])?;
         tx.execute("UPDATE files SET vsynced = 0", [])?;
         tx.commit()?;

@@ -192,6 +192,7 @@ pub(crate) fn repo_root(dir: &Path) -> PathBuf {
 }
 
 fn index(cwd: &Path, index_dir: Option<PathBuf>, args: IndexArgs) -> Result<()> {
+    let started = std::time::Instant::now();
     let root = match &args.path {
         Some(path) => {
             let path = cwd.join(path);
@@ -258,6 +259,13 @@ fn index(cwd: &Path, index_dir: Option<PathBuf>, args: IndexArgs) -> Result<()> 
         Err(e) if args.embed_only && search::is_locked(&e) => return Ok(()),
         Err(e) => return Err(e),
     };
+    // The reported time is the whole run's, the vector phases included.
+    let mut summary = summary;
+    if let Some(summary) = &mut summary {
+        summary.phases.lexical = vectors.sync.seconds;
+        summary.phases.embed = vectors.embed.as_ref().map_or(0.0, |e| e.seconds);
+        summary.seconds = started.elapsed().as_secs_f64();
+    }
     if args.json {
         let mut json = serde_json::to_value(&summary)?;
         match json.as_object_mut() {

@@ -58,6 +58,30 @@ pub fn index_summary(s: &IndexSummary) -> String {
         let _ = writeln!(out, "  vendored    {} directories left out (--include-vendored to index them)", s.vendored_dirs_skipped);
     }
     let _ = writeln!(out, "  index       {}", s.index_dir);
+    let p = &s.phases;
+    let _ = writeln!(
+        out,
+        "  time        walk {:.2}s, mine+store {:.2}s, link {:.2}s, lexical {:.2}s, embed {:.2}s",
+        p.walk, p.mine_and_store, p.link, p.lexical, p.embed
+    );
+    if let Some(e) = s.skipped_files.iter().find(|f| f.reason == ken_index::INTERNAL_ERROR) {
+        let _ = writeln!(
+            out,
+            "  internal errors: {} files (a bug in ken, please report it), e.g. {}: {}",
+            s.skipped.get(ken_index::INTERNAL_ERROR).copied().unwrap_or(0),
+            e.path,
+            e.detail.as_deref().unwrap_or("")
+        );
+    }
+    if let Some(f) = s.graph.failed.first() {
+        let _ = writeln!(
+            out,
+            "  link errors {} files left unlinked (a bug in ken, please report it), e.g. {}: {}",
+            s.graph.failed.len(),
+            f.path,
+            f.detail
+        );
+    }
     out
 }
 

@@ -130,7 +130,7 @@ impl VectorReport {
             }
             out.push('\n');
         } else if self.sync.files_synced > 0 {
-            out.push_str(&format!("  vectors     {} points written (lexical only)\n", self.sync.points_written));
+            out.push_str(&format!("  lexical     {} symbols and chunks indexed for BM25 (no embeddings)\n", self.sync.points_written));
         }
         if let Some(w) = &self.warning {
             out.push_str(&format!("  warning     {w}\n"));
@@ -226,22 +226,22 @@ pub fn search(cwd: &Path, index_dir: Option<PathBuf>, args: SearchArgs) -> Resul
     }
     let dim = ken_search::shard_dim(&store)?;
     // Loading the shard and the model are independent: do both at once.
+    // Only the dense lane needs the shard; BM25 and names are in SQLite.
     let (shard, model) = std::thread::scope(|scope| {
         let model = scope.spawn(|| wants_model.then(|| args.model.resolver().load(&spec)));
-        let shard = VectorShard::open(&dir, dim, reader_wait());
+        let shard = wants_model.then(|| VectorShard::open(&dir, dim, reader_wait()));
         (shard, model.join().unwrap_or(None))
     });
+    let mut dense_off = None;
     let shard = match shard {
-        Ok(s) => Some(s),
-        Err(e) => {
-            if mode == Mode::Lexical {
-                return Err(e.into());
-            }
-            eprintln!("warning: {e}; searching names only");
+        Some(Ok(s)) => Some(s),
+        Some(Err(e)) if mode == Mode::Semantic => return Err(e.into()),
+        Some(Err(e)) => {
+            dense_off = Some(e.to_string());
             None
         }
+        None => None,
     };
-    let mut notes = Vec::new();
     let embedder: Option<Box<dyn Embedder>> = match model {
         None => None,
         Some(Ok(e)) => {
@@ -257,11 +257,11 @@ pub fn search(cwd: &Path, index_dir: Option<PathBuf>, args: SearchArgs) -> Resul
         }
         Some(Err(e)) if mode == Mode::Semantic => return Err(e.into()),
         Some(Err(e)) => {
-            notes.push(format!("semantic lane off: {e}"));
+            dense_off.get_or_insert(e.to_string());
             None
         }
     };
-    let searcher = Searcher { store: &store, shard: shard.as_ref(), embedder: embedder.as_deref() };
+    let searcher = Searcher { store: &store, shard: shard.as_ref(), embedder: embedder.as_deref(), dense_off };
     let options = SearchOptions {
         k,
         mode,
@@ -271,8 +271,7 @@ pub fn search(cwd: &Path, index_dir: Option<PathBuf>, args: SearchArgs) -> Resul
         rrf_k: args.rrf_k,
         ..Default::default()
     };
-    let mut response = searcher.search(&query, &options)?;
-    response.notes.extend(notes);
+    let response = searcher.search(&query, &options)?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&response)?);
     } else {

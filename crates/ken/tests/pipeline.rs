@@ -39,29 +39,29 @@ fn clusters_with_explanations() {
         expect![[r#"
             9 symbols in 3 clusters (5 seeds, static graph, 12 nodes, 16 edges)
 
-            cluster 1  0.981  users.User and 3 related (auth/)
-              0.981  class     auth.users.User  auth/users.py:4-11
+            cluster 1  0.981  UserStore.find and 2 related (auth/)
+              0.981  method    auth.users.UserStore.find  auth/users.py:15-16
                      seed #4 (bm25 4) · text 0.95 · centrality 1.00 · proximity 1.00
-              0.837  method    auth.users.UserStore.load  auth/users.py:18-19
-                     seed #6 (bm25 6) · text 0.92 · centrality 0.62 · proximity 1.00
-              0.801  function  auth.handler.authenticate  auth/handler.py:5-10
-                     seed #1 (bm25 1) · text 1.00 · centrality 0.43 · proximity 1.00
-              0.405  function  auth.handler.token_subject  auth/handler.py:13-15
-                     auth.handler.authenticate Calls this (graph, depth 1) · text 0.16 · centrality 0.62 · proximity 0.50
-
-            cluster 2  0.975  UserStore.find and 2 related (auth/)
-              0.975  method    auth.users.UserStore.find  auth/users.py:15-16
-                     seed #5 (bm25 5) · text 0.94 · centrality 1.00 · proximity 1.00
               0.821  class     auth.users.UserStore  auth/users.py:14-19
                      seed #3 (bm25 3) · text 0.97 · centrality 0.53 · proximity 1.00
-              0.326  function  auth.handler.login  auth/handler.py:18-24
-                     auth.users.UserStore InstantiatedBy this (graph, depth 1) · text 0.18 · centrality 0.37 · proximity 0.50
+              0.254  function  auth.handler.login  auth/handler.py:18-24
+                     auth.users.UserStore InstantiatedBy this (graph, depth 1) · text 0.00 · centrality 0.37 · proximity 0.50
 
-            cluster 3  0.495  passwords.hash_password and 1 related (auth/)
-              0.495  function  auth.passwords.hash_password  auth/passwords.py:4-6
-                     auth.users.User.check_password Calls this (graph, depth 2) · text 0.15 · centrality 1.00 · proximity 0.33
-              0.384  method    auth.users.User.check_password  auth/users.py:10-11
-                     auth.users.User ParentOf this (graph, depth 1) · text 0.18 · centrality 0.53 · proximity 0.50
+            cluster 2  0.970  users.User and 3 related (auth/)
+              0.970  class     auth.users.User  auth/users.py:4-11
+                     seed #6 (bm25 6) · text 0.92 · centrality 1.00 · proximity 1.00
+              0.843  method    auth.users.UserStore.load  auth/users.py:18-19
+                     seed #5 (bm25 5) · text 0.94 · centrality 0.62 · proximity 1.00
+              0.801  function  auth.handler.authenticate  auth/handler.py:5-10
+                     seed #1 (bm25 1) · text 1.00 · centrality 0.43 · proximity 1.00
+              0.342  function  auth.handler.token_subject  auth/handler.py:13-15
+                     auth.handler.authenticate Calls this (graph, depth 1) · text 0.00 · centrality 0.62 · proximity 0.50
+
+            cluster 3  0.433  passwords.hash_password and 1 related (auth/)
+              0.433  function  auth.passwords.hash_password  auth/passwords.py:4-6
+                     auth.users.User.check_password Calls this (graph, depth 2) · text 0.00 · centrality 1.00 · proximity 0.33
+              0.311  method    auth.users.User.check_password  auth/users.py:10-11
+                     auth.users.User ParentOf this (graph, depth 1) · text 0.00 · centrality 0.53 · proximity 0.50
 
         "#]],
     );
@@ -74,12 +74,12 @@ fn clusters_with_explanations() {
             cluster 1  0.987  Invoice.render_pdf and 2 related (billing/invoice.py)
               0.987  method    billing.invoice.Invoice.render_pdf  billing/invoice.py:10-11
               0.769  class     billing.invoice.Invoice  billing/invoice.py:6-11
-              0.488  function  billing.invoice.send_invoice  billing/invoice.py:14-16
+              0.467  function  billing.invoice.send_invoice  billing/invoice.py:14-16
 
             cluster 2  0.775  Invoice.total and 2 related (billing/invoice.py)
               0.775  method    billing.invoice.Invoice.total  billing/invoice.py:7-8
               0.757  class     billing.invoice.Line  billing/invoice.py:1-3
-              0.693  method    billing.invoice.Line.amount  billing/invoice.py:2-3
+              0.668  method    billing.invoice.Line.amount  billing/invoice.py:2-3
 
         "#]],
     );
