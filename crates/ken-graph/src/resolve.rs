@@ -948,4 +948,27 @@ mod tests {
         let shallow = format!("{}Pool{}", "Optional[".repeat(5), "]".repeat(5));
         check(&shallow, expect![[r#"["Pool"]"#]]);
     }
+
+    /// Random type texts from brackets, wrappers and multi-byte characters
+    /// never panic, and every candidate is a piece of the text.
+    #[test]
+    fn random_type_texts() {
+        const PALETTE: &[&str] = &[
+            "Optional[", "Result<", "Box<", "[", "]", "<", ">", "(", ")", ",", " | ", "None", "&", "*", "mut ", "'", "\"", "…", "é", "A", "b", ".", "::",
+        ];
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for _ in 0..20_000 {
+            let len = (next() % 24) as usize;
+            let text: String = (0..len).map(|_| PALETTE[(next() % PALETTE.len() as u64) as usize]).collect();
+            for candidate in type_candidates(&text) {
+                assert!(text.contains(candidate.as_str()), "{text:?} gave {candidate:?}");
+            }
+        }
+    }
 }

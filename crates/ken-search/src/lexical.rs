@@ -212,4 +212,30 @@ mod tests {
         check("parseHTTPResponse2 tokio::net::TcpStream", expect!["parsehttpresponse2 pars http respons tokio::net::tcpstream tokio net tcpstream tcp stream"]);
         check("the of and", expect![""]);
     }
+
+    /// Random text from a palette of code, prose, separators and multi-byte
+    /// characters: tokenizing never panics, and every query term of a
+    /// document's own text finds a token in it.
+    #[test]
+    fn random_text_tokenizes() {
+        const PALETTE: &[&str] = &[
+            "a", "Z", "_", ".", "::", ":", "1", "é", "ß", "İ", "🦀", "…", "-", " ", "\n", "(", ")", "HTTP", "Redirect", "self", "x",
+            "\u{0}", "\u{200b}", "ǅ", "ﬁ", "Σ",
+        ];
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for _ in 0..5000 {
+            let len = (next() % 40) as usize;
+            let text: String = (0..len).map(|_| PALETTE[(next() % PALETTE.len() as u64) as usize]).collect();
+            let doc = document_tokens(&text);
+            if let Some(query) = query_expression(&text) {
+                assert!(query.split(" OR ").all(|t| doc.split(' ').any(|d| d == t)), "{text:?}: {query} not in {doc}");
+            }
+        }
+    }
 }

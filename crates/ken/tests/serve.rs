@@ -254,6 +254,54 @@ fn bad_requests_get_4xx_json_naming_the_field() {
     assert_eq!(server.get("/health").0, 200);
 }
 
+/// Mutation fuzzing of request bodies: valid requests cut, spliced and
+/// salted with JSON's own characters. Every answer is JSON, with 200 or a
+/// 4xx, never a 5xx or a dropped connection.
+#[test]
+fn mutated_request_bodies_get_json_answers() {
+    let repo = shop();
+    let server = Server::start(&repo, &[]);
+    let valid = [
+        ("/api/v1/hybrid-search", r#"{"query": "user authentication flow", "top_k": 2, "config_overrides": {"ranking_weights": {"w1": 0.5, "w2": 0.3, "w3": 0.2}, "max_graph_depth": 2, "clustering_resolution": 1.0}}"#),
+        ("/api/v1/search", r#"{"query": "validate token", "k": 3, "mode": "lexical", "languages": ["python"], "kinds": ["function"], "path": "auth/**"}"#),
+    ];
+    const SALT: &[&str] = &["{", "}", "[", "]", "\"", ":", ",", "-1", "1e400", "null", "true", "\\u0000", "é", "🦀", "…", " ", "0", "99999999999999999999"];
+    let mut state = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = move |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n.max(1) as u64) as usize
+    };
+    let floor = |text: &str, mut at: usize| {
+        while !text.is_char_boundary(at) {
+            at -= 1;
+        }
+        at
+    };
+    let mut answers = std::collections::BTreeMap::new();
+    for (path, body) in valid {
+        for _ in 0..150 {
+            let mut text = body.to_string();
+            for _ in 0..1 + next(3) {
+                let a = floor(&text, next(text.len() + 1));
+                let b = floor(&text, next(text.len() + 1));
+                let (lo, hi) = (a.min(b), a.max(b));
+                text = match next(3) {
+                    0 => format!("{}{}", &text[..lo], &text[hi..]),
+                    1 => format!("{}{}{}", &text[..hi], &text[lo..hi], &text[hi..]),
+                    _ => format!("{}{}{}", &text[..a], SALT[next(SALT.len())], &text[a..]),
+                };
+            }
+            // `post` fails the test on a body that is not JSON.
+            let (status, v) = server.post(path, &text);
+            assert!(status == 200 || (400..500).contains(&status), "{status} for {text}: {v}");
+            *answers.entry(status).or_insert(0) += 1;
+        }
+    }
+    assert!(answers.keys().any(|&s| s >= 400), "{answers:?}");
+}
+
 #[test]
 fn symbols_graph_status_and_openapi() {
     let repo = shop();
