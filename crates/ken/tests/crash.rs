@@ -38,7 +38,7 @@ fn observe(repo: &Repo, idx: &str, embed: bool, queries: &[&str]) -> String {
     let status = json(&run(&["--index-dir", idx, "status", "--json"]));
     let mut out = format!("stats {}\nembeddings {}\n", status["stats"], status["embeddings"]);
     let graph = json(&run(&["--index-dir", idx, "graph", "callers", "pkg.mod_0.helper_0", "--depth", "3", "--json"]));
-    out += &format!("callers {}\n", graph.to_string().len());
+    out += &format!("callers {}\n", qualified_names(&graph).join(" "));
     for q in queries {
         let mode = if embed { "hybrid" } else { "lexical" };
         let v = json(&run(&["--index-dir", idx, "search", q, "--mode", mode, "--json", "-k", "5"]));
@@ -49,6 +49,27 @@ fn observe(repo: &Repo, idx: &str, embed: bool, queries: &[&str]) -> String {
     let db = rusqlite::Connection::open(std::path::Path::new(idx).join("index.sqlite")).unwrap();
     let check: String = db.query_row("PRAGMA integrity_check", [], |r| r.get(0)).unwrap();
     out += &format!("integrity {check}\n");
+    out
+}
+
+/// Every qualified name in a JSON answer, sorted: what it says, without
+/// timings or paths that differ between runs.
+fn qualified_names(v: &serde_json::Value) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack = vec![v];
+    while let Some(v) = stack.pop() {
+        match v {
+            serde_json::Value::Object(map) => {
+                if let Some(serde_json::Value::String(name)) = map.get("qualified_name") {
+                    out.push(name.clone());
+                }
+                stack.extend(map.values());
+            }
+            serde_json::Value::Array(items) => stack.extend(items),
+            _ => {}
+        }
+    }
+    out.sort();
     out
 }
 
@@ -117,7 +138,7 @@ fn a_small_chain_is_observed() {
     expect![[r#"
         stats {"files":3,"lines":31,"symbols":12,"references":4,"chunks":3,"files_with_parse_errors":0,"parse_errors":0}
         embeddings {"symbols":9,"symbols_embedded":0,"chunks":3,"chunks_embedded":0,"files_unsynced":0}
-        callers 615
+        callers pkg.mod_0.helper_0 pkg.mod_1.Widget1.run
         word2: pkg.mod_2.Widget2
         helper_1: pkg.mod_1.helper_1
         integrity ok
