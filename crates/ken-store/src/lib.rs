@@ -42,8 +42,22 @@ pub enum StoreError {
     Corrupt { path: PathBuf, detail: String },
     #[error("the index in {path} has schema version {found}, newer than this ken supports ({supported}); upgrade ken or run `ken index --rebuild`")]
     TooNew { path: PathBuf, found: i64, supported: i64 },
+    #[error("the disk holding the index is full ({0}); free some space or pass --index-dir on another disk, then run `ken index` again: it resumes from its last commit")]
+    DiskFull(String),
+    #[error("the index cannot be written ({0}); make its directory writable or pass --index-dir, then run again")]
+    ReadOnly(String),
     #[error("index database error: {0}")]
-    Sqlite(#[from] rusqlite::Error),
+    Sqlite(rusqlite::Error),
+}
+
+impl From<rusqlite::Error> for StoreError {
+    fn from(err: rusqlite::Error) -> StoreError {
+        match err.sqlite_error_code() {
+            Some(rusqlite::ErrorCode::DiskFull) => StoreError::DiskFull(err.to_string()),
+            Some(rusqlite::ErrorCode::ReadOnly) => StoreError::ReadOnly(err.to_string()),
+            _ => StoreError::Sqlite(err),
+        }
+    }
 }
 
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
@@ -190,6 +204,6 @@ fn classify(dir: &Path, err: rusqlite::Error) -> StoreError {
             source: std::io::Error::new(std::io::ErrorKind::PermissionDenied, err.to_string()),
         },
         Some(DatabaseBusy | DatabaseLocked) => StoreError::Locked(dir.to_path_buf()),
-        _ => StoreError::Sqlite(err),
+        _ => StoreError::from(err),
     }
 }

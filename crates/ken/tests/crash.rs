@@ -212,3 +212,43 @@ fn concurrent_index_runs_and_a_server_never_corrupt_the_index() {
     assert!(want.contains("integrity ok") && want.contains("extra_599: pkg.mod_599.extra_599"), "{want}");
     assert_eq!(observe(&repo, idx.to_str().unwrap(), false, &queries), want);
 }
+
+/// The index on a disk that fills up: a clear error, an index that passes
+/// `integrity_check`, and once there is room the next run ends where a
+/// clean run does. Needs a tmpfs mount, so it runs as root (as CI does).
+#[test]
+fn a_full_disk_gives_a_clear_error_and_no_corruption() {
+    let repo = chain_repo(300);
+    let disk = tempfile::tempdir().unwrap();
+    let mount = |args: &[&str]| std::process::Command::new("mount").args(args).arg(disk.path()).status().is_ok_and(|s| s.success());
+    if !mount(&["-t", "tmpfs", "-o", "size=256k", "tmpfs"]) {
+        eprintln!("skipped: mounting a small tmpfs needs root");
+        return;
+    }
+    struct Unmount<'a>(&'a std::path::Path);
+    impl Drop for Unmount<'_> {
+        fn drop(&mut self) {
+            let _ = std::process::Command::new("umount").arg(self.0).status();
+        }
+    }
+    let _unmount = Unmount(disk.path());
+    let idx = disk.path().join("idx");
+    let idx = idx.to_str().unwrap();
+    let run = || ken_command(repo.path(), &["--index-dir", idx, "index", "-q"]).env("KEN_NO_EMBED", "1").output().unwrap();
+    let out = run();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("the disk holding the index is full"), "{err}");
+    let db = rusqlite::Connection::open(std::path::Path::new(idx).join("index.sqlite")).unwrap();
+    let check: String = db.query_row("PRAGMA integrity_check", [], |r| r.get(0)).unwrap();
+    assert_eq!(check, "ok");
+    drop(db);
+
+    assert!(mount(&["-o", "remount,size=64m"]), "the disk grows");
+    stdout(&run());
+    let clean_dir = tempfile::tempdir().unwrap();
+    let clean = clean_dir.path().to_str().unwrap();
+    stdout(&ken_command(repo.path(), &["--index-dir", clean, "index", "-q"]).env("KEN_NO_EMBED", "1").output().unwrap());
+    let queries = ["word7", "word299", "helper_42 widget"];
+    assert_eq!(observe(&repo, idx, false, &queries), observe(&repo, clean, false, &queries));
+}
