@@ -3,7 +3,8 @@
 # a C compiler for the tree-sitter grammars and SQLite, python3 with pip (the
 # end-to-end tests download real packages from PyPI), and the real language
 # servers the LSP tests drive: pylsp, gopls (with go) and clangd from apt, pyright and
-# typescript-language-server from npm. Then the benchmark harness's smoke run.
+# typescript-language-server from npm. Then the benchmark harness's smoke run
+# and the crash sweep's CI subset.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -45,6 +46,11 @@ cargo test --workspace --no-fail-fast "$@" || status=$?
 # ken (the debug build the tests just made) against ripgrep, with floors.
 cargo build -q -p ken || status=$?
 KEN="$PWD/target/debug/ken" bench/eval.sh --smoke --no-install || status=$?
+
+# The crash sweep's CI subset: eight real packages of several languages from
+# PyPI, crates.io, npm and Debian, indexed and queried; any panic, abort or
+# hang fails the run.
+KEN="$PWD/target/debug/ken" bench/sweep.sh --ci || status=$?
 
 if [ $status -eq 0 ]; then echo "scripts/test.sh: all passed"; else echo "scripts/test.sh: FAILED (see above)" >&2; fi
 exit $status
