@@ -73,30 +73,28 @@ fn qualified_names(v: &serde_json::Value) -> Vec<String> {
     out
 }
 
+/// `ken --index-dir IDX index -q` in `repo`, without embeddings unless `embed`.
+fn index_command(repo: &Repo, idx: &str, embed: bool) -> std::process::Command {
+    let mut cmd = ken_command(repo.path(), &["--index-dir", idx, "index", "-q"]);
+    if !embed {
+        cmd.env("KEN_NO_EMBED", "1");
+    }
+    cmd
+}
+
 /// Kills a run at `failpoint`, runs again, and compares with a clean run.
 fn check_killed_at(failpoint: &str, files: usize, embed: bool) {
     let repo = chain_repo(files);
-    let env_embed = |cmd: &mut std::process::Command| {
-        if !embed {
-            cmd.env("KEN_NO_EMBED", "1");
-        }
-    };
     let clean_dir = tempfile::tempdir().unwrap();
     let clean = clean_dir.path().to_str().unwrap();
-    let mut cmd = ken_command(repo.path(), &["--index-dir", clean, "index", "-q"]);
-    env_embed(&mut cmd);
-    stdout(&cmd.output().unwrap());
+    stdout(&index_command(&repo, clean, embed).output().unwrap());
 
     let killed_dir = tempfile::tempdir().unwrap();
     let killed = killed_dir.path().to_str().unwrap();
-    let mut cmd = ken_command(repo.path(), &["--index-dir", killed, "index", "-q"]);
-    env_embed(&mut cmd);
-    let out = cmd.env("KEN_FAILPOINT", failpoint).output().unwrap();
+    let out = index_command(&repo, killed, embed).env("KEN_FAILPOINT", failpoint).output().unwrap();
     assert!(!out.status.success(), "the failpoint {failpoint} was never reached");
     assert!(String::from_utf8_lossy(&out.stderr).contains(&format!("failpoint {failpoint}")), "{}", String::from_utf8_lossy(&out.stderr));
-    let mut cmd = ken_command(repo.path(), &["--index-dir", killed, "index", "-q"]);
-    env_embed(&mut cmd);
-    stdout(&cmd.output().unwrap());
+    stdout(&index_command(&repo, killed, embed).output().unwrap());
 
     // A word from files all over the run, so every batch is looked at.
     let mut queries: Vec<String> = (0..files).step_by(files / 7).map(|i| format!("word{i}")).collect();
@@ -133,8 +131,7 @@ fn a_small_chain_is_observed() {
     let repo = chain_repo(3);
     let dir = tempfile::tempdir().unwrap();
     let idx = dir.path().to_str().unwrap();
-    let mut cmd = ken_command(repo.path(), &["--index-dir", idx, "index", "-q"]);
-    stdout(&cmd.env("KEN_NO_EMBED", "1").output().unwrap());
+    stdout(&index_command(&repo, idx, false).output().unwrap());
     expect![[r#"
         stats {"files":3,"lines":31,"symbols":12,"references":4,"chunks":3,"files_with_parse_errors":0,"parse_errors":0}
         embeddings {"symbols":9,"symbols_embedded":0,"chunks":3,"chunks_embedded":0,"files_unsynced":0}
@@ -204,8 +201,7 @@ fn concurrent_index_runs_and_a_server_never_corrupt_the_index() {
 
     let clean_dir = tempfile::tempdir().unwrap();
     let clean_idx = clean_dir.path().to_str().unwrap();
-    let mut cmd = ken_command(repo.path(), &["--index-dir", clean_idx, "index", "-q"]);
-    stdout(&cmd.env("KEN_NO_EMBED", "1").output().unwrap());
+    stdout(&index_command(&repo, clean_idx, false).output().unwrap());
     let queries = ["word7", "extra_599", "word599"];
     let idx = repo.path().join(".kenning");
     let want = observe(&repo, clean_idx, false, &queries);
@@ -234,7 +230,7 @@ fn a_full_disk_gives_a_clear_error_and_no_corruption() {
     let _unmount = Unmount(disk.path());
     let idx = disk.path().join("idx");
     let idx = idx.to_str().unwrap();
-    let run = || ken_command(repo.path(), &["--index-dir", idx, "index", "-q"]).env("KEN_NO_EMBED", "1").output().unwrap();
+    let run = || index_command(&repo, idx, false).output().unwrap();
     let out = run();
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
@@ -248,7 +244,7 @@ fn a_full_disk_gives_a_clear_error_and_no_corruption() {
     stdout(&run());
     let clean_dir = tempfile::tempdir().unwrap();
     let clean = clean_dir.path().to_str().unwrap();
-    stdout(&ken_command(repo.path(), &["--index-dir", clean, "index", "-q"]).env("KEN_NO_EMBED", "1").output().unwrap());
+    stdout(&index_command(&repo, clean, false).output().unwrap());
     let queries = ["word7", "word299", "helper_42 widget"];
     assert_eq!(observe(&repo, idx, false, &queries), observe(&repo, clean, false, &queries));
 }
