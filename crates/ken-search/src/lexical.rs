@@ -128,36 +128,40 @@ pub fn split_identifier(ident: &str) -> Vec<String> {
 pub fn terms(text: &str, query: bool) -> Vec<String> {
     let mut out = Vec::new();
     for word in words(text) {
-        let whole = word.text.to_lowercase();
-        let segments: Vec<&str> = word.text.split(['.', ':']).filter(|s| !s.is_empty()).collect();
-        if segments.len() > 1 {
-            out.push(whole.clone());
+        word_terms(word.text, query, &mut |term| out.push(term.to_string()));
+    }
+    out
+}
+
+/// The terms of one word (see [`terms`]), in order.
+fn word_terms(word: &str, query: bool, emit: &mut impl FnMut(&str)) {
+    let segments: Vec<&str> = word.split(['.', ':']).filter(|s| !s.is_empty()).collect();
+    if segments.len() > 1 {
+        emit(&word.to_lowercase());
+    }
+    for segment in segments {
+        let lower = segment.to_lowercase();
+        if query && is_stopword(&lower) {
+            continue;
         }
-        for segment in segments {
-            let lower = segment.to_lowercase();
-            if query && is_stopword(&lower) {
-                continue;
-            }
-            let parts = split_identifier(segment);
-            if parts.len() > 1 || lower.len() > 1 {
-                out.push(lower.clone());
-            }
-            if parts.len() > 1 {
-                for part in parts {
-                    if part.len() > 1 && !(query && is_stopword(&part)) {
-                        out.push(stem(&part));
-                    }
+        let parts = split_identifier(segment);
+        if parts.len() > 1 || lower.len() > 1 {
+            emit(&lower);
+        }
+        if parts.len() > 1 {
+            for part in parts {
+                if part.len() > 1 && !(query && is_stopword(&part)) {
+                    emit(&stem(&part));
                 }
-            } else {
-                // A plain word also gets its stem ("redirects" meets "redirect").
-                let stem = stem(&lower);
-                if stem != lower {
-                    out.push(stem);
-                }
+            }
+        } else {
+            // A plain word also gets its stem ("redirects" meets "redirect").
+            let stem = stem(&lower);
+            if stem != lower {
+                emit(&stem);
             }
         }
     }
-    out
 }
 
 /// A term as an FTS5 token: its hash in hex behind a letter. Terms hold
@@ -171,12 +175,38 @@ fn push_token(out: &mut String, term: &str) {
     let _ = write!(out, "x{:012x}", xxhash_rust::xxh3::xxh3_64(term.as_bytes()) >> 16);
 }
 
+thread_local! {
+    /// Each distinct word's tokens, rendered once per thread: code repeats
+    /// its words endlessly, so most words of a document are a lookup.
+    static WORD_TOKENS: std::cell::RefCell<rustc_hash::FxHashMap<Box<str>, Box<str>>> = Default::default();
+}
+
 /// The BM25 document of `text`: its terms as tokens, separated by spaces.
 pub fn document_tokens(text: &str) -> String {
-    let mut out = String::new();
-    for term in terms(text, false) {
-        push_token(&mut out, &term);
-    }
+    let mut out = String::with_capacity(text.len() * 2);
+    WORD_TOKENS.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        for word in words(text) {
+            let rendered = match cache.get(word.text) {
+                Some(tokens) => tokens,
+                None => {
+                    let mut tokens = String::new();
+                    word_terms(word.text, false, &mut |term| push_token(&mut tokens, term));
+                    // Bounded: a generated file with endless distinct words cannot grow it without end.
+                    if cache.len() >= 1 << 18 {
+                        cache.clear();
+                    }
+                    cache.entry(word.text.into()).or_insert(tokens.into_boxed_str())
+                }
+            };
+            if !rendered.is_empty() {
+                if !out.is_empty() {
+                    out.push(' ');
+                }
+                out.push_str(rendered);
+            }
+        }
+    });
     out
 }
 

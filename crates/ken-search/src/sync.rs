@@ -97,70 +97,109 @@ pub fn sync_points(store: &mut Store, index_dir: &Path, model: Option<&str>) -> 
     if gone.is_empty() && unsynced.is_empty() {
         return Ok(summary);
     }
-    // The shard holds only embedded points: opened when it exists or when
-    // a cached vector must go in, so a lexical-only index never touches it.
     let mut shard: Option<VectorShard> = None;
     let dim = shard_dim(store)?;
-    let open = |shard: &mut Option<VectorShard>, create: bool| -> Result<bool, SyncError> {
-        if shard.is_none() && (create || index_dir.join(SHARD_DIR).is_dir()) {
-            *shard = Some(VectorShard::open(index_dir, dim, WRITER_WAIT)?);
-        }
-        Ok(shard.is_some())
-    };
-    if open(&mut shard, false)? {
-        shard.as_ref().expect("opened").delete_files(&gone)?;
+    if index_dir.join(SHARD_DIR).is_dir() && !gone.is_empty() {
+        shard.insert(VectorShard::open(index_dir, dim, WRITER_WAIT)?).delete_files(&gone)?;
     }
     store.put_points(&[], &gone)?;
     summary.files_removed = gone.len() as u64;
-    for batch in unsynced.chunks(256) {
-        let mut units_all = Vec::with_capacity(batch.len());
-        for &file_id in batch {
-            units_all.push((file_id, store.units_of_file(file_id)?));
-        }
-        // Embedding-text hashes and BM25 documents, on every core.
-        let prepared: Vec<Vec<([u8; 16], String, String)>> = units_all
-            .par_iter()
-            .map(|(_, units)| {
-                units
-                    .iter()
-                    .map(|unit| {
-                        let (names, body) = bm25_text(unit);
-                        (text_hash(&embed_text(unit)), lexical::document_tokens(&names), lexical::document_tokens(&body))
-                    })
-                    .collect()
-            })
-            .collect();
-        let hashes: Vec<[u8; 16]> = prepared.iter().flatten().map(|p| p.0).collect();
-        let cached = match model {
-            Some(model) => store.cached_embeddings(model, &hashes)?,
-            None => Default::default(),
-        };
-        let mut rows = Vec::with_capacity(batch.len());
-        let mut embedded = Vec::new();
-        for ((file_id, units), prepared) in units_all.iter().zip(prepared) {
-            let mut file_rows = Vec::with_capacity(units.len());
-            for (unit, (hash, names, body)) in units.iter().zip(prepared) {
-                let dense = cached.get(&hash).cloned();
-                file_rows.push(PointRow { id: unit.point_id, is_chunk: unit.is_chunk, text_hash: hash, dense: dense.is_some(), names, body });
-                if let Some(dense) = dense {
-                    embedded.push((unit.point_id, payload(unit), dense));
-                }
-            }
-            rows.push((*file_id, file_rows));
-        }
-        summary.points_written += rows.iter().map(|(_, r)| r.len() as u64).sum::<u64>();
-        if open(&mut shard, !embedded.is_empty())? {
-            let shard = shard.as_ref().expect("opened");
-            shard.delete_files(batch)?;
-            shard.upsert(embedded)?;
-        }
-        store.put_points(&rows, &[])?;
-        ken_core::failpoint("index.lexical_batch");
+    // Batch n is written while batch n+1 is tokenized on the other cores.
+    let batches: Vec<&[i64]> = unsynced.chunks(SYNC_BATCH_FILES).collect();
+    let mut next = match batches.first() {
+        Some(first) => prepare(read_units(store, first)?),
+        None => Prepared::default(),
+    };
+    for (i, batch) in batches.iter().enumerate() {
+        let current = std::mem::take(&mut next);
+        let following = batches.get(i + 1).map(|b| read_units(store, b)).transpose()?;
+        let (written, prepared) = rayon::join(
+            || write_batch(store, index_dir, dim, &mut shard, model, batch, current),
+            || following.map(prepare).unwrap_or_default(),
+        );
+        summary.points_written += written?;
         summary.files_synced += batch.len() as u64;
+        next = prepared;
     }
     drop(shard);
     summary.seconds = start.elapsed().as_secs_f64();
     Ok(summary)
+}
+
+/// Files whose points one transaction writes.
+const SYNC_BATCH_FILES: usize = 256;
+
+/// A batch's units per file and, for each unit, its embedding-text hash and
+/// BM25 documents (names, body).
+#[derive(Default)]
+struct Prepared {
+    units: Vec<(i64, Vec<UnitText>)>,
+    docs: Vec<Vec<([u8; 16], String, String)>>,
+}
+
+fn read_units(store: &Store, batch: &[i64]) -> Result<Vec<(i64, Vec<UnitText>)>, StoreError> {
+    batch.iter().map(|&file_id| Ok((file_id, store.units_of_file(file_id)?))).collect()
+}
+
+/// Embedding-text hashes and BM25 documents, on every core.
+fn prepare(units: Vec<(i64, Vec<UnitText>)>) -> Prepared {
+    let docs = units
+        .par_iter()
+        .map(|(_, units)| {
+            units
+                .iter()
+                .map(|unit| {
+                    let (names, body) = bm25_text(unit);
+                    (text_hash(&embed_text(unit)), lexical::document_tokens(&names), lexical::document_tokens(&body))
+                })
+                .collect()
+        })
+        .collect();
+    Prepared { units, docs }
+}
+
+/// Writes one batch's points and BM25 rows (and, when their vectors are
+/// cached, their dense points) in one transaction; returns the points written.
+fn write_batch(
+    store: &mut Store,
+    index_dir: &Path,
+    dim: usize,
+    shard: &mut Option<VectorShard>,
+    model: Option<&str>,
+    batch: &[i64],
+    prepared: Prepared,
+) -> Result<u64, SyncError> {
+    let Prepared { units, docs } = prepared;
+    let hashes: Vec<[u8; 16]> = docs.iter().flatten().map(|d| d.0).collect();
+    let cached = match model {
+        Some(model) => store.cached_embeddings(model, &hashes)?,
+        None => Default::default(),
+    };
+    let mut rows = Vec::with_capacity(units.len());
+    let mut embedded = Vec::new();
+    for ((file_id, units), docs) in units.iter().zip(docs) {
+        let mut file_rows = Vec::with_capacity(units.len());
+        for (unit, (hash, names, body)) in units.iter().zip(docs) {
+            let dense = cached.get(&hash).cloned();
+            file_rows.push(PointRow { id: unit.point_id, is_chunk: unit.is_chunk, text_hash: hash, dense: dense.is_some(), names, body });
+            if let Some(dense) = dense {
+                embedded.push((unit.point_id, payload(unit), dense));
+            }
+        }
+        rows.push((*file_id, file_rows));
+    }
+    // The shard holds only embedded points: opened when it exists or when
+    // a cached vector must go in, so a lexical-only index never touches it.
+    if shard.is_none() && (!embedded.is_empty() || index_dir.join(SHARD_DIR).is_dir()) {
+        *shard = Some(VectorShard::open(index_dir, dim, WRITER_WAIT)?);
+    }
+    if let Some(shard) = shard {
+        shard.delete_files(batch)?;
+        shard.upsert(embedded)?;
+    }
+    store.put_points(&rows, &[])?;
+    ken_core::failpoint("index.lexical_batch");
+    Ok(rows.iter().map(|(_, r)| r.len() as u64).sum())
 }
 
 fn payload(unit: &UnitText) -> PointPayload<'_> {

@@ -112,11 +112,24 @@ impl Store {
         if !db.is_file() {
             return Err(StoreError::Missing(dir.to_path_buf()));
         }
-        let conn = Connection::open_with_flags(&db, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX)
-            .map_err(|e| classify(dir, e))?;
+        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let conn = Connection::open_with_flags(&db, flags).map_err(|e| classify(dir, e))?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
-        let store = Store { conn, dir: dir.to_path_buf(), _lock: None };
-        let version = store.schema_version().map_err(|e| classify(dir, e))?;
+        let mut store = Store { conn, dir: dir.to_path_buf(), _lock: None };
+        let version = match store.schema_version() {
+            // A WAL database needs its `-shm` file, which a read-only
+            // directory (a read-only mount, another user's index) cannot
+            // get. With no write-ahead log left there is nothing but the
+            // database file to read, and SQLite can read it as immutable.
+            Err(e) if matches!(e.sqlite_error_code(), Some(rusqlite::ErrorCode::CannotOpen | rusqlite::ErrorCode::ReadOnly))
+                && std::fs::metadata(dir.join(format!("{DB_FILE}-wal"))).map_or(true, |m| m.len() == 0) =>
+            {
+                let uri = format!("file:{}?immutable=1", uri_path(&db));
+                store.conn = Connection::open_with_flags(&uri, flags | OpenFlags::SQLITE_OPEN_URI).map_err(|e| classify(dir, e))?;
+                store.schema_version().map_err(|e| classify(dir, e))?
+            }
+            other => other.map_err(|e| classify(dir, e))?,
+        };
         if version == 0 {
             return Err(StoreError::Missing(dir.to_path_buf()));
         }
@@ -192,6 +205,20 @@ impl Store {
         self.conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE);")?;
         Ok(())
     }
+}
+
+/// A path as the path of a `file:` URI: everything but unreserved
+/// characters and `/` percent-encoded.
+fn uri_path(path: &Path) -> String {
+    let mut out = String::new();
+    for &b in path.as_os_str().as_encoded_bytes() {
+        if b.is_ascii_alphanumeric() || b"/-._~".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
 }
 
 /// Maps SQLite's "not a database" family of errors to a rebuild hint.

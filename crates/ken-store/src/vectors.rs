@@ -238,9 +238,18 @@ impl Store {
                 delete.execute([file_id])?;
                 for p in points {
                     insert.execute(params![p.id, file_id, p.is_chunk as i64, &p.text_hash[..], p.dense])?;
-                    index.execute(params![p.id, p.names, p.body])?;
                 }
                 synced.execute([file_id])?;
+            }
+            // FTS5 flushes its pending terms to a new segment whenever a rowid
+            // is lower than the last one written: symbols (even ids) and
+            // chunks (odd ids) come from two sequences, so in file order
+            // nearly every row started a segment, and merging them was most
+            // of the lexical phase. In id order, a batch is one segment.
+            let mut sorted: Vec<&PointRow> = files.iter().flat_map(|(_, p)| p).collect();
+            sorted.sort_unstable_by_key(|p| p.id);
+            for p in sorted {
+                index.execute(params![p.id, p.names, p.body])?;
             }
         }
         tx.commit()?;

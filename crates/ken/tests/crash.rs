@@ -46,9 +46,15 @@ fn observe(repo: &Repo, idx: &str, embed: bool, queries: &[&str]) -> String {
         // depend on the order files were written in.
         out += &format!("{q}: {}\n", v["hits"][0]["qualified_name"].as_str().unwrap_or("none"));
     }
-    let db = rusqlite::Connection::open(std::path::Path::new(idx).join("index.sqlite")).unwrap();
-    let check: String = db.query_row("PRAGMA integrity_check", [], |r| r.get(0)).unwrap();
-    out += &format!("integrity {check}\n");
+    let path = std::path::Path::new(idx).join("index.sqlite");
+    let check = |db: rusqlite::Connection| db.query_row("PRAGMA integrity_check", [], |r| r.get::<_, String>(0));
+    let check = check(rusqlite::Connection::open(&path).unwrap()).or_else(|_| {
+        // A read-only mount: no `-shm` can be made, so read the file as immutable.
+        use rusqlite::OpenFlags;
+        let uri = format!("file:{}?immutable=1", path.display());
+        check(rusqlite::Connection::open_with_flags(uri, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_URI).unwrap())
+    });
+    out += &format!("integrity {}\n", check.unwrap());
     out
 }
 
@@ -247,4 +253,39 @@ fn a_full_disk_gives_a_clear_error_and_no_corruption() {
     stdout(&index_command(&repo, clean, false).output().unwrap());
     let queries = ["word7", "word299", "helper_42 widget"];
     assert_eq!(observe(&repo, idx, false, &queries), observe(&repo, clean, false, &queries));
+}
+
+/// An index directory that turns read-only (a read-only mount: root ignores
+/// file modes): `ken index` says so and how to get out, the index stays
+/// whole, and searches keep answering from it.
+#[test]
+fn a_read_only_index_gives_a_clear_error_and_stays_whole() {
+    let repo = chain_repo(40);
+    let disk = tempfile::tempdir().unwrap();
+    let idx = disk.path().join("idx");
+    let idx = idx.to_str().unwrap();
+    stdout(&index_command(&repo, idx, false).output().unwrap());
+    let mount = |args: &[&str]| std::process::Command::new("mount").args(args).arg(idx).arg(idx).status().is_ok_and(|s| s.success());
+    if !mount(&["--bind"]) {
+        eprintln!("skipped: a read-only bind mount needs root");
+        return;
+    }
+    struct Unmount<'a>(&'a str);
+    impl Drop for Unmount<'_> {
+        fn drop(&mut self) {
+            let _ = std::process::Command::new("umount").arg(self.0).status();
+        }
+    }
+    let _unmount = Unmount(idx);
+    assert!(std::process::Command::new("mount").args(["-o", "remount,bind,ro", idx]).status().unwrap().success());
+    assert!(std::fs::write(std::path::Path::new(idx).join("probe"), "x").is_err(), "the mount is read-only");
+
+    repo.write("pkg/mod_new.py", "def fresh_helper():\n    return 1\n");
+    let out = index_command(&repo, idx, false).output().unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("writable") && err.contains("--index-dir"), "{err}");
+
+    let before = observe(&repo, idx, false, &["word7"]);
+    assert!(before.contains("integrity ok") && before.contains("word7: pkg.mod_7.Widget7"), "{before}");
 }

@@ -7,7 +7,7 @@ use expect_test::expect;
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Stdio};
-use support::{Repo, SHOP, ken_command, stdout};
+use support::{Repo, Rng, SHOP, ken_command, stdout};
 
 struct Session {
     child: Child,
@@ -134,4 +134,82 @@ fn an_agent_session() {
     assert_eq!(summary["changes"]["added"], 1, "{summary}");
     let found = mcp.answer("find_symbols", json!({"name": "record_login_attempt"}));
     assert_eq!(found[0]["qualified_name"], "auth.audit.record_login_attempt");
+}
+
+/// Tool arguments mutated at random, structure-aware: fields dropped, added,
+/// or given values of every JSON type and of hostile sizes. Every call gets
+/// an answer (a result, a tool error or a JSON-RPC error) and the session
+/// lives on to answer a valid call at the end.
+#[test]
+fn mutated_tool_arguments_get_answers() {
+    let repo = Repo::new(SHOP);
+    stdout(&repo.ken(&["index", "--quiet"]));
+    let mut mcp = Session::start(&repo);
+    let valid = [
+        ("search", json!({"query": "validate token", "k": 3, "mode": "lexical", "languages": ["python"], "kinds": ["function"], "path": "auth/**"})),
+        ("hybrid_search", json!({"query": "user authentication flow", "top_k": 2, "explain": true, "config_overrides": {"ranking_weights": {"w1": 0.5, "w2": 0.3, "w3": 0.2}, "max_graph_depth": 2}})),
+        ("find_symbols", json!({"name": "token", "limit": 3})),
+        ("symbol", json!({"symbol": "auth.tokens.issue_token"})),
+        ("callers", json!({"symbol": "auth.tokens.sign"})),
+        ("callees", json!({"symbol": "auth.handler.login"})),
+        ("refs", json!({"symbol": "auth.users.UserStore"})),
+        ("subclasses", json!({"symbol": "auth.users.User"})),
+        ("index_status", json!({})),
+    ];
+    let long = "é".repeat(20_000);
+    let values = [
+        json!(null), json!(true), json!(0), json!(-1), json!(1e300), json!(u64::MAX), json!(i64::MIN), json!(0.5),
+        json!(""), json!(" "), json!("\u{0}"), json!("🦀…"), json!(long), json!("../../etc/passwd"), json!("a:b:c"),
+        json!("auth/tokens.py:2"), json!("**/*"), json!("["), json!([]), json!([1, "x", null]), json!({}), json!({"w1": "x"}),
+        json!(vec!["python"; 500]),
+    ];
+    let keys = ["query", "k", "top_k", "mode", "symbol", "name", "limit", "path", "languages", "kinds", "explain", "depth", "config_overrides", "colour"];
+    let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
+    let mut outcomes = std::collections::BTreeMap::new();
+    for round in 0..400 {
+        let (tool, arguments) = rng.pick(&valid);
+        let mut arguments = arguments.clone();
+        for _ in 0..1 + rng.below(3) {
+            let object = arguments.as_object_mut().unwrap();
+            let present: Vec<String> = object.keys().cloned().collect();
+            match rng.below(4) {
+                0 if !present.is_empty() => {
+                    object.remove(rng.pick(&present));
+                }
+                1 if !present.is_empty() => {
+                    object.insert(rng.pick(&present).clone(), rng.pick(&values).clone());
+                }
+                2 => {
+                    object.insert(rng.pick(&keys).to_string(), rng.pick(&values).clone());
+                }
+                _ => {
+                    // Nested: a value inside an object or array field.
+                    if let Some(inner) = object.values_mut().find(|v| v.is_object() || v.is_array()) {
+                        match inner {
+                            Value::Object(o) => {
+                                o.insert(rng.pick(&["ranking_weights", "w1", "max_graph_depth", "x"]).to_string(), rng.pick(&values).clone());
+                            }
+                            Value::Array(a) => a.push(rng.pick(&values).clone()),
+                            _ => unreachable!(),
+                        }
+                    }
+                }
+            }
+        }
+        let response = mcp.call(tool, arguments.clone());
+        let outcome = if response["error"].is_object() {
+            assert!(response["error"]["message"].as_str().is_some_and(|m| !m.is_empty()), "round {round}: {response}");
+            "rpc_error"
+        } else if response["result"]["isError"] == json!(true) {
+            "tool_error"
+        } else {
+            let text = response["result"]["content"][0]["text"].as_str();
+            assert!(text.is_some_and(|t| serde_json::from_str::<Value>(t).is_ok()), "round {round}, {tool} {arguments}: {response}");
+            "ok"
+        };
+        *outcomes.entry(outcome).or_insert(0) += 1;
+    }
+    assert!(outcomes.len() == 3, "every kind of answer occurs: {outcomes:?}");
+    let found = mcp.answer("search", json!({"query": "issue_token", "k": 3}));
+    assert_eq!(found["hits"][0]["qualified_name"], "auth.tokens.issue_token", "{found}");
 }

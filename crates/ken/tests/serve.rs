@@ -6,7 +6,7 @@ mod support;
 use expect_test::expect;
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Stdio};
-use support::{Repo, ken_command, stdout};
+use support::{Repo, Rng, ken_command, stdout};
 
 
 /// A running `ken serve`; killed on drop.
@@ -266,13 +266,8 @@ fn mutated_request_bodies_get_json_answers() {
         ("/api/v1/search", r#"{"query": "validate token", "k": 3, "mode": "lexical", "languages": ["python"], "kinds": ["function"], "path": "auth/**"}"#),
     ];
     const SALT: &[&str] = &["{", "}", "[", "]", "\"", ":", ",", "-1", "1e400", "null", "true", "\\u0000", "é", "🦀", "…", " ", "0", "99999999999999999999"];
-    let mut state = 0x2545_F491_4F6C_DD1Du64;
-    let mut next = move |n: usize| {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        (state % n.max(1) as u64) as usize
-    };
+    let mut rng = Rng::new(0x2545_F491_4F6C_DD1D);
+    let mut next = move |n: usize| rng.below(n);
     let floor = |text: &str, mut at: usize| {
         while !text.is_char_boundary(at) {
             at -= 1;

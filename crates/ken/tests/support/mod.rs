@@ -213,3 +213,25 @@ def send_invoice(invoice, mailer):
     """Email an invoice as a PDF."""
     mailer.send(invoice.render_pdf())
 "#;
+
+/// xorshift64: a small seeded generator for mutation tests, the same on
+/// every machine, so a failing case can be replayed from its seed.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed.max(1))
+    }
+
+    /// A number below `n` (0 when `n` is 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n.max(1) as u64) as usize
+    }
+
+    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len())]
+    }
+}
