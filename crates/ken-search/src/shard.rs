@@ -276,3 +276,67 @@ fn lock(index_dir: &Path, wait: Duration) -> Result<File> {
     }
 }
 
+
+/// The one handle on an index's shard that a process shares between its
+/// searches and its writer (Qdrant Edge allows one opener per shard, and
+/// one process per shard through `vectors.lock`).
+///
+/// A long-lived process (a server) keeps the shard open for good, so a
+/// reindex writes into the same handle that searches read from. A short-lived
+/// writer (`ken index`) lets go of it between batches (`release`), so another
+/// process can search in between.
+pub struct SharedShard {
+    index_dir: PathBuf,
+    wait: Duration,
+    keep: bool,
+    open: std::sync::Mutex<Option<std::sync::Arc<VectorShard>>>,
+}
+
+impl SharedShard {
+    /// `wait`: how long an open waits for another process to let go.
+    /// `keep`: hold the shard open between uses (a server) or not (a CLI run).
+    pub fn new(index_dir: &Path, wait: Duration, keep: bool) -> SharedShard {
+        SharedShard { index_dir: index_dir.to_path_buf(), wait, keep, open: Default::default() }
+    }
+
+    pub fn index_dir(&self) -> &Path {
+        &self.index_dir
+    }
+
+    fn slot(&self) -> std::sync::MutexGuard<'_, Option<std::sync::Arc<VectorShard>>> {
+        self.open.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The shard, opened (and created) on first use.
+    pub fn get(&self, dim: usize) -> Result<std::sync::Arc<VectorShard>> {
+        let mut slot = self.slot();
+        if let Some(shard) = &*slot {
+            return Ok(shard.clone());
+        }
+        let shard = std::sync::Arc::new(VectorShard::open(&self.index_dir, dim, self.wait)?);
+        *slot = Some(shard.clone());
+        Ok(shard)
+    }
+
+    /// The shard if it exists on disk (opened on first use); never creates one.
+    pub fn existing(&self, dim: usize) -> Result<Option<std::sync::Arc<VectorShard>>> {
+        if self.slot().is_none() && !self.index_dir.join(SHARD_DIR).is_dir() {
+            return Ok(None);
+        }
+        self.get(dim).map(Some)
+    }
+
+    /// Lets go of the shard unless this process keeps it: it closes once
+    /// the last user drops its handle.
+    pub fn release(&self) {
+        if !self.keep {
+            self.slot().take();
+        }
+    }
+
+    /// Closes the shard (once its last user is done) and deletes it.
+    pub fn destroy(&self) -> Result<()> {
+        self.slot().take();
+        VectorShard::destroy(&self.index_dir, self.wait)
+    }
+}

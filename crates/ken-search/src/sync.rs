@@ -12,19 +12,18 @@
 //!    shard, then marked done. A killed run loses at most one batch.
 
 use crate::lexical;
-use crate::shard::{PointPayload, SHARD_DIR, ShardError, VectorShard};
+use crate::shard::{PointPayload, ShardError, SharedShard};
 use rayon::prelude::*;
 use ken_core::{Chunk, ChunkContext, Language};
 use ken_embed::Embedder;
 use ken_store::{EmbedProgress, PointRow, Store, StoreError, UnitText};
 use serde::Serialize;
-use std::path::Path;
 use std::time::{Duration, Instant};
 
 /// Default dense size before any model is chosen (MiniLM's).
 pub const DEFAULT_DIM: usize = 384;
-/// How long a writer waits for a searcher to let go of the shard.
-const WRITER_WAIT: Duration = Duration::from_secs(60);
+/// How long a writer waits for a searcher in another process to let go of the shard.
+pub const WRITER_WAIT: Duration = Duration::from_secs(60);
 /// Code read into an embedding text: the model reads 256 tokens at most.
 const EMBED_CODE_CHARS: usize = 1600;
 
@@ -78,8 +77,8 @@ pub fn index_model_spec(store: &Store) -> Result<String, StoreError> {
 }
 
 /// Throws away the shard and every record of it; the next sync rebuilds it.
-pub fn reset(store: &mut Store, index_dir: &Path) -> Result<(), SyncError> {
-    VectorShard::destroy(index_dir, WRITER_WAIT)?;
+pub fn reset(store: &mut Store, shards: &SharedShard) -> Result<(), SyncError> {
+    shards.destroy()?;
     store.reset_points()?;
     for key in ["embed_model", "embed_spec"] {
         store.set_meta(key, "")?;
@@ -89,7 +88,7 @@ pub fn reset(store: &mut Store, index_dir: &Path) -> Result<(), SyncError> {
 
 /// Phase 1: brings the points, their BM25 documents and the shard in line
 /// with the index.
-pub fn sync_points(store: &mut Store, index_dir: &Path, model: Option<&str>) -> Result<SyncSummary, SyncError> {
+pub fn sync_points(store: &mut Store, shards: &SharedShard, model: Option<&str>) -> Result<SyncSummary, SyncError> {
     let start = Instant::now();
     let mut summary = SyncSummary::default();
     let gone = store.deleted_point_files()?;
@@ -97,10 +96,11 @@ pub fn sync_points(store: &mut Store, index_dir: &Path, model: Option<&str>) -> 
     if gone.is_empty() && unsynced.is_empty() {
         return Ok(summary);
     }
-    let mut shard: Option<VectorShard> = None;
     let dim = shard_dim(store)?;
-    if index_dir.join(SHARD_DIR).is_dir() && !gone.is_empty() {
-        shard.insert(VectorShard::open(index_dir, dim, WRITER_WAIT)?).delete_files(&gone)?;
+    if !gone.is_empty()
+        && let Some(shard) = shards.existing(dim)?
+    {
+        shard.delete_files(&gone)?;
     }
     store.put_points(&[], &gone)?;
     summary.files_removed = gone.len() as u64;
@@ -114,14 +114,14 @@ pub fn sync_points(store: &mut Store, index_dir: &Path, model: Option<&str>) -> 
         let current = std::mem::take(&mut next);
         let following = batches.get(i + 1).map(|b| read_units(store, b)).transpose()?;
         let (written, prepared) = rayon::join(
-            || write_batch(store, index_dir, dim, &mut shard, model, batch, current),
+            || write_batch(store, shards, dim, model, batch, current),
             || following.map(prepare).unwrap_or_default(),
         );
         summary.points_written += written?;
         summary.files_synced += batch.len() as u64;
         next = prepared;
     }
-    drop(shard);
+    shards.release();
     summary.seconds = start.elapsed().as_secs_f64();
     Ok(summary)
 }
@@ -162,9 +162,8 @@ fn prepare(units: Vec<(i64, Vec<UnitText>)>) -> Prepared {
 /// cached, their dense points) in one transaction; returns the points written.
 fn write_batch(
     store: &mut Store,
-    index_dir: &Path,
+    shards: &SharedShard,
     dim: usize,
-    shard: &mut Option<VectorShard>,
     model: Option<&str>,
     batch: &[i64],
     prepared: Prepared,
@@ -190,9 +189,7 @@ fn write_batch(
     }
     // The shard holds only embedded points: opened when it exists or when
     // a cached vector must go in, so a lexical-only index never touches it.
-    if shard.is_none() && (!embedded.is_empty() || index_dir.join(SHARD_DIR).is_dir()) {
-        *shard = Some(VectorShard::open(index_dir, dim, WRITER_WAIT)?);
-    }
+    let shard = if embedded.is_empty() { shards.existing(dim)? } else { Some(shards.get(dim)?) };
     if let Some(shard) = shard {
         shard.delete_files(batch)?;
         shard.upsert(embedded)?;
@@ -218,7 +215,7 @@ fn payload(unit: &UnitText) -> PointPayload<'_> {
 /// `progress` after each batch. Stops early (resumably) when `deadline` passes.
 pub fn embed_pending(
     store: &mut Store,
-    index_dir: &Path,
+    shards: &SharedShard,
     embedder: &dyn Embedder,
     spec: &str,
     batch: usize,
@@ -227,7 +224,7 @@ pub fn embed_pending(
 ) -> Result<EmbedSummary, SyncError> {
     let start = Instant::now();
     let model = embedder.model_id().to_string();
-    check_model(store, index_dir, embedder, spec)?;
+    check_model(store, shards, embedder, spec)?;
     let mut summary = EmbedSummary { model: model.clone(), ..Default::default() };
     loop {
         if deadline.is_some_and(|d| Instant::now() >= d) {
@@ -262,25 +259,27 @@ pub fn embed_pending(
         let found: rustc_hash::FxHashSet<i64> = units.iter().map(|u| u.point_id).collect();
         let vanished: Vec<i64> = ids.iter().copied().filter(|id| !found.contains(id)).collect();
         {
-            // Hold the shard only while writing, so searches run between batches.
-            let shard = VectorShard::open(index_dir, embedder.dim(), WRITER_WAIT)?;
+            let shard = shards.get(embedder.dim())?;
             shard.upsert(points)?;
             shard.delete_points(&vanished)?;
         }
+        // Between batches, searches in other processes get their turn.
+        shards.release();
         store.mark_dense(&ids)?;
         ken_core::failpoint("index.embed_batch");
         progress(&store.embed_progress()?);
     }
     summary.progress = store.embed_progress()?;
     if summary.progress.complete() && summary.embedded > 0 {
-        VectorShard::open(index_dir, embedder.dim(), WRITER_WAIT)?.optimize()?;
+        shards.get(embedder.dim())?.optimize()?;
+        shards.release();
     }
     summary.seconds = start.elapsed().as_secs_f64();
     Ok(summary)
 }
 
 /// Records the model on first use; refuses to mix vectors of two models.
-fn check_model(store: &mut Store, index_dir: &Path, embedder: &dyn Embedder, spec: &str) -> Result<(), SyncError> {
+fn check_model(store: &mut Store, shards: &SharedShard, embedder: &dyn Embedder, spec: &str) -> Result<(), SyncError> {
     match indexed_model(store)? {
         Some((id, _)) if id == embedder.model_id() => Ok(()),
         Some((id, _)) if store.embed_progress()?.embedded() > 0 => Err(SyncError::ModelMismatch {
@@ -291,10 +290,10 @@ fn check_model(store: &mut Store, index_dir: &Path, embedder: &dyn Embedder, spe
         _ => {
             if shard_dim(store)? != embedder.dim() {
                 // A new dense size needs a new shard; points are written again.
-                VectorShard::destroy(index_dir, WRITER_WAIT)?;
+                shards.destroy()?;
                 store.reset_points()?;
                 store.set_meta("embed_dim", &embedder.dim().to_string())?;
-                sync_points(store, index_dir, Some(embedder.model_id()))?;
+                sync_points(store, shards, Some(embedder.model_id()))?;
             } else {
                 store.reset_dense()?;
             }

@@ -1,11 +1,8 @@
-//! One error type for the HTTP API and the MCP tools: a status, a stable
-//! code, the field at fault when there is one, and a message that says what
-//! to do next. Rendered as `{"error": {"code", "message", "field"}}`.
-
-use ken_graph::GraphError;
-use ken_pipeline::{ConfigError, PipelineError};
-use ken_search::{SearchError, ShardError};
-use ken_store::StoreError;
+//! The HTTP API's error: a status, a stable code, the field at fault when
+//! there is one, and a message that says what to do next. Rendered as
+//! `{"error": {"code", "message", "field"}}`. Engine errors map to it in one
+//! place (`From<ken_engine::Error>`); the rest are the wire's own (bad JSON,
+//! too large, overloaded).
 use schemars::JsonSchema;
 use serde::Serialize;
 
@@ -56,56 +53,19 @@ impl ApiError {
     pub fn conflict(message: String) -> ApiError {
         ApiError::new(409, "conflict", message)
     }
+}
 
-    pub fn from_store(e: StoreError) -> ApiError {
-        match e {
-            StoreError::Missing(_) => ApiError::new(503, "no_index", e.to_string()),
-            StoreError::Locked(_) => ApiError::new(503, "busy", e.to_string()),
-            _ => ApiError::internal(e.to_string()),
-        }
-    }
-
-    pub fn from_shard(e: ShardError) -> ApiError {
-        match e {
-            ShardError::Busy(_) => ApiError::new(503, "busy", e.to_string()),
-            _ => ApiError::internal(e.to_string()),
-        }
-    }
-
-    pub fn from_search(e: SearchError) -> ApiError {
-        match e {
-            SearchError::EmptyQuery | SearchError::OnlyStopwords(_) => {
-                ApiError { field: Some("query".into()), ..ApiError::new(400, "invalid_field", e.to_string()) }
-            }
-            SearchError::BadGlob { .. } => ApiError { field: Some("path".into()), ..ApiError::new(400, "invalid_field", e.to_string()) },
-            SearchError::Store(e) => ApiError::from_store(e),
-            SearchError::Shard(e) => ApiError::from_shard(e),
-            SearchError::Embed(e) => ApiError::new(503, "model_unavailable", e.to_string()),
-        }
-    }
-
-    pub fn from_pipeline(e: PipelineError) -> ApiError {
-        match e {
-            PipelineError::Search(e) => ApiError::from_search(e),
-            PipelineError::Store(e) => ApiError::from_store(e),
-        }
-    }
-
-    pub fn from_config(e: ConfigError) -> ApiError {
-        let field = e.field().map(str::to_string);
-        let message = match &e {
-            ConfigError::Invalid { field, problem, .. } => format!("`{field}` {problem}"),
-            _ => e.to_string(),
+/// The engine's errors, by cause, as HTTP statuses.
+impl From<ken_engine::Error> for ApiError {
+    fn from(e: ken_engine::Error) -> ApiError {
+        use ken_engine::ErrorKind::*;
+        let status = match e.kind {
+            InvalidField => 400,
+            NotFound => 404,
+            Ambiguous | Conflict => 409,
+            Busy | NoIndex | ModelUnavailable => 503,
+            Internal => 500,
         };
-        ApiError { status: 400, code: "invalid_field", message, field }
-    }
-
-    pub fn from_graph(e: GraphError) -> ApiError {
-        let field = Some("symbol".to_string());
-        match e {
-            GraphError::NotFound { .. } | GraphError::NoFile(_) => ApiError { field, ..ApiError::new(404, "not_found", e.to_string()) },
-            GraphError::Ambiguous { .. } => ApiError { field, ..ApiError::new(409, "ambiguous", e.to_string()) },
-            GraphError::Store(e) => ApiError::from_store(e),
-        }
+        ApiError { status, code: e.kind.code(), message: e.message, field: e.field }
     }
 }

@@ -5,8 +5,8 @@
 //! errors as JSON with a 4xx or 5xx status; a panic becomes a 500, never a
 //! dropped connection.
 
-use crate::api::*;
-use crate::engine::Engine;
+use ken_engine::api::*;
+use ken_engine::Engine;
 use crate::error::{ApiError, ErrorBody};
 use axum::body::Bytes;
 use axum::extract::{FromRequest, FromRequestParts, Path, Request, State};
@@ -65,7 +65,7 @@ pub fn router(engine: Arc<Engine>) -> Router {
 /// within the request deadline.
 async fn run<T: Send + 'static>(
     state: &AppState,
-    work: impl FnOnce(&Engine) -> Result<T, ApiError> + Send + 'static,
+    work: impl FnOnce(&Engine) -> Result<T, ken_engine::Error> + Send + 'static,
 ) -> Result<T, ApiError> {
     let deadline = tokio::time::Instant::now() + state.timeout;
     let permit = tokio::time::timeout_at(deadline, state.limit.clone().acquire_owned())
@@ -87,7 +87,7 @@ async fn run<T: Send + 'static>(
             tracing::error!("request failed: {join}");
             Err(ApiError::internal("the server hit a bug answering this request; it was logged, please report it"))
         }
-        Ok(Ok(result)) => result,
+        Ok(Ok(result)) => result.map_err(ApiError::from),
     }
 }
 
@@ -113,14 +113,14 @@ async fn openapi() -> Json<serde_json::Value> {
 async fn hybrid_search(State(state): State<AppState>, ApiJson(request): ApiJson<HybridSearchRequest>) -> Response {
     // Validate before queueing: a bad request never waits for a slot.
     if let Err(e) = request.validate().and_then(|_| state.engine.request_config(request.top_k, request.config_overrides.as_ref())) {
-        return e.into_response();
+        return ApiError::from(e).into_response();
     }
     respond(run(&state, move |e| e.hybrid_search(&request)).await)
 }
 
 async fn search(State(state): State<AppState>, ApiJson(request): ApiJson<SearchRequest>) -> Response {
     if let Err(e) = request.validate() {
-        return e.into_response();
+        return ApiError::from(e).into_response();
     }
     respond(run(&state, move |e| e.search(&request)).await)
 }
@@ -158,7 +158,7 @@ async fn reindex(State(state): State<AppState>, body: Bytes) -> Response {
     let engine = state.engine.clone();
     // Reindexing can take minutes: not bound by the request deadline.
     match tokio::task::spawn_blocking(move || engine.reindex(&request)).await {
-        Ok(result) => respond(result),
+        Ok(result) => respond(result.map_err(ApiError::from)),
         Err(_) => ApiError::internal("the reindex task failed; see the server log").into_response(),
     }
 }

@@ -5,9 +5,8 @@
 //! while answering (no index, unknown symbol) is a tool result with
 //! `isError`, so the agent reads the message and can act on it.
 
-use crate::api::*;
-use crate::engine::Engine;
-use crate::error::ApiError;
+use ken_engine::api::*;
+use ken_engine::Engine;
 use rmcp::handler::server::{router::tool::ToolRouter, wrapper::Parameters};
 use rmcp::model::{CallToolResult, ContentBlock, ServerCapabilities, ServerConfig};
 use rmcp::{ErrorData, ServerHandler, ServiceExt, tool, tool_handler, tool_router};
@@ -36,7 +35,7 @@ impl KenMcp {
     /// Runs blocking engine work; shapes its answer or error for MCP.
     async fn call<T: serde::Serialize + Send + 'static>(
         &self,
-        work: impl FnOnce(&Engine) -> Result<T, ApiError> + Send + 'static,
+        work: impl FnOnce(&Engine) -> Result<T, ken_engine::Error> + Send + 'static,
     ) -> ToolResult {
         let engine = self.engine.clone();
         let result = tokio::task::spawn_blocking(move || work(&engine))
@@ -48,9 +47,9 @@ impl KenMcp {
                     .map_err(|e| ErrorData::internal_error(format!("cannot encode the answer: {e}"), None))?;
                 Ok(CallToolResult::success(vec![ContentBlock::text(text)]))
             }
-            Err(e) if e.status == 400 => Err(ErrorData::invalid_params(
+            Err(e) if e.kind == ken_engine::ErrorKind::InvalidField => Err(ErrorData::invalid_params(
                 e.to_string(),
-                Some(serde_json::json!({ "code": e.code, "field": e.field })),
+                Some(serde_json::json!({ "code": e.kind.code(), "field": e.field })),
             )),
             Err(e) => Ok(CallToolResult::error(vec![ContentBlock::text(e.to_string())])),
         }

@@ -3,7 +3,7 @@
 //! the document cannot drift from the code; the paths are listed here and a
 //! test checks them against the router.
 
-use crate::api::*;
+use ken_engine::api::*;
 use crate::error::ErrorBody;
 use schemars::generate::SchemaSettings;
 use serde_json::{Value, json};

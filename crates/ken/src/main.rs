@@ -9,6 +9,7 @@ mod serve;
 use anyhow::{Context, Result, bail};
 use clap::{Args, Parser, Subcommand};
 use ken_core::ChunkBudget;
+use ken_engine::IndexProgress;
 use ken_index::{IndexOptions, Progress};
 use ken_store::{Store, SymbolQuery, SymbolRow};
 use std::io::IsTerminal;
@@ -204,7 +205,6 @@ pub(crate) fn repo_root(dir: &Path) -> PathBuf {
 }
 
 fn index(cwd: &Path, index_dir: Option<PathBuf>, args: IndexArgs) -> Result<()> {
-    let started = std::time::Instant::now();
     let root = match &args.path {
         Some(path) => {
             let path = cwd.join(path);
@@ -236,61 +236,55 @@ fn index(cwd: &Path, index_dir: Option<PathBuf>, args: IndexArgs) -> Result<()> 
     };
     let style = indicatif::ProgressStyle::with_template("{spinner} mining {bar:30} {pos}/{len} files {elapsed}")
         .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
-    let progress = |p: Progress| match p {
-        Progress::Walked { files } => {
+    let embed_style =
+        indicatif::ProgressStyle::with_template("{spinner} embedding {msg} {bar:30} {pos}/{len} {elapsed} (eta {eta})")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
+    let progress = |p: IndexProgress| match p {
+        IndexProgress::Files(Progress::Walked { files }) => {
             bar.set_style(style.clone());
             bar.set_length(files);
         }
-        Progress::Mining { done, total } => {
+        IndexProgress::Files(Progress::Mining { done, total }) => {
             bar.set_length(total);
             bar.set_position(done);
         }
-        Progress::Linking => {
+        IndexProgress::Files(Progress::Linking) => {
             bar.set_style(indicatif::ProgressStyle::default_spinner());
             bar.set_message("resolving references");
         }
+        IndexProgress::Points => {
+            bar.set_style(indicatif::ProgressStyle::default_spinner());
+            bar.set_message("writing the BM25 index");
+        }
+        IndexProgress::Embedding(p) => {
+            bar.set_style(embed_style.clone());
+            bar.set_length(p.total());
+            bar.set_position(p.embedded());
+            bar.set_message(if p.symbols_embedded < p.symbols { "symbols" } else { "chunks" });
+        }
     };
     let index_dir = opts.index_dir.clone();
-    let summary = if args.embed_only {
-        None
-    } else {
-        match ken_index::index(&opts, &progress) {
-            Ok(summary) => Some(summary),
-            Err(e) => {
-                let e = anyhow::Error::from(e);
-                if search::is_locked(&e) && let Some(message) = search::busy_message(&index_dir) {
-                    bail!(message);
-                }
-                return Err(e);
-            }
-        }
+    let mut options = ken_engine::EngineOptions::new(index_dir.clone());
+    options.root = Some(opts.root.clone());
+    options.model = args.model.explicit()?;
+    let engine = ken_engine::Engine::open(options)?;
+    let request = ken_engine::IndexRequest { options: opts, embed: !args.no_embed, reembed: args.reembed, embed_only: args.embed_only };
+    let report = match engine.index(&request, &progress) {
+        Ok(report) => report,
+        Err(e) if e.kind == ken_engine::ErrorKind::Busy && args.embed_only => return Ok(()),
+        Err(e) if e.kind == ken_engine::ErrorKind::Busy => match search::busy_message(&index_dir) {
+            Some(message) => bail!(message),
+            None => return Err(e.into()),
+        },
+        Err(e) => return Err(e.into()),
     };
     bar.finish_and_clear();
-    let vectors = match search::vector_phases(&index_dir, &args.model, !args.no_embed, args.reembed, args.rebuild, args.quiet || args.json) {
-        Ok(v) => v,
-        Err(e) if args.embed_only && search::is_locked(&e) => return Ok(()),
-        Err(e) => return Err(e),
-    };
-    // The reported time is the whole run's, the vector phases included.
-    let mut summary = summary;
-    if let Some(summary) = &mut summary {
-        summary.phases.lexical = vectors.sync.seconds;
-        summary.phases.embed = vectors.embed.as_ref().map_or(0.0, |e| e.seconds);
-        summary.seconds = started.elapsed().as_secs_f64();
-    }
     if args.json {
-        let mut json = serde_json::to_value(&summary)?;
-        match json.as_object_mut() {
-            Some(object) => {
-                object.insert("vectors".into(), serde_json::to_value(&vectors)?);
-            }
-            None => json = serde_json::json!({ "vectors": vectors }),
-        }
-        println!("{}", serde_json::to_string_pretty(&json)?);
-    } else if let Some(summary) = &summary {
-        print!("{}{}", output::index_summary(summary), vectors.render());
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else if let Some(summary) = &report.summary {
+        print!("{}{}", output::index_summary(summary), output::vector_report(&report.vectors));
     } else if !args.quiet {
-        print!("{}", vectors.render());
+        print!("{}", output::vector_report(&report.vectors));
     }
     Ok(())
 }

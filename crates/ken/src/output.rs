@@ -155,3 +155,29 @@ pub fn outline_json(path: &str, rows: &[SymbolRow]) -> Outline {
     top.reverse();
     Outline { path: path.to_string(), symbols: top }
 }
+
+/// The vector phases of `ken index`: BM25 points, embeddings, a warning.
+pub fn vector_report(report: &ken_engine::VectorReport) -> String {
+    let mut out = String::new();
+    if let Some(e) = &report.embed {
+        let p = &e.progress;
+        if e.embedded + e.from_cache == 0 && p.complete() {
+            out.push_str(&format!("  vectors     {} symbols, {} chunks; all embedded with {}\n", p.symbols, p.chunks, e.model));
+            return out;
+        }
+        out.push_str(&format!(
+            "  vectors     {} symbols, {} chunks; embedded {} ({} from cache) with {} in {:.1}s",
+            p.symbols, p.chunks, e.embedded + e.from_cache, e.from_cache, e.model, e.seconds
+        ));
+        if e.seconds > 0.0 && e.tokens > 0 {
+            out.push_str(&format!(", {:.0} tokens/s", e.tokens as f64 / e.seconds));
+        }
+        out.push('\n');
+    } else if report.sync.files_synced > 0 {
+        out.push_str(&format!("  lexical     {} symbols and chunks indexed for BM25 (no embeddings)\n", report.sync.points_written));
+    }
+    if let Some(w) = &report.warning {
+        out.push_str(&format!("  warning     {w}\n"));
+    }
+    out
+}

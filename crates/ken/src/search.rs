@@ -4,7 +4,7 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use ken_embed::{Embedder, ModelSpec, Resolver};
 use ken_search::{Mode, SearchOptions, SearchResponse, Searcher, VectorShard};
-use ken_store::{Store, StoreError};
+use ken_store::Store;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -43,6 +43,17 @@ impl ModelArgs {
         Ok((ModelSpec::parse(&text).map_err(anyhow::Error::msg)?, text, false))
     }
 
+    /// The model the flags name, if any.
+    pub fn explicit(&self) -> Result<Option<(ModelSpec, String)>> {
+        if let Some(dir) = &self.model_dir {
+            return Ok(Some((ModelSpec::Dir(dir.clone()), dir.display().to_string())));
+        }
+        match &self.model {
+            Some(text) => Ok(Some((ModelSpec::parse(text).map_err(anyhow::Error::msg)?, text.clone()))),
+            None => Ok(None),
+        }
+    }
+
     pub fn resolver(&self) -> Resolver {
         let mut r = Resolver::default();
         r.explicit_dir = None;
@@ -50,94 +61,6 @@ impl ModelArgs {
     }
 }
 
-/// After mining: writes points, then embeds (unless `embed` is false).
-/// `explicit` model errors fail the run; the default model's only warn,
-/// since lexical search works without it.
-pub fn vector_phases(
-    index_dir: &Path,
-    model: &ModelArgs,
-    embed: bool,
-    reembed: bool,
-    rebuild: bool,
-    quiet: bool,
-) -> Result<VectorReport> {
-    let mut store = Store::open_for_write(index_dir)?;
-    if rebuild || reembed {
-        ken_search::reset(&mut store, index_dir)?;
-    }
-    let (spec, spec_text, explicit) = model.spec(&store)?;
-    let known_model = ken_search::indexed_model(&store)?.map(|(id, _)| id);
-    let sync = ken_search::sync_points(&mut store, index_dir, known_model.as_deref())?;
-    let mut report = VectorReport { sync, embed: None, warning: None };
-    if !embed {
-        return Ok(report);
-    }
-    let embedder = match model.resolver().load(&spec) {
-        Ok(e) => e,
-        Err(e) if !explicit => {
-            report.warning = Some(format!("embeddings skipped: {e}"));
-            return Ok(report);
-        }
-        Err(e) => return Err(e.into()),
-    };
-    let bar = if quiet || !std::io::stderr().is_terminal() {
-        indicatif::ProgressBar::hidden()
-    } else {
-        let bar = indicatif::ProgressBar::new(0);
-        bar.set_style(
-            indicatif::ProgressStyle::with_template("{spinner} embedding {msg} {bar:30} {pos}/{len} {elapsed} (eta {eta})")
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-        );
-        bar
-    };
-    let progress = store.embed_progress()?;
-    bar.set_length(progress.total());
-    bar.set_position(progress.embedded());
-    let summary = ken_search::embed_pending(&mut store, index_dir, embedder.as_ref(), &spec_text, 256, None, |p| {
-        bar.set_length(p.total());
-        bar.set_position(p.embedded());
-        bar.set_message(if p.symbols_embedded < p.symbols { "symbols" } else { "chunks" });
-    })?;
-    bar.finish_and_clear();
-    report.embed = Some(summary);
-    Ok(report)
-}
-
-#[derive(serde::Serialize)]
-pub struct VectorReport {
-    pub sync: ken_search::SyncSummary,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub embed: Option<ken_search::EmbedSummary>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub warning: Option<String>,
-}
-
-impl VectorReport {
-    pub fn render(&self) -> String {
-        let mut out = String::new();
-        if let Some(e) = &self.embed {
-            let p = &e.progress;
-            if e.embedded + e.from_cache == 0 && p.complete() {
-                out.push_str(&format!("  vectors     {} symbols, {} chunks; all embedded with {}\n", p.symbols, p.chunks, e.model));
-                return out;
-            }
-            out.push_str(&format!(
-                "  vectors     {} symbols, {} chunks; embedded {} ({} from cache) with {} in {:.1}s",
-                p.symbols, p.chunks, e.embedded + e.from_cache, e.from_cache, e.model, e.seconds
-            ));
-            if e.seconds > 0.0 && e.tokens > 0 {
-                out.push_str(&format!(", {:.0} tokens/s", e.tokens as f64 / e.seconds));
-            }
-            out.push('\n');
-        } else if self.sync.files_synced > 0 {
-            out.push_str(&format!("  lexical     {} symbols and chunks indexed for BM25 (no embeddings)\n", self.sync.points_written));
-        }
-        if let Some(w) = &self.warning {
-            out.push_str(&format!("  warning     {w}\n"));
-        }
-        out
-    }
-}
 
 #[derive(Args)]
 pub struct SearchArgs {
@@ -288,9 +211,17 @@ pub fn search(cwd: &Path, index_dir: Option<PathBuf>, args: SearchArgs) -> Resul
 fn first_index(cwd: &Path, dir: &Path, model: &ModelArgs) -> Result<()> {
     let root = crate::repo_root(cwd);
     eprintln!("no index yet; indexing {} (embeddings follow in the background)", root.display());
-    let opts = ken_index::IndexOptions::new(root.clone(), dir.to_path_buf());
-    ken_index::index(&opts, &|_| {})?;
-    vector_phases(dir, model, false, false, false, true)?;
+    let mut options = ken_engine::EngineOptions::new(dir.to_path_buf());
+    options.root = Some(root.clone());
+    options.model = model.explicit()?;
+    let request = ken_engine::IndexRequest {
+        options: ken_index::IndexOptions::new(root.clone(), dir.to_path_buf()),
+        embed: false,
+        ..Default::default()
+    };
+    ken_engine::Engine::open(options)?.index(&request, &|_| {})?;
+    // The binary's choice, made here only: embedding takes minutes, so a
+    // detached `ken index --embed-only` does it while this search answers.
     let exe = std::env::current_exe().context("cannot find the ken executable to embed in the background")?;
     let mut cmd = std::process::Command::new(exe);
     cmd.arg("--index-dir").arg(dir).args(["index", "--embed-only", "--quiet"]).arg(&root);
@@ -405,11 +336,4 @@ pub fn busy_message(index_dir: &Path) -> Option<String> {
         p.embedded(),
         p.total()
     ))
-}
-
-pub fn is_locked(err: &anyhow::Error) -> bool {
-    err.chain().any(|c| {
-        matches!(c.downcast_ref::<StoreError>(), Some(StoreError::Locked(_)))
-            || matches!(c.downcast_ref::<ken_index::IndexError>(), Some(ken_index::IndexError::Store(StoreError::Locked(_))))
-    })
 }

@@ -112,16 +112,15 @@ fn runtime() -> Result<tokio::runtime::Runtime> {
     tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the async runtime")
 }
 
+/// The engine of a served index: it keeps the shard open, so its reindex
+/// writes into the handle its searches read from.
 fn engine(dir: PathBuf, config: PipelineConfig, model: &ModelArgs, lsp: bool) -> Result<Engine> {
-    let model = if model.model.is_some() || model.model_dir.is_some() {
-        let store = ken_store::Store::open_read_only(&dir)?;
-        let (spec, text, _) = model.spec(&store)?;
-        Some((spec, text))
-    } else {
-        None
-    };
-    let exe = std::env::current_exe().context("cannot find the ken executable")?;
-    Engine::open(EngineOptions { index_dir: dir, config, model, lsp, exe }).map_err(|e| anyhow::anyhow!("{e}"))
+    let mut options = EngineOptions::new(dir);
+    options.config = config;
+    options.model = model.explicit()?;
+    options.lsp = lsp;
+    options.keep_shard = true;
+    Ok(Engine::open(options)?)
 }
 
 pub fn serve(cwd: &Path, index_dir: Option<PathBuf>, args: ServeArgs) -> Result<()> {

@@ -469,7 +469,7 @@ fn user_errors_say_what_to_do() {
         error: $REPO/does/not/exist does not exist; pass the path of a repository to index
     "#]]);
     check_error(&repo, &["index", "--index-dir", "file.txt/idx"], expect![[r#"
-        error: cannot create or write the index directory $REPO/file.txt/idx: Not a directory (os error 20); pass a writable --index-dir or set KEN_INDEX_DIR: Not a directory (os error 20)
+        error: cannot create or write the index directory $REPO/file.txt/idx: Not a directory (os error 20); pass a writable --index-dir or set KEN_INDEX_DIR
     "#]]);
     check_error(&repo, &["symbols", "x"], expect![[r#"
         error: no index found for $REPO; run `ken index` there first (or pass --index-dir)

@@ -6,7 +6,7 @@ mod support;
 use expect_test::expect;
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Stdio};
-use support::{Repo, Rng, ken_command, stdout};
+use support::{Repo, Rng, json, ken_command, ken_embed_in, pypi_corpus, stdout};
 
 
 /// A running `ken serve`; killed on drop.
@@ -17,11 +17,19 @@ pub struct Server {
 }
 
 impl Server {
+    /// A server without the embedding model (BM25, names and the graph).
     pub fn start(repo: &Repo, extra: &[&str]) -> Server {
+        Server::start_in(repo.path(), extra, false)
+    }
+
+    pub fn start_in(dir: &std::path::Path, extra: &[&str], embed: bool) -> Server {
         let mut args = vec!["serve", "--addr", "127.0.0.1:0"];
         args.extend_from_slice(extra);
-        let mut child = ken_command(repo.path(), &args)
-            .env("KEN_NO_EMBED", "1")
+        let mut command = ken_command(dir, &args);
+        if !embed {
+            command.env("KEN_NO_EMBED", "1");
+        }
+        let mut child = command
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .spawn()
@@ -375,4 +383,70 @@ fn serve_without_an_index_says_what_to_do() {
     stdout(&repo.ken(&["index", "--quiet"]));
     let out = ken_command(repo.path(), &["serve", "--addr", "not-an-address"]).output().unwrap();
     expect!["error: --addr: command line: `server.addr` must be an address with a port, e.g. 127.0.0.1:7878 (got `not-an-address`)"].assert_eq(String::from_utf8_lossy(&out.stderr).trim());
+}
+
+/// A copy of a pinned PyPI package to change files in.
+fn copy_of(corpus: &std::path::Path) -> tempfile::TempDir {
+    let copy = tempfile::tempdir().unwrap();
+    let status = std::process::Command::new("cp").arg("-r").arg(format!("{}/.", corpus.display())).arg(copy.path()).status().unwrap();
+    assert!(status.success());
+    copy
+}
+
+/// The server reindexes in its own process: searches during the reindex
+/// keep the dense and BM25 lanes (no names-only answers, no waiting for a
+/// lock), and the change is found afterwards. A search counts as "during"
+/// when the server said it was reindexing both before and after it; rounds
+/// of changes repeat until twenty such searches were made, so the test
+/// asks nothing of the machine's speed.
+#[test]
+fn searches_during_a_reindex_keep_every_lane() {
+    let repo = copy_of(&pypi_corpus("requests", "2.32.3"));
+    let summary = json(&ken_embed_in(repo.path(), &["index", ".", "--json"]));
+    assert!(summary["vectors"]["embed"]["embedded"].as_u64().unwrap() > 0, "{summary}");
+    let server = std::sync::Arc::new(Server::start_in(repo.path(), &[], true));
+    let reindexing = |server: &Server| server.get("/api/v1/status").1["reindexing"] == true;
+    let mut during = 0;
+    for round in 0..50 {
+        if during >= 20 {
+            break;
+        }
+        // Every module changes, so the run mines, links and embeds again.
+        for entry in std::fs::read_dir(repo.path().join("requests")).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "py") {
+                let text = std::fs::read_to_string(&path).unwrap();
+                std::fs::write(&path, format!("# round {round}\n{text}")).unwrap();
+            }
+        }
+        let writer = server.clone();
+        let reindex = std::thread::spawn(move || writer.post("/api/v1/index", "{}"));
+        while !reindex.is_finished() {
+            let before = reindexing(&server);
+            let (status, v) = server.post("/api/v1/search", r#"{"query": "how are redirects resolved", "k": 10}"#);
+            let after = reindexing(&server);
+            assert_eq!(status, 200, "{v}");
+            if !(before && after) {
+                continue;
+            }
+            during += 1;
+            let hits = v["hits"].as_array().unwrap();
+            assert!(hits.iter().any(|h| h["lanes"]["dense"].is_u64()), "no dense lane during the reindex: {v}");
+            assert!(hits.iter().any(|h| h["lanes"]["sparse"].is_u64()), "no BM25 lane during the reindex: {v}");
+            // Progress notes ("embeddings are 48% done") are fine; a lane
+            // switched off or a wait for a lock is not.
+            let notes = v["notes"].to_string();
+            assert!(!notes.contains("lane off") && !notes.contains("names") && !notes.contains("wait"), "{v}");
+        }
+        let (status, v) = reindex.join().unwrap();
+        assert_eq!(status, 200, "{v}");
+    }
+    assert!(during >= 20, "only {during} searches ran during reindexes");
+
+    std::fs::write(repo.path().join("requests/audit.py"), "def record_redirect_hop(url):\n    \"\"\"Remember one hop of a redirect chain.\"\"\"\n    return url\n").unwrap();
+    let (status, v) = server.post("/api/v1/index", "{}");
+    assert_eq!(status, 200, "{v}");
+    let (_, v) = server.post("/api/v1/search", r#"{"query": "record_redirect_hop", "k": 1}"#);
+    assert_eq!(v["hits"][0]["qualified_name"], "requests.audit.record_redirect_hop", "{v}");
+    assert!(v["hits"][0]["lanes"]["dense"].is_u64(), "the new symbol is embedded: {v}");
 }

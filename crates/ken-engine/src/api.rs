@@ -2,7 +2,7 @@
 //! Unknown fields are rejected; every range is checked by `validate`, with
 //! an error naming the field.
 
-use crate::error::ApiError;
+use crate::Error;
 use ken_pipeline::{MAX_TOP_K, Overrides};
 use ken_search::{MAX_QUERY_CHARS, Mode};
 use schemars::JsonSchema;
@@ -169,39 +169,39 @@ pub struct Health {
     pub version: &'static str,
 }
 
-fn check_query(query: &str) -> Result<(), ApiError> {
+fn check_query(query: &str) -> Result<(), Error> {
     if query.trim().is_empty() {
-        return Err(ApiError::invalid("query", "must not be empty; describe the code you want or give a name"));
+        return Err(Error::invalid("query", "must not be empty; describe the code you want or give a name"));
     }
     if query.chars().count() > MAX_QUERY_LEN {
-        return Err(ApiError::invalid("query", format!("is longer than {MAX_QUERY_LEN} characters")));
+        return Err(Error::invalid("query", format!("is longer than {MAX_QUERY_LEN} characters")));
     }
     Ok(())
 }
 
-fn check_languages(field: &str, languages: &[String]) -> Result<(), ApiError> {
+fn check_languages(field: &str, languages: &[String]) -> Result<(), Error> {
     for l in languages {
-        ken_core::Language::from_name_or_list(l).map_err(|e| ApiError::invalid(field, format!("has {e}")))?;
+        ken_core::Language::from_name_or_list(l).map_err(|e| Error::invalid(field, format!("has {e}")))?;
     }
     Ok(())
 }
 
-fn check_kinds(field: &str, kinds: &[String]) -> Result<(), ApiError> {
+fn check_kinds(field: &str, kinds: &[String]) -> Result<(), Error> {
     for k in kinds {
-        ken_core::SymbolKind::parse_or_list(k).map_err(|e| ApiError::invalid(field, format!("has {e}")))?;
+        ken_core::SymbolKind::parse_or_list(k).map_err(|e| Error::invalid(field, format!("has {e}")))?;
     }
     Ok(())
 }
 
-fn check_range(field: &str, value: Option<usize>, lo: usize, hi: usize) -> Result<(), ApiError> {
+fn check_range(field: &str, value: Option<usize>, lo: usize, hi: usize) -> Result<(), Error> {
     match value {
-        Some(v) if v < lo || v > hi => Err(ApiError::invalid(field, format!("must be between {lo} and {hi} (got {v})"))),
+        Some(v) if v < lo || v > hi => Err(Error::invalid(field, format!("must be between {lo} and {hi} (got {v})"))),
         _ => Ok(()),
     }
 }
 
 impl HybridSearchRequest {
-    pub fn validate(&self) -> Result<(), ApiError> {
+    pub fn validate(&self) -> Result<(), Error> {
         check_query(&self.query)?;
         check_range("top_k", self.top_k, 1, MAX_TOP_K)?;
         check_languages("languages", &self.languages)?;
@@ -210,7 +210,7 @@ impl HybridSearchRequest {
 }
 
 impl SearchRequest {
-    pub fn validate(&self) -> Result<(), ApiError> {
+    pub fn validate(&self) -> Result<(), Error> {
         check_query(&self.query)?;
         check_range("k", self.k, 1, 1000)?;
         check_languages("languages", &self.languages)?;
@@ -219,9 +219,9 @@ impl SearchRequest {
 }
 
 impl SymbolsRequest {
-    pub fn validate(&self) -> Result<(), ApiError> {
+    pub fn validate(&self) -> Result<(), Error> {
         if self.name.trim().is_empty() {
-            return Err(ApiError::invalid("name", "must not be empty"));
+            return Err(Error::invalid("name", "must not be empty"));
         }
         check_range("limit", self.limit, 1, 1000)?;
         if let Some(l) = &self.lang {
@@ -235,16 +235,16 @@ impl SymbolsRequest {
 }
 
 impl SymbolRequest {
-    pub fn validate(&self) -> Result<(), ApiError> {
+    pub fn validate(&self) -> Result<(), Error> {
         if self.symbol.trim().is_empty() {
-            return Err(ApiError::invalid("symbol", "must not be empty; give a qualified name, a unique name or PATH:LINE"));
+            return Err(Error::invalid("symbol", "must not be empty; give a qualified name, a unique name or PATH:LINE"));
         }
         Ok(())
     }
 }
 
 impl GraphRequest {
-    pub fn validate(&self) -> Result<(), ApiError> {
+    pub fn validate(&self) -> Result<(), Error> {
         SymbolRequest { symbol: self.symbol.clone() }.validate()?;
         check_range("depth", self.depth.map(|d| d as usize), 1, ken_graph::MAX_DEPTH as usize)
     }

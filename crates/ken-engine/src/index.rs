@@ -1,0 +1,128 @@
+//! `Engine::index`: every phase of an index run, in this process.
+
+use crate::{Engine, Error};
+use ken_embed::{ModelSpec, Resolver};
+use ken_index::{IndexOptions, IndexSummary};
+use ken_store::{EmbedProgress, Store};
+use serde::Serialize;
+use std::time::Instant;
+
+/// What to index and how. `options.root` and `options.index_dir` are the engine's.
+#[derive(Clone, Debug)]
+pub struct IndexRequest {
+    /// Walk, mining budget, vendored directories, rebuild, graph.
+    pub options: IndexOptions,
+    /// Embed the points that lack a vector (else BM25, names and the graph only).
+    pub embed: bool,
+    /// Throw the vectors away and embed everything again.
+    pub reembed: bool,
+    /// Skip mining: only bring points and embeddings up to date.
+    pub embed_only: bool,
+}
+
+impl Default for IndexRequest {
+    fn default() -> IndexRequest {
+        IndexRequest { options: IndexOptions::new(Default::default(), Default::default()), embed: true, reembed: false, embed_only: false }
+    }
+}
+
+/// Where a run is, for a progress bar.
+#[derive(Clone, Copy, Debug)]
+pub enum IndexProgress {
+    Files(ken_index::Progress),
+    /// Writing the points and their BM25 documents.
+    Points,
+    Embedding(EmbedProgress),
+}
+
+/// What a run did: the mining summary (none with `embed_only`), then the
+/// points and embeddings. Serialized flat, with the vector phases under `vectors`.
+#[derive(Clone, Debug, Serialize)]
+pub struct IndexReport {
+    #[serde(flatten)]
+    pub summary: Option<IndexSummary>,
+    pub vectors: VectorReport,
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct VectorReport {
+    pub sync: ken_search::SyncSummary,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub embed: Option<ken_search::EmbedSummary>,
+    /// Why embedding was skipped (the default model could not be loaded).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub warning: Option<String>,
+}
+
+impl Engine {
+    /// Brings the index up to date: walk, mine and store, link, points with
+    /// their BM25 documents, then (unless `embed` is false) embeddings, all
+    /// in this process and through the engine's one shard handle. One run
+    /// at a time; a second call waits. A killed run resumes on the next.
+    pub fn index(&self, request: &IndexRequest, progress: &(dyn Fn(IndexProgress) + Sync)) -> Result<IndexReport, Error> {
+        let _one_at_a_time = self.indexing.lock().unwrap_or_else(|e| e.into_inner());
+        let started = Instant::now();
+        let mut options = request.options.clone();
+        options.root = self.root.clone();
+        options.index_dir = self.index_dir.clone();
+        let summary = if request.embed_only {
+            None
+        } else {
+            Some(ken_index::index(&options, &|p| progress(IndexProgress::Files(p)))?)
+        };
+        progress(IndexProgress::Points);
+        let vectors = self.vector_phases(request, progress)?;
+        let mut summary = summary;
+        if let Some(summary) = &mut summary {
+            summary.phases.lexical = vectors.sync.seconds;
+            summary.phases.embed = vectors.embed.as_ref().map_or(0.0, |e| e.seconds);
+            // The whole run's time, the vector phases included.
+            summary.seconds = started.elapsed().as_secs_f64();
+        }
+        if let Ok(mut embedder) = self.embedder.lock() {
+            // A rebuild or a new model may have changed what queries embed with.
+            *embedder = None;
+        }
+        Ok(IndexReport { summary, vectors })
+    }
+
+    /// Points and BM25 documents, then embeddings. The engine's explicit
+    /// model must load; the default model only warns, since BM25 and names
+    /// work without it.
+    fn vector_phases(&self, request: &IndexRequest, progress: &(dyn Fn(IndexProgress) + Sync)) -> Result<VectorReport, Error> {
+        let mut store = Store::open_for_write(&self.index_dir)?;
+        if request.options.rebuild || request.reembed {
+            ken_search::reset(&mut store, &self.shards)?;
+        }
+        let (spec, spec_text, explicit) = match &self.model {
+            Some((spec, text)) => (spec.clone(), text.clone(), true),
+            None => {
+                let text = ken_search::index_model_spec(&store)?;
+                let spec = ModelSpec::parse(&text).map_err(|e| Error::new(crate::ErrorKind::ModelUnavailable, e))?;
+                (spec, text, false)
+            }
+        };
+        let known_model = ken_search::indexed_model(&store)?.map(|(id, _)| id);
+        let sync = ken_search::sync_points(&mut store, &self.shards, known_model.as_deref())?;
+        let mut report = VectorReport { sync, ..VectorReport::default() };
+        if !request.embed {
+            return Ok(report);
+        }
+        let mut resolver = Resolver::default();
+        resolver.explicit_dir = None;
+        let embedder = match resolver.load(&spec) {
+            Ok(e) => e,
+            Err(e) if !explicit => {
+                report.warning = Some(format!("embeddings skipped: {e}"));
+                return Ok(report);
+            }
+            Err(e) => return Err(Error::new(crate::ErrorKind::ModelUnavailable, e.to_string())),
+        };
+        progress(IndexProgress::Embedding(store.embed_progress()?));
+        let summary = ken_search::embed_pending(&mut store, &self.shards, embedder.as_ref(), &spec_text, 256, None, |p| {
+            progress(IndexProgress::Embedding(*p))
+        })?;
+        report.embed = Some(summary);
+        Ok(report)
+    }
+}

@@ -1,0 +1,18 @@
+//! One Kenning index, owned end to end by one [`Engine`]: indexing in every
+//! phase, hybrid search, the pipeline, symbols, the graph and status. Its
+//! API is plain data (`api.rs`, with JSON schemas); the surfaces (the CLI,
+//! ken-server's HTTP and MCP) are thin adapters that know their wire.
+//!
+//! - `engine.rs`: the engine and its queries.
+//! - `index.rs`: `Engine::index`, every phase in process.
+//! - `api.rs`: request and response shapes, validated, naming bad fields.
+//! - `error.rs`: one error type, by cause.
+
+pub mod api;
+mod engine;
+mod error;
+mod index;
+
+pub use engine::{Engine, EngineOptions};
+pub use error::{Error, ErrorKind};
+pub use index::{IndexProgress, IndexReport, IndexRequest, VectorReport};
