@@ -65,18 +65,38 @@ impl Engine {
         let mut options = request.options.clone();
         options.root = self.root.clone();
         options.index_dir = self.index_dir.clone();
-        let summary = if request.embed_only {
+        // Linking and the BM25 points need nothing of each other: they run
+        // side by side below, each on its own connection.
+        let link = options.graph;
+        options.graph = false;
+        let mut summary = if request.embed_only {
             None
         } else {
             Some(ken_index::index(&options, &|p| progress(IndexProgress::Files(p)))?)
         };
-        progress(IndexProgress::Points);
-        let vectors = self.vector_phases(request, progress)?;
-        let mut summary = summary;
+        let mut store = Store::open_for_write(&self.index_dir)?;
+        let mut link_store = store.sibling()?;
+        let linker = move || -> Result<(ken_graph::LinkSummary, f64), Error> {
+            let started = Instant::now();
+            progress(IndexProgress::Files(ken_index::Progress::Linking));
+            Ok((ken_graph::link(&mut link_store)?, started.elapsed().as_secs_f64()))
+        };
+        let (linked, vectors) = std::thread::scope(|scope| {
+            let linked = (link && summary.is_some()).then(|| scope.spawn(linker));
+            progress(IndexProgress::Points);
+            let vectors = self.vector_phases(&mut store, request, progress);
+            let linked = linked.map(|l| l.join().unwrap_or_else(|_| Err(Error::internal("linking panicked")))).transpose();
+            (linked, vectors)
+        });
+        let (linked, vectors) = (linked?, vectors?);
         if let Some(summary) = &mut summary {
+            if let Some((graph, seconds)) = linked {
+                summary.graph = graph;
+                summary.phases.link = seconds;
+            }
             summary.phases.lexical = vectors.sync.seconds;
             summary.phases.embed = vectors.embed.as_ref().map_or(0.0, |e| e.seconds);
-            // The whole run's time, the vector phases included.
+            // The whole run's time, every phase included.
             summary.seconds = started.elapsed().as_secs_f64();
         }
         if let Ok(mut embedder) = self.embedder.lock() {
@@ -89,21 +109,25 @@ impl Engine {
     /// Points and BM25 documents, then embeddings. The engine's explicit
     /// model must load; the default model only warns, since BM25 and names
     /// work without it.
-    fn vector_phases(&self, request: &IndexRequest, progress: &(dyn Fn(IndexProgress) + Sync)) -> Result<VectorReport, Error> {
-        let mut store = Store::open_for_write(&self.index_dir)?;
+    fn vector_phases(
+        &self,
+        store: &mut Store,
+        request: &IndexRequest,
+        progress: &(dyn Fn(IndexProgress) + Sync),
+    ) -> Result<VectorReport, Error> {
         if request.options.rebuild || request.reembed {
-            ken_search::reset(&mut store, &self.shards)?;
+            ken_search::reset(store, &self.shards)?;
         }
         let (spec, spec_text, explicit) = match &self.model {
             Some((spec, text)) => (spec.clone(), text.clone(), true),
             None => {
-                let text = ken_search::index_model_spec(&store)?;
+                let text = ken_search::index_model_spec(store)?;
                 let spec = ModelSpec::parse(&text).map_err(|e| Error::new(crate::ErrorKind::ModelUnavailable, e))?;
                 (spec, text, false)
             }
         };
-        let known_model = ken_search::indexed_model(&store)?.map(|(id, _)| id);
-        let sync = ken_search::sync_points(&mut store, &self.shards, known_model.as_deref())?;
+        let known_model = ken_search::indexed_model(store)?.map(|(id, _)| id);
+        let sync = ken_search::sync_points(store, &self.shards, known_model.as_deref())?;
         let mut report = VectorReport { sync, ..VectorReport::default() };
         if !request.embed {
             return Ok(report);
@@ -119,7 +143,7 @@ impl Engine {
             Err(e) => return Err(Error::new(crate::ErrorKind::ModelUnavailable, e.to_string())),
         };
         progress(IndexProgress::Embedding(store.embed_progress()?));
-        let summary = ken_search::embed_pending(&mut store, &self.shards, embedder.as_ref(), &spec_text, 256, None, |p| {
+        let summary = ken_search::embed_pending(store, &self.shards, embedder.as_ref(), &spec_text, 256, None, |p| {
             progress(IndexProgress::Embedding(*p))
         })?;
         report.embed = Some(summary);

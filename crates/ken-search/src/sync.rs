@@ -107,7 +107,7 @@ pub fn sync_points(store: &mut Store, shards: &SharedShard, model: Option<&str>)
     // Batch n is written while batch n+1 is tokenized on the other cores.
     let batches: Vec<&[i64]> = unsynced.chunks(SYNC_BATCH_FILES).collect();
     let mut next = match batches.first() {
-        Some(first) => prepare(read_units(store, first)?),
+        Some(first) => prepare(read_units(store, first)?, model.is_some()),
         None => Prepared::default(),
     };
     for (i, batch) in batches.iter().enumerate() {
@@ -115,7 +115,7 @@ pub fn sync_points(store: &mut Store, shards: &SharedShard, model: Option<&str>)
         let following = batches.get(i + 1).map(|b| read_units(store, b)).transpose()?;
         let (written, prepared) = rayon::join(
             || write_batch(store, shards, dim, model, batch, current),
-            || following.map(prepare).unwrap_or_default(),
+            || following.map(|units| prepare(units, model.is_some())).unwrap_or_default(),
         );
         summary.points_written += written?;
         summary.files_synced += batch.len() as u64;
@@ -141,8 +141,9 @@ fn read_units(store: &Store, batch: &[i64]) -> Result<Vec<(i64, Vec<UnitText>)>,
     batch.iter().map(|&file_id| Ok((file_id, store.units_of_file(file_id)?))).collect()
 }
 
-/// Embedding-text hashes and BM25 documents, on every core.
-fn prepare(units: Vec<(i64, Vec<UnitText>)>) -> Prepared {
+/// BM25 documents and (when the index has a model whose cache could hold
+/// them) embedding-text hashes, on every core.
+fn prepare(units: Vec<(i64, Vec<UnitText>)>, hashes: bool) -> Prepared {
     let docs = units
         .par_iter()
         .map(|(_, units)| {
@@ -150,7 +151,8 @@ fn prepare(units: Vec<(i64, Vec<UnitText>)>) -> Prepared {
                 .iter()
                 .map(|unit| {
                     let (names, body) = bm25_text(unit);
-                    (text_hash(&embed_text(unit)), lexical::document_tokens(&names), lexical::document_tokens(&body))
+                    let hash = if hashes { text_hash(&embed_text(unit)) } else { [0; 16] };
+                    (hash, lexical::document_tokens(&names), lexical::document_tokens(&body))
                 })
                 .collect()
         })

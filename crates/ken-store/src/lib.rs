@@ -106,6 +106,27 @@ impl Store {
         Ok(store)
     }
 
+    /// A second connection to this writer's index, for work that runs beside
+    /// it in the same process (linking while the BM25 points are written).
+    /// It shares this store's writer lock, so it must not outlive it; write
+    /// transactions of the two take turns (each begins IMMEDIATE).
+    pub fn sibling(&self) -> Result<Store> {
+        let conn = Connection::open(self.dir.join(DB_FILE)).map_err(|e| classify(&self.dir, e))?;
+        let mut store = Store { conn, dir: self.dir.clone(), _lock: None };
+        store.configure().map_err(|e| classify(&self.dir, e))?;
+        // Each waits as long as the other's batch may take to commit, and
+        // polls often: SQLite's own timeout backs off to 100 ms sleeps,
+        // which left a core idle whenever the two took turns.
+        fn poll_for_a_minute(attempt: i32) -> bool {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+            attempt < 60_000
+        }
+        for conn in [&store.conn, &self.conn] {
+            conn.busy_handler(Some(poll_for_a_minute))?;
+        }
+        Ok(store)
+    }
+
     /// Opens an existing index for reading. Never blocks on a running writer.
     pub fn open_read_only(dir: &Path) -> Result<Store> {
         let db = dir.join(DB_FILE);
@@ -176,7 +197,7 @@ impl Store {
             return Err(StoreError::TooNew { path: self.dir.clone(), found: version, supported });
         }
         for (i, migration) in MIGRATIONS.iter().enumerate().skip(version as usize) {
-            let tx = self.conn.transaction()?;
+            let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
             tx.execute_batch(migration).map_err(|e| classify(&self.dir, e))?;
             tx.pragma_update(None, "user_version", i as i64 + 1)?;
             tx.commit()?;
@@ -197,7 +218,7 @@ impl Store {
 
     /// Starts a transaction for a batch of file changes.
     pub fn writer(&mut self) -> Result<Writer<'_>> {
-        Writer::new(self.conn.transaction()?)
+        Writer::new(self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?)
     }
 
     /// Truncates the write-ahead log so the database file is self-contained.

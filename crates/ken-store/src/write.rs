@@ -18,11 +18,16 @@ pub struct FileRecord<'a> {
 /// rolls everything back.
 pub struct Writer<'c> {
     pub(crate) tx: Transaction<'c>,
+    /// Whether any file was linked when the batch began: only a linked file
+    /// can need linking again, and in a fresh index none is (so a cold run
+    /// skips looking for dependents of every file it writes).
+    any_linked: bool,
 }
 
 impl<'c> Writer<'c> {
     pub(crate) fn new(tx: Transaction<'c>) -> Result<Writer<'c>> {
-        Ok(Writer { tx })
+        let any_linked = tx.query_row("SELECT EXISTS (SELECT 1 FROM files WHERE linked = 1)", [], |r| r.get(0))?;
+        Ok(Writer { tx, any_linked })
     }
 
     /// Replaces everything known about `file.path` with a fresh analysis.
@@ -195,6 +200,9 @@ impl<'c> Writer<'c> {
     /// Files that could not resolve a name `file_id` now defines, or that
     /// resolved one only by its being unique, resolve again.
     fn unlink_by_names(&self, file_id: i64) -> Result<()> {
+        if !self.any_linked {
+            return Ok(());
+        }
         let tx = &self.tx;
         tx.prepare_cached(
             "UPDATE files SET linked = 0 WHERE linked = 1 AND id IN (
