@@ -2,6 +2,7 @@
 //! calls the library crates and prints text or JSON. No analysis lives here.
 
 mod graph;
+mod model;
 mod output;
 mod search;
 mod serve;
@@ -95,7 +96,7 @@ struct IndexArgs {
     #[arg(long, hide = true)]
     embed_only: bool,
     #[command(flatten)]
-    model: search::ModelArgs,
+    model: model::ModelArgs,
     /// Do not show a progress bar.
     #[arg(long, short)]
     quiet: bool,

@@ -1,8 +1,9 @@
 //! `ken search`, and the vector phases of `ken index` (points, then embeddings).
 
+use crate::model::ModelArgs;
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use ken_embed::{Embedder, ModelSpec, Resolver};
+use ken_embed::{Embedder, ModelSpec};
 use ken_search::{Mode, SearchOptions, SearchResponse, Searcher, VectorShard};
 use ken_store::Store;
 use std::io::IsTerminal;
@@ -16,50 +17,6 @@ fn reader_wait() -> Duration {
     Duration::from_secs_f64(secs.clamp(0.0, 3600.0))
 }
 
-#[derive(Args, Clone, Debug, Default)]
-pub struct ModelArgs {
-    /// Embedding model: minilm-int8 (default: all-MiniLM-L6-v2, int8, ONNX
-    /// Runtime), minilm (f32, candle), openai:MODEL (an OpenAI-compatible
-    /// endpoint at KEN_OPENAI_BASE_URL), or a model directory.
-    #[arg(long, value_name = "MODEL")]
-    pub model: Option<String>,
-    /// A HuggingFace-format model directory (tokenizer.json plus model.onnx,
-    /// or model.safetensors and config.json).
-    #[arg(long, env = "KEN_MODEL_DIR", value_name = "DIR")]
-    pub model_dir: Option<PathBuf>,
-}
-
-impl ModelArgs {
-    /// The model to use: the flag, else the one the index was embedded with, else the default.
-    pub fn spec(&self, store: &Store) -> Result<(ModelSpec, String, bool)> {
-        if let Some(dir) = &self.model_dir {
-            let text = dir.display().to_string();
-            return Ok((ModelSpec::Dir(dir.clone()), text, true));
-        }
-        if let Some(text) = &self.model {
-            return Ok((ModelSpec::parse(text).map_err(anyhow::Error::msg)?, text.clone(), true));
-        }
-        let text = ken_search::index_model_spec(store)?;
-        Ok((ModelSpec::parse(&text).map_err(anyhow::Error::msg)?, text, false))
-    }
-
-    /// The model the flags name, if any.
-    pub fn explicit(&self) -> Result<Option<(ModelSpec, String)>> {
-        if let Some(dir) = &self.model_dir {
-            return Ok(Some((ModelSpec::Dir(dir.clone()), dir.display().to_string())));
-        }
-        match &self.model {
-            Some(text) => Ok(Some((ModelSpec::parse(text).map_err(anyhow::Error::msg)?, text.clone()))),
-            None => Ok(None),
-        }
-    }
-
-    pub fn resolver(&self) -> Resolver {
-        let mut r = Resolver::default();
-        r.explicit_dir = None;
-        r
-    }
-}
 
 
 #[derive(Args)]

@@ -1,7 +1,7 @@
 //! `ken serve` (HTTP API), `ken mcp` (MCP over stdio) and `ken search
 //! --pipeline`: all three go through one `ken_server::Engine`.
 
-use crate::search::ModelArgs;
+use crate::model::ModelArgs;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use ken_pipeline::{Expansion, Overrides, PipelineConfig, PipelineResponse, RankingWeights, Source};

@@ -289,3 +289,50 @@ fn a_read_only_index_gives_a_clear_error_and_stays_whole() {
     let before = observe(&repo, idx, false, &["word7"]);
     assert!(before.contains("integrity ok") && before.contains("word7: pkg.mod_7.Widget7"), "{before}");
 }
+
+/// A disk that fills up while the vectors are written (the embedding phase:
+/// SQLite's cache and Qdrant Edge's shard): a clear error, no abort, an
+/// index that passes `integrity_check`, and once there is room the next run
+/// ends where a clean run does. Needs a tmpfs mount, so it runs as root.
+#[test]
+fn a_disk_full_while_embedding_gives_a_clear_error_and_resumes() {
+    let repo = chain_repo(150);
+    let disk = tempfile::tempdir().unwrap();
+    let mount = |args: &[&str]| std::process::Command::new("mount").args(args).arg(disk.path()).status().is_ok_and(|s| s.success());
+    if !mount(&["-t", "tmpfs", "-o", "size=64m", "tmpfs"]) {
+        eprintln!("skipped: mounting a small tmpfs needs root");
+        return;
+    }
+    struct Unmount<'a>(&'a std::path::Path);
+    impl Drop for Unmount<'_> {
+        fn drop(&mut self) {
+            let _ = std::process::Command::new("umount").arg(self.0).status();
+        }
+    }
+    let _unmount = Unmount(disk.path());
+    let idx = disk.path().join("idx");
+    let idx = idx.to_str().unwrap();
+    // The lexical index fits; then the disk keeps only a little room.
+    stdout(&index_command(&repo, idx, false).output().unwrap());
+    let used_kib = {
+        let out = std::process::Command::new("du").args(["-sk", idx]).output().unwrap();
+        String::from_utf8_lossy(&out.stdout).split_whitespace().next().unwrap().parse::<u64>().unwrap()
+    };
+    assert!(mount(&["-o", &format!("remount,size={}k", used_kib + 256)]), "the disk shrinks");
+    let out = index_command(&repo, idx, true).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "a clear error, not a crash: {err}");
+    assert!(err.contains("full") || err.contains("No space left"), "{err}");
+    let db = rusqlite::Connection::open(std::path::Path::new(idx).join("index.sqlite")).unwrap();
+    let check: String = db.query_row("PRAGMA integrity_check", [], |r| r.get(0)).unwrap();
+    assert_eq!(check, "ok");
+    drop(db);
+
+    assert!(mount(&["-o", "remount,size=512m"]), "the disk grows");
+    stdout(&index_command(&repo, idx, true).output().unwrap());
+    let clean_dir = tempfile::tempdir().unwrap();
+    let clean = clean_dir.path().to_str().unwrap();
+    stdout(&index_command(&repo, clean, true).output().unwrap());
+    let queries = ["word7", "widget that handles word42"];
+    assert_eq!(observe(&repo, idx, true, &queries), observe(&repo, clean, true, &queries));
+}
