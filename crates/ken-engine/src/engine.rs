@@ -109,10 +109,6 @@ impl Engine {
         })
     }
 
-    pub fn index_dir(&self) -> &Path {
-        &self.index_dir
-    }
-
     pub fn root(&self) -> &Path {
         &self.root
     }

@@ -75,14 +75,15 @@ impl Engine {
             Some(ken_index::index(&options, &|p| progress(IndexProgress::Files(p)))?)
         };
         let mut store = Store::open_for_write(&self.index_dir)?;
-        let mut link_store = store.sibling()?;
-        let linker = move || -> Result<(ken_graph::LinkSummary, f64), Error> {
-            let started = Instant::now();
-            progress(IndexProgress::Files(ken_index::Progress::Linking));
-            Ok((ken_graph::link(&mut link_store)?, started.elapsed().as_secs_f64()))
-        };
+        let link_store = if link && summary.is_some() { Some(store.sibling()?) } else { None };
         let (linked, vectors) = std::thread::scope(|scope| {
-            let linked = (link && summary.is_some()).then(|| scope.spawn(linker));
+            let linked = link_store.map(|mut link_store| {
+                scope.spawn(move || -> Result<(ken_graph::LinkSummary, f64), Error> {
+                    let started = Instant::now();
+                    progress(IndexProgress::Files(ken_index::Progress::Linking));
+                    Ok((ken_graph::link(&mut link_store)?, started.elapsed().as_secs_f64()))
+                })
+            });
             progress(IndexProgress::Points);
             let vectors = self.vector_phases(&mut store, request, progress);
             let linked = linked.map(|l| l.join().unwrap_or_else(|_| Err(Error::internal("linking panicked")))).transpose();

@@ -276,7 +276,6 @@ fn lock(index_dir: &Path, wait: Duration) -> Result<File> {
     }
 }
 
-
 /// The one handle on an index's shard that a process shares between its
 /// searches and its writer (Qdrant Edge allows one opener per shard, and
 /// one process per shard through `vectors.lock`).
@@ -297,10 +296,6 @@ impl SharedShard {
     /// `keep`: hold the shard open between uses (a server) or not (a CLI run).
     pub fn new(index_dir: &Path, wait: Duration, keep: bool) -> SharedShard {
         SharedShard { index_dir: index_dir.to_path_buf(), wait, keep, open: Default::default() }
-    }
-
-    pub fn index_dir(&self) -> &Path {
-        &self.index_dir
     }
 
     fn slot(&self) -> std::sync::MutexGuard<'_, Option<std::sync::Arc<VectorShard>>> {

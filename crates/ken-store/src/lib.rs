@@ -197,6 +197,7 @@ impl Store {
             return Err(StoreError::TooNew { path: self.dir.clone(), found: version, supported });
         }
         for (i, migration) in MIGRATIONS.iter().enumerate().skip(version as usize) {
+            // Borrows only the connection: `classify` below needs `self.dir`.
             let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
             tx.execute_batch(migration).map_err(|e| classify(&self.dir, e))?;
             tx.pragma_update(None, "user_version", i as i64 + 1)?;
@@ -216,9 +217,16 @@ impl Store {
         Ok(())
     }
 
+    /// A write transaction. It takes the write lock at BEGIN (IMMEDIATE),
+    /// so a sibling connection's commit can never invalidate a snapshot it
+    /// already read from (which SQLite reports as busy without waiting).
+    fn write_tx(&mut self) -> rusqlite::Result<rusqlite::Transaction<'_>> {
+        self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+    }
+
     /// Starts a transaction for a batch of file changes.
     pub fn writer(&mut self) -> Result<Writer<'_>> {
-        Writer::new(self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?)
+        Writer::new(self.write_tx()?)
     }
 
     /// Truncates the write-ahead log so the database file is self-contained.

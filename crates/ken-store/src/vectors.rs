@@ -222,7 +222,7 @@ impl Store {
     /// Records that the shard now holds exactly these points for each file
     /// (and none for the files in `gone`), and marks the files synced.
     pub fn put_points(&mut self, files: &[(i64, Vec<PointRow>)], gone: &[i64]) -> Result<()> {
-        let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let tx = self.write_tx()?;
         {
             let mut unindex = tx.prepare_cached("DELETE FROM lexical WHERE rowid IN (SELECT id FROM points WHERE file_id = ?1)")?;
             let mut delete = tx.prepare_cached("DELETE FROM points WHERE file_id = ?1")?;
@@ -309,7 +309,7 @@ impl Store {
     }
 
     pub fn mark_dense(&mut self, point_ids: &[i64]) -> Result<()> {
-        let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let tx = self.write_tx()?;
         {
             let mut update = tx.prepare_cached("UPDATE points SET dense = 1 WHERE id = ?1")?;
             for id in point_ids {
@@ -329,7 +329,7 @@ impl Store {
 
     /// Forgets every point: the next sync writes the shard from scratch.
     pub fn reset_points(&mut self) -> Result<()> {
-        let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let tx = self.write_tx()?;
         tx.execute("DELETE FROM lexical", [])?;
         tx.execute("DELETE FROM points", [])?;
         tx.execute("UPDATE files SET vsynced = 0", [])?;
@@ -354,7 +354,7 @@ impl Store {
     }
 
     pub fn put_embeddings(&mut self, model: &str, rows: &[([u8; 16], &[f32])]) -> Result<()> {
-        let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let tx = self.write_tx()?;
         {
             let mut insert = tx.prepare_cached("INSERT OR REPLACE INTO embeddings(model, hash, vector) VALUES (?1, ?2, ?3)")?;
             for (hash, vector) in rows {

@@ -215,6 +215,37 @@ fn concurrent_index_runs_and_a_server_never_corrupt_the_index() {
     assert_eq!(observe(&repo, idx.to_str().unwrap(), false, &queries), want);
 }
 
+/// Something mounted on a directory (`mount ARGS… DIR`), unmounted on drop.
+/// Mounting needs root, as CI has; elsewhere `mount` gives `None` and the
+/// test says it was skipped.
+struct Mounted(std::path::PathBuf);
+
+impl Mounted {
+    fn mount(args: &[&str], dir: &std::path::Path) -> Option<Mounted> {
+        run_mount(args, dir).then(|| Mounted(dir.to_path_buf()))
+    }
+
+    /// A tmpfs of `size` (`256k`, `64m`): a disk that can fill up.
+    fn tmpfs(dir: &std::path::Path, size: &str) -> Option<Mounted> {
+        Mounted::mount(&["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"], dir)
+    }
+
+    /// `mount -o remount,OPTIONS`: a new size, or read-only.
+    fn remount(&self, options: &str) -> bool {
+        run_mount(&["-o", &format!("remount,{options}")], &self.0)
+    }
+}
+
+fn run_mount(args: &[&str], dir: &std::path::Path) -> bool {
+    std::process::Command::new("mount").args(args).arg(dir).status().is_ok_and(|s| s.success())
+}
+
+impl Drop for Mounted {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("umount").arg(&self.0).status();
+    }
+}
+
 /// The index on a disk that fills up: a clear error, an index that passes
 /// `integrity_check`, and once there is room the next run ends where a
 /// clean run does. Needs a tmpfs mount, so it runs as root (as CI does).
@@ -222,18 +253,10 @@ fn concurrent_index_runs_and_a_server_never_corrupt_the_index() {
 fn a_full_disk_gives_a_clear_error_and_no_corruption() {
     let repo = chain_repo(300);
     let disk = tempfile::tempdir().unwrap();
-    let mount = |args: &[&str]| std::process::Command::new("mount").args(args).arg(disk.path()).status().is_ok_and(|s| s.success());
-    if !mount(&["-t", "tmpfs", "-o", "size=256k", "tmpfs"]) {
+    let Some(mounted) = Mounted::tmpfs(disk.path(), "256k") else {
         eprintln!("skipped: mounting a small tmpfs needs root");
         return;
-    }
-    struct Unmount<'a>(&'a std::path::Path);
-    impl Drop for Unmount<'_> {
-        fn drop(&mut self) {
-            let _ = std::process::Command::new("umount").arg(self.0).status();
-        }
-    }
-    let _unmount = Unmount(disk.path());
+    };
     let idx = disk.path().join("idx");
     let idx = idx.to_str().unwrap();
     let run = || index_command(&repo, idx, false).output().unwrap();
@@ -246,7 +269,7 @@ fn a_full_disk_gives_a_clear_error_and_no_corruption() {
     assert_eq!(check, "ok");
     drop(db);
 
-    assert!(mount(&["-o", "remount,size=64m"]), "the disk grows");
+    assert!(mounted.remount("size=64m"), "the disk grows");
     stdout(&run());
     let clean_dir = tempfile::tempdir().unwrap();
     let clean = clean_dir.path().to_str().unwrap();
@@ -265,19 +288,11 @@ fn a_read_only_index_gives_a_clear_error_and_stays_whole() {
     let idx = disk.path().join("idx");
     let idx = idx.to_str().unwrap();
     stdout(&index_command(&repo, idx, false).output().unwrap());
-    let mount = |args: &[&str]| std::process::Command::new("mount").args(args).arg(idx).arg(idx).status().is_ok_and(|s| s.success());
-    if !mount(&["--bind"]) {
+    let Some(mounted) = Mounted::mount(&["--bind", idx], std::path::Path::new(idx)) else {
         eprintln!("skipped: a read-only bind mount needs root");
         return;
-    }
-    struct Unmount<'a>(&'a str);
-    impl Drop for Unmount<'_> {
-        fn drop(&mut self) {
-            let _ = std::process::Command::new("umount").arg(self.0).status();
-        }
-    }
-    let _unmount = Unmount(idx);
-    assert!(std::process::Command::new("mount").args(["-o", "remount,bind,ro", idx]).status().unwrap().success());
+    };
+    assert!(mounted.remount("bind,ro"));
     assert!(std::fs::write(std::path::Path::new(idx).join("probe"), "x").is_err(), "the mount is read-only");
 
     repo.write("pkg/mod_new.py", "def fresh_helper():\n    return 1\n");
@@ -298,18 +313,10 @@ fn a_read_only_index_gives_a_clear_error_and_stays_whole() {
 fn a_disk_full_while_embedding_gives_a_clear_error_and_resumes() {
     let repo = chain_repo(150);
     let disk = tempfile::tempdir().unwrap();
-    let mount = |args: &[&str]| std::process::Command::new("mount").args(args).arg(disk.path()).status().is_ok_and(|s| s.success());
-    if !mount(&["-t", "tmpfs", "-o", "size=64m", "tmpfs"]) {
+    let Some(mounted) = Mounted::tmpfs(disk.path(), "64m") else {
         eprintln!("skipped: mounting a small tmpfs needs root");
         return;
-    }
-    struct Unmount<'a>(&'a std::path::Path);
-    impl Drop for Unmount<'_> {
-        fn drop(&mut self) {
-            let _ = std::process::Command::new("umount").arg(self.0).status();
-        }
-    }
-    let _unmount = Unmount(disk.path());
+    };
     let idx = disk.path().join("idx");
     let idx = idx.to_str().unwrap();
     // The lexical index fits; then the disk keeps only a little room.
@@ -318,7 +325,7 @@ fn a_disk_full_while_embedding_gives_a_clear_error_and_resumes() {
         let out = std::process::Command::new("du").args(["-sk", idx]).output().unwrap();
         String::from_utf8_lossy(&out.stdout).split_whitespace().next().unwrap().parse::<u64>().unwrap()
     };
-    assert!(mount(&["-o", &format!("remount,size={}k", used_kib + 256)]), "the disk shrinks");
+    assert!(mounted.remount(&format!("size={}k", used_kib + 256)), "the disk shrinks");
     let out = index_command(&repo, idx, true).output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "a clear error, not a crash: {err}");
@@ -328,7 +335,7 @@ fn a_disk_full_while_embedding_gives_a_clear_error_and_resumes() {
     assert_eq!(check, "ok");
     drop(db);
 
-    assert!(mount(&["-o", "remount,size=512m"]), "the disk grows");
+    assert!(mounted.remount("size=512m"), "the disk grows");
     stdout(&index_command(&repo, idx, true).output().unwrap());
     let clean_dir = tempfile::tempdir().unwrap();
     let clean = clean_dir.path().to_str().unwrap();
