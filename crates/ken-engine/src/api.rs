@@ -56,6 +56,9 @@ pub struct SearchRequest {
     pub kinds: Vec<String>,
     #[serde(default)]
     pub path: Option<String>,
+    /// Reciprocal Rank Fusion constant (default 60).
+    #[serde(default)]
+    pub rrf_k: Option<f32>,
 }
 
 /// `GET /api/v1/symbols?name=…`: symbols by exact or partial name.
@@ -213,6 +216,11 @@ impl SearchRequest {
     pub fn validate(&self) -> Result<(), Error> {
         check_query(&self.query)?;
         check_range("k", self.k, 1, 1000)?;
+        if let Some(k) = self.rrf_k
+            && !(k.is_finite() && k > 0.0 && k <= 10_000.0)
+        {
+            return Err(Error::invalid("rrf_k", format!("must be a number above 0 and at most 10000 (got {k})")));
+        }
         check_languages("languages", &self.languages)?;
         check_kinds("kinds", &self.kinds)
     }

@@ -8,7 +8,7 @@
 //! searches and the writer, so a reindex never takes a lane away.
 
 use crate::api::*;
-use crate::{Error, IndexReport, IndexRequest};
+use crate::{Error, ErrorKind, IndexReport, IndexRequest};
 use ken_embed::{Embedder, ModelSpec, Resolver};
 use ken_lsp::{LspBridge, LspConfig, ServerSpec};
 use ken_pipeline::{Expansion, Live, Overrides, Pipeline, PipelineConfig, PipelineResponse, Source};
@@ -32,11 +32,14 @@ pub struct EngineOptions {
     /// requests. A one-shot command lets go of it between batches instead,
     /// so other processes can search meanwhile.
     pub keep_shard: bool,
+    /// How long a shard open waits for another process to let go of it
+    /// (default: 10 s for a server, a minute for a one-shot command).
+    pub shard_wait: Option<Duration>,
 }
 
 impl EngineOptions {
     pub fn new(index_dir: PathBuf) -> EngineOptions {
-        EngineOptions { index_dir, root: None, config: PipelineConfig::default(), model: None, lsp: false, keep_shard: false }
+        EngineOptions { index_dir, root: None, config: PipelineConfig::default(), model: None, lsp: false, keep_shard: false, shard_wait: None }
     }
 }
 
@@ -52,6 +55,22 @@ pub struct Engine {
     runtime: Option<tokio::runtime::Handle>,
     /// Held by the index run (one at a time).
     pub(crate) indexing: Mutex<()>,
+}
+
+/// The open halves of the dense lane.
+struct DenseLane {
+    shard: Arc<VectorShard>,
+    embedder: Arc<dyn Embedder>,
+}
+
+fn not_embedded() -> Error {
+    Error::new(ErrorKind::NoIndex, "no embeddings for this index yet (run `ken index`)")
+}
+
+fn other_model(indexed: &str, wanted: &str, spec_text: &str) -> Error {
+    Error::conflict(format!(
+        "this index was embedded with `{indexed}`, not `{wanted}`; run `ken index --model {spec_text} --reembed` to embed it with the new model, or drop --model"
+    ))
 }
 
 /// How long a search waits for another process to let go of the shard.
@@ -95,7 +114,7 @@ impl Engine {
                 },
             )
         });
-        let wait = if options.keep_shard { READER_WAIT } else { ken_search::WRITER_WAIT };
+        let wait = options.shard_wait.unwrap_or(if options.keep_shard { READER_WAIT } else { ken_search::WRITER_WAIT });
         Ok(Engine {
             shards: SharedShard::new(&options.index_dir, wait, options.keep_shard),
             index_dir: options.index_dir,
@@ -113,109 +132,140 @@ impl Engine {
         &self.root
     }
 
+    /// The model the engine was told to embed queries with, as typed.
+    pub fn model_text(&self) -> Option<&str> {
+        self.model.as_ref().map(|(_, text)| text.as_str())
+    }
+
     pub fn lsp(&self) -> Option<&LspBridge> {
         self.lsp.as_ref()
     }
 
-    fn store(&self) -> Result<Store, Error> {
+    /// A read-only view of the last committed state, for questions the
+    /// engine has no method for yet. Never blocked by a running index.
+    pub fn store(&self) -> Result<Store, Error> {
         Ok(Store::open_read_only(&self.index_dir)?)
     }
 
-    /// The shard, opened on first use; `None` when nothing is embedded yet.
-    fn shard(&self, store: &Store) -> Result<Option<Arc<VectorShard>>, Error> {
-        // Nothing embedded yet: no shard to open (BM25 and names answer).
+    /// The dense lane's two halves, the shard and the query embedder, each
+    /// opened on first use (at once, on two threads: both take a while).
+    /// `Ok(None)` with the reason when the lane is off: nothing embedded yet,
+    /// the shard held or damaged, the model unavailable. A model other than
+    /// the index's is an error: its vectors could never match.
+    fn dense_lane(&self, store: &Store) -> Result<Result<DenseLane, Error>, Error> {
         if store.embed_progress()?.embedded() == 0 {
-            return Ok(None);
+            return Ok(Err(not_embedded()));
         }
-        Ok(self.shards.existing(ken_search::shard_dim(store)?)?)
-    }
-
-    /// The query embedder, loaded on first use; `None` (with a note) when
-    /// the index has no vectors yet or the model cannot be loaded.
-    fn embedder(&self, store: &Store, notes: &mut Vec<String>) -> Result<Option<Arc<dyn Embedder>>, Error> {
+        let dim = ken_search::shard_dim(store)?;
         let mut slot = self.embedder.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(e) = &*slot {
-            return Ok(Some(e.clone()));
-        }
-        if store.embed_progress()?.embedded() == 0 {
-            return Ok(None);
-        }
-        let indexed = ken_search::indexed_model(store)?;
-        let (spec, spec_text) = match &self.model {
-            Some(m) => m.clone(),
+        let (shard, embedder) = match &*slot {
+            Some(embedder) => (self.shards.existing(dim), Ok(embedder.clone())),
             None => {
-                let text = ken_search::index_model_spec(store)?;
-                match ModelSpec::parse(&text) {
-                    Ok(m) => (m, text),
-                    Err(e) => {
-                        notes.push(format!("semantic lane off: {e}"));
-                        return Ok(None);
+                let indexed = ken_search::indexed_model(store)?;
+                let (spec, spec_text) = match &self.model {
+                    Some(m) => m.clone(),
+                    None => {
+                        let text = ken_search::index_model_spec(store)?;
+                        match ModelSpec::parse(&text) {
+                            Ok(m) => (m, text),
+                            Err(e) => return Ok(Err(Error::new(ErrorKind::ModelUnavailable, e.to_string()))),
+                        }
                     }
+                };
+                if let Some((id, indexed_spec)) = &indexed
+                    && ModelSpec::parse(indexed_spec).is_ok_and(|indexed_spec| spec.certainly_differs(&indexed_spec))
+                {
+                    // Refused before the model is fetched: it could never be used here.
+                    return Err(other_model(id, &spec_text, &spec_text));
                 }
+                let (shard, loaded) = std::thread::scope(|scope| {
+                    let loaded = scope.spawn(|| Resolver::default().load(&spec));
+                    let shard = self.shards.existing(dim);
+                    (shard, loaded.join().unwrap_or_else(|_| Err(ken_embed::EmbedError::Inference("loading the model panicked".into()))))
+                });
+                let embedder = match loaded {
+                    Ok(e) => {
+                        if let Some((id, _)) = &indexed
+                            && id != e.model_id()
+                        {
+                            return Err(other_model(id, e.model_id(), &spec_text));
+                        }
+                        let e: Arc<dyn Embedder> = Arc::from(e);
+                        *slot = Some(e.clone());
+                        Ok(e)
+                    }
+                    Err(e) => Err(Error::new(ErrorKind::ModelUnavailable, e.to_string())),
+                };
+                (shard, embedder)
             }
         };
-        if let Some((id, indexed_spec)) = &indexed
-            && ModelSpec::parse(indexed_spec).is_ok_and(|indexed_spec| spec.certainly_differs(&indexed_spec))
-        {
-            return Err(Error::conflict(format!(
-                "this index was embedded with `{id}`, not `{spec_text}`; run `ken index --model {spec_text} --reembed`, or restart without --model"
-            )));
-        }
-        let embedder: Arc<dyn Embedder> = match Resolver::default().load(&spec) {
-            Ok(e) => Arc::from(e),
-            Err(e) => {
-                notes.push(format!("semantic lane off: {e}"));
-                return Ok(None);
-            }
+        let shard = match shard {
+            Ok(Some(shard)) => shard,
+            Ok(None) => return Ok(Err(not_embedded())),
+            Err(e) => return Ok(Err(e.into())),
         };
-        if let Some((id, _)) = &indexed
-            && id != embedder.model_id()
-        {
-            return Err(Error::conflict(format!(
-                "this index was embedded with `{id}`, not `{}`; run `ken index --model {spec_text} --reembed`, or restart without --model",
-                embedder.model_id()
-            )));
-        }
-        *slot = Some(embedder.clone());
-        Ok(Some(embedder))
+        Ok(embedder.map(|embedder| DenseLane { shard, embedder }))
     }
 
-    /// Stage 1 only: the hybrid retrieval of `ken search`.
+    /// Stage 1 only: the hybrid retrieval of `ken search`. A dense lane that
+    /// is off fails `semantic` mode and leaves a note in the others.
     pub fn search(&self, request: &SearchRequest) -> Result<SearchResponse, Error> {
         request.validate()?;
         let store = self.store()?;
-        let mut notes = Vec::new();
         let mode = request.mode.unwrap_or(Mode::Hybrid);
-        let shard = self.shard(&store)?;
-        let embedder = if mode.uses_dense() { self.embedder(&store, &mut notes)? } else { None };
-        let searcher = Searcher { store: &store, shard: shard.as_deref(), embedder: embedder.as_deref(), dense_off: None };
+        let (dense, dense_off) = if mode.uses_dense() {
+            match self.dense_lane(&store)? {
+                Ok(lane) => (Some(lane), None),
+                Err(off) if mode == Mode::Semantic => return Err(off),
+                Err(off) => (None, Some(off.message)),
+            }
+        } else {
+            (None, None)
+        };
+        let searcher = Searcher {
+            store: &store,
+            shard: dense.as_ref().map(|d| &*d.shard),
+            embedder: dense.as_ref().map(|d| &*d.embedder),
+            dense_off,
+        };
         let options = SearchOptions {
             k: request.k.unwrap_or(10),
             mode,
             languages: request.languages.clone(),
             kinds: request.kinds.clone(),
             path_glob: request.path.clone(),
+            rrf_k: request.rrf_k.unwrap_or(SearchOptions::default().rrf_k),
             ..Default::default()
         };
-        let mut response = searcher.search(&request.query, &options)?;
-        response.notes.extend(notes);
-        Ok(response)
+        Ok(searcher.search(&request.query, &options)?)
     }
 
     /// The five-stage pipeline (`POST /api/v1/hybrid-search`).
     pub fn hybrid_search(&self, request: &HybridSearchRequest) -> Result<PipelineResponse, Error> {
         let config = self.request_config(request.top_k, request.config_overrides.as_ref())?;
+        self.pipeline_search(request, &config)
+    }
+
+    /// The pipeline with a configuration of the caller's (the engine's with
+    /// command-line flags on top); `request.config_overrides` is not read.
+    pub fn pipeline_search(&self, request: &HybridSearchRequest, config: &PipelineConfig) -> Result<PipelineResponse, Error> {
         request.validate()?;
         let store = self.store()?;
-        let mut notes = Vec::new();
-        let shard = self.shard(&store)?;
-        let embedder = self.embedder(&store, &mut notes)?;
+        let (dense, dense_off) = match self.dense_lane(&store)? {
+            Ok(lane) => (Some(lane), None),
+            Err(off) => (None, Some(off.message)),
+        };
         let live = match (config.expansion, &self.lsp, &self.runtime) {
             (Expansion::Lsp, Some(bridge), Some(runtime)) => Some(Live { bridge, runtime }),
             _ => None,
         };
         let pipeline = Pipeline {
-            searcher: Searcher { store: &store, shard: shard.as_deref(), embedder: embedder.as_deref(), dense_off: None },
+            searcher: Searcher {
+                store: &store,
+                shard: dense.as_ref().map(|d| &*d.shard),
+                embedder: dense.as_ref().map(|d| &*d.embedder),
+                dense_off,
+            },
             root: self.root.clone(),
             live,
         };
@@ -225,10 +275,7 @@ impl Engine {
             path_glob: request.path.clone(),
             ..Default::default()
         };
-        let mut response =
-            pipeline.run(&request.query, &filters, &config, request.explain)?;
-        response.notes.extend(notes);
-        Ok(response)
+        Ok(pipeline.run(&request.query, &filters, config, request.explain)?)
     }
 
     /// The server's configuration with a request's `top_k` and overrides.

@@ -3,6 +3,7 @@
 use anyhow::{Result, bail};
 use clap::{Args, Subcommand, ValueEnum};
 use ken_graph::{ExportFormat, Graph, Hit, SymbolRef, Traversal};
+use crate::read::Output;
 use ken_store::{Store, SymbolRow};
 use serde_json::json;
 use std::fmt::Write;
@@ -102,21 +103,21 @@ struct ExportArgs {
     depth: u32,
 }
 
-pub fn run(store: &Store, args: GraphArgs) -> Result<()> {
+pub fn run(store: &Store, args: &GraphArgs, out: &mut Output) -> Result<()> {
     let graph = Graph::new(store);
     let resolve = |text: &str| -> Result<SymbolRow> { Ok(graph.resolve(&SymbolRef::parse(text))?) };
-    match args.command {
-        GraphCommand::Callers(w) => print_walk(graph.callers(resolve(&w.target.symbol)?, w.depth)?, w.target.json, "callers"),
-        GraphCommand::Callees(w) => print_walk(graph.callees(resolve(&w.target.symbol)?, w.depth)?, w.target.json, "callees"),
+    match &args.command {
+        GraphCommand::Callers(w) => print_walk(graph.callers(resolve(&w.target.symbol)?, w.depth)?, w.target.json, "callers", out),
+        GraphCommand::Callees(w) => print_walk(graph.callees(resolve(&w.target.symbol)?, w.depth)?, w.target.json, "callees", out),
         GraphCommand::Subclasses(t) => {
             let root = resolve(&t.symbol)?;
             require_type(&root, "subclasses")?;
-            print_walk(graph.subclasses(root)?, t.json, "subclasses")
+            print_walk(graph.subclasses(root)?, t.json, "subclasses", out)
         }
         GraphCommand::Superclasses(t) => {
             let root = resolve(&t.symbol)?;
             require_type(&root, "superclasses")?;
-            print_walk(graph.superclasses(root)?, t.json, "superclasses")
+            print_walk(graph.superclasses(root)?, t.json, "superclasses", out)
         }
         GraphCommand::Overrides(t) => {
             let root = resolve(&t.symbol)?;
@@ -125,36 +126,37 @@ pub fn run(store: &Store, args: GraphArgs) -> Result<()> {
             }
             let (up, down) = graph.overrides(root)?;
             if t.json {
-                println!("{}", serde_json::to_string_pretty(&json!({ "symbol": up.symbol, "overrides": up.hits, "overridden_by": down.hits }))?);
+                writeln!(out.stdout, "{}", serde_json::to_string_pretty(&json!({ "symbol": up.symbol, "overrides": up.hits, "overridden_by": down.hits }))?)?;
             } else {
-                let mut out = heading(&up.symbol);
-                section(&mut out, "overrides", &up.hits);
-                section(&mut out, "overridden by", &down.hits);
-                print!("{out}");
+                let mut text = heading(&up.symbol);
+                section(&mut text, "overrides", &up.hits);
+                section(&mut text, "overridden by", &down.hits);
+                out.stdout.push_str(&text);
             }
             Ok(())
         }
-        GraphCommand::Refs(t) => print_walk(graph.refs(resolve(&t.symbol)?)?, t.json, "references"),
-        GraphCommand::Tests(t) => print_walk(graph.tests(resolve(&t.target.symbol)?, t.depth)?, t.target.json, "tests"),
+        GraphCommand::Refs(t) => print_walk(graph.refs(resolve(&t.symbol)?)?, t.json, "references", out),
+        GraphCommand::Tests(t) => print_walk(graph.tests(resolve(&t.target.symbol)?, t.depth)?, t.target.json, "tests", out),
         GraphCommand::Path(p) => {
             let (from, to) = (resolve(&p.from)?, resolve(&p.to)?);
             let chain = graph.path(from.clone(), to.clone(), p.max_depth)?;
             if p.json {
-                println!("{}", serde_json::to_string_pretty(&json!({ "from": from, "to": to, "path": chain }))?);
+                writeln!(out.stdout, "{}", serde_json::to_string_pretty(&json!({ "from": from, "to": to, "path": chain }))?)?;
                 return Ok(());
             }
             match chain {
                 Some(hops) => {
-                    let mut out = heading(&from);
+                    let mut text = heading(&from);
                     for h in &hops {
-                        let _ = writeln!(out, "  → {:<15} {}  {}:{}:{}", h.relation, h.symbol.qualified_name, h.site.path, h.site.line, h.site.col);
+                        let _ = writeln!(text, "  → {:<15} {}  {}:{}:{}", h.relation, h.symbol.qualified_name, h.site.path, h.site.line, h.site.col);
                     }
-                    print!("{out}");
+                    out.stdout.push_str(&text);
                 }
-                None => println!(
+                None => writeln!(
+                    out.stdout,
                     "{} does not reach {} within {} steps of calls, instantiations and uses",
                     from.qualified_name, to.qualified_name, p.max_depth
-                ),
+                )?,
             }
             Ok(())
         }
@@ -165,13 +167,12 @@ pub fn run(store: &Store, args: GraphArgs) -> Result<()> {
                 rows.truncate(u.limit);
             }
             if u.json {
-                println!("{}", serde_json::to_string_pretty(&json!({ "total": total, "symbols": rows }))?);
+                writeln!(out.stdout, "{}", serde_json::to_string_pretty(&json!({ "total": total, "symbols": rows }))?)?;
             } else {
-                let mut out = format!("{total} public functions and methods are not reached by any test (most important first):\n");
+                writeln!(out.stdout, "{total} public functions and methods are not reached by any test (most important first):")?;
                 for s in &rows {
-                    let _ = writeln!(out, "  {:<11} {}  {}:{}", s.kind, s.qualified_name, s.path, s.start_line);
+                    writeln!(out.stdout, "  {:<11} {}  {}:{}", s.kind, s.qualified_name, s.path, s.start_line)?;
                 }
-                print!("{out}");
             }
             Ok(())
         }
@@ -181,7 +182,7 @@ pub fn run(store: &Store, args: GraphArgs) -> Result<()> {
                 Format::Json => ExportFormat::Json,
                 Format::Dot => ExportFormat::Dot,
             };
-            println!("{}", graph.export(root, e.depth, format)?);
+            writeln!(out.stdout, "{}", graph.export(root, e.depth, format)?)?;
             Ok(())
         }
     }
@@ -206,12 +207,13 @@ fn section(out: &mut String, title: &str, hits: &[Hit]) {
     }
 }
 
-fn print_walk(t: Traversal, json: bool, what: &str) -> Result<()> {
+fn print_walk(t: Traversal, json: bool, what: &str, text: &mut Output) -> Result<()> {
     if json {
-        println!("{}", serde_json::to_string_pretty(&t)?);
+        writeln!(text.stdout, "{}", serde_json::to_string_pretty(&t)?)?;
         return Ok(());
     }
-    let mut out = heading(&t.symbol);
+    let out = &mut text.stdout;
+    out.push_str(&heading(&t.symbol));
     if t.hits.is_empty() {
         let _ = writeln!(out, "  no {what} found");
     }
@@ -227,6 +229,5 @@ fn print_walk(t: Traversal, json: bool, what: &str) -> Result<()> {
     if t.truncated {
         let _ = writeln!(out, "  … more beyond this depth; pass a larger --depth");
     }
-    print!("{out}");
     Ok(())
 }

@@ -2,8 +2,10 @@
 //! calls the library crates and prints text or JSON. No analysis lives here.
 
 mod graph;
+mod local;
 mod model;
 mod output;
+mod read;
 mod search;
 mod serve;
 
@@ -12,7 +14,7 @@ use clap::{Args, Parser, Subcommand};
 use ken_core::ChunkBudget;
 use ken_engine::IndexProgress;
 use ken_index::{IndexOptions, Progress};
-use ken_store::{Store, SymbolQuery, SymbolRow};
+use read::ReadCommand;
 use std::io::IsTerminal;
 
 /// Mining and tokenizing allocate many small strings on every core;
@@ -23,7 +25,7 @@ use std::path::{Path, PathBuf};
 
 #[derive(Parser)]
 #[command(name = "ken", version, about = "Kenning: index, search and understand code repositories")]
-struct Cli {
+pub(crate) struct Cli {
     /// Run as if ken was started in this directory.
     #[arg(short = 'C', global = true, value_name = "DIR")]
     directory: Option<PathBuf>,
@@ -39,9 +41,9 @@ enum Command {
     /// Index a repository, or bring its index up to date.
     Index(IndexArgs),
     /// Find symbols by exact or partial name (case-insensitive, exact first).
-    Symbols(SymbolsArgs),
+    Symbols(read::SymbolsArgs),
     /// Show the symbol tree of a file.
-    Outline(OutlineArgs),
+    Outline(read::OutlineArgs),
     /// Query the dependency graph: callers, callees, class hierarchy, tests…
     Graph(graph::GraphArgs),
     /// Search code: natural language, names, or both (dense + BM25 + exact names).
@@ -102,36 +104,6 @@ struct IndexArgs {
     quiet: bool,
 }
 
-#[derive(Args)]
-struct SymbolsArgs {
-    /// Name or part of a name; a qualified suffix such as `Session.send` works too.
-    #[arg(required_unless_present = "rank")]
-    name: Option<String>,
-    /// Order by importance (PageRank, references, usage across files); with
-    /// no NAME, list the most important symbols of the repository.
-    #[arg(long)]
-    rank: bool,
-    /// Only these kinds (function, class, method, …); repeatable.
-    #[arg(long)]
-    kind: Vec<String>,
-    /// Only this language.
-    #[arg(long)]
-    lang: Option<String>,
-    /// At most this many results (0: all).
-    #[arg(short = 'k', long, default_value_t = 20)]
-    limit: usize,
-    #[arg(long)]
-    json: bool,
-}
-
-#[derive(Args)]
-struct OutlineArgs {
-    /// File path, relative to the current directory or the repository root.
-    file: PathBuf,
-    #[arg(long)]
-    json: bool,
-}
-
 fn writes_only_to_stdout(command: &Command) -> bool {
     match command {
         Command::Search(args) => !args.pipeline.wanted(),
@@ -164,14 +136,35 @@ fn main() {
         .with_writer(std::io::stderr)
         .init();
     if let Err(err) = run(cli) {
-        let mut message = err.to_string();
-        for cause in err.chain().skip(1) {
-            message.push_str(": ");
-            message.push_str(&cause.to_string());
-        }
-        eprintln!("error: {message}");
+        eprintln!("error: {}", error_text(&err));
         std::process::exit(1);
     }
+}
+
+/// An error and its causes on one line.
+pub(crate) fn error_text(err: &anyhow::Error) -> String {
+    let mut message = err.to_string();
+    for cause in err.chain().skip(1) {
+        message.push_str(": ");
+        message.push_str(&cause.to_string());
+    }
+    message
+}
+
+/// The read command a command line names, for a server answering a client.
+pub(crate) fn parse_read_command(args: &[String]) -> Option<ReadCommand> {
+    read_command(Cli::try_parse_from(args).ok()?.command).ok()
+}
+
+fn read_command(command: Command) -> Result<ReadCommand, Command> {
+    Ok(match command {
+        Command::Search(args) => ReadCommand::Search(args),
+        Command::Symbols(args) => ReadCommand::Symbols(args),
+        Command::Outline(args) => ReadCommand::Outline(args),
+        Command::Graph(args) => ReadCommand::Graph(args),
+        Command::Status { json } => ReadCommand::Status { json },
+        other => return Err(other),
+    })
 }
 
 fn run(cli: Cli) -> Result<()> {
@@ -184,15 +177,12 @@ fn run(cli: Cli) -> Result<()> {
         }
         None => std::env::current_dir().context("cannot read the current directory")?,
     };
-    match cli.command {
-        Command::Index(args) => index(&cwd, cli.index_dir, args),
-        Command::Symbols(args) => symbols(&cwd, cli.index_dir, args),
-        Command::Outline(args) => outline(&cwd, cli.index_dir, args),
-        Command::Graph(args) => graph::run(&open_index(&cwd, cli.index_dir)?, args),
-        Command::Search(args) => search::search(&cwd, cli.index_dir, args),
-        Command::Serve(args) => serve::serve(&cwd, cli.index_dir, args),
-        Command::Mcp(args) => serve::mcp(&cwd, cli.index_dir, args),
-        Command::Status { json } => search::status(&open_index(&cwd, cli.index_dir)?, json),
+    match read_command(cli.command) {
+        Ok(read) => read::run(&cwd, cli.index_dir, read),
+        Err(Command::Index(args)) => index(&cwd, cli.index_dir, args),
+        Err(Command::Serve(args)) => serve::serve(&cwd, cli.index_dir, args),
+        Err(Command::Mcp(args)) => serve::mcp(&cwd, cli.index_dir, args),
+        Err(_) => unreachable!("every other command reads"),
     }
 }
 
@@ -301,98 +291,4 @@ pub(crate) fn check_kinds(kinds: &[String]) -> Result<()> {
 /// The canonical name of a `--lang` value.
 pub(crate) fn language_name(text: &str) -> Result<String> {
     Ok(ken_core::Language::from_name_or_list(text).map_err(anyhow::Error::msg)?.name().to_string())
-}
-
-/// Opens the index for reading: `--index-dir`, or the one of the repository
-/// holding the current directory.
-fn open_index(cwd: &Path, index_dir: Option<PathBuf>) -> Result<Store> {
-    let dir = match index_dir {
-        Some(d) => cwd.join(d),
-        None => {
-            let root = repo_root(cwd);
-            let dir = ken_index::default_index_dir(&root);
-            if !dir.join(ken_store::DB_FILE).is_file() {
-                bail!("no index found for {}; run `ken index` there first (or pass --index-dir)", root.display());
-            }
-            dir
-        }
-    };
-    Ok(Store::open_read_only(&dir)?)
-}
-
-fn symbols(cwd: &Path, index_dir: Option<PathBuf>, args: SymbolsArgs) -> Result<()> {
-    let store = open_index(cwd, index_dir)?;
-    check_kinds(&args.kind)?;
-    let language = args.lang.as_deref().map(language_name).transpose()?;
-    let name = args.name.clone().unwrap_or_default();
-    let rows = if args.rank {
-        let mut rows: Vec<(SymbolRow, f64)> = match &args.name {
-            Some(name) => store
-                .find_symbols(&SymbolQuery { text: name.clone(), kinds: args.kind.clone(), language: language.clone(), limit: 0 })?
-                .into_iter()
-                .map(|s| {
-                    let importance = store.metrics(s.id).ok().flatten().map_or(0.0, |m| m.importance);
-                    (s, importance)
-                })
-                .collect(),
-            None => ken_graph::Graph::new(&store)
-                .ranked(usize::MAX)?
-                .into_iter()
-                .filter(|(s, _)| args.kind.is_empty() || args.kind.contains(&s.kind))
-                .filter(|(s, _)| language.as_ref().is_none_or(|l| &s.language == l))
-                .map(|(s, m)| (s, m.importance))
-                .collect(),
-        };
-        rows.sort_by(|a, b| b.1.total_cmp(&a.1));
-        rows.truncate(if args.limit == 0 { usize::MAX } else { args.limit });
-        rows.into_iter().map(|(s, _)| s).collect()
-    } else {
-        store.find_symbols(&SymbolQuery { text: name.clone(), kinds: args.kind, language, limit: args.limit })?
-    };
-    if args.json {
-        println!("{}", serde_json::to_string_pretty(&rows)?);
-    } else if rows.is_empty() {
-        eprintln!("no symbol matches `{name}`");
-    } else {
-        print!("{}", output::symbol_list(&rows));
-    }
-    Ok(())
-}
-
-fn outline(cwd: &Path, index_dir: Option<PathBuf>, args: OutlineArgs) -> Result<()> {
-    let store = open_index(cwd, index_dir)?;
-    let root = store.meta("root")?.map(PathBuf::from);
-    let typed = cwd.join(&args.file);
-    let mut candidates: Vec<String> = Vec::new();
-    if let (Some(root), Ok(abs)) = (&root, typed.canonicalize()) {
-        if let Ok(rel) = abs.strip_prefix(root) {
-            candidates.push(rel.to_string_lossy().replace('\\', "/"));
-        }
-    }
-    let as_given = args.file.to_string_lossy().replace('\\', "/");
-    candidates.push(as_given.trim_start_matches("./").to_string());
-    for path in &candidates {
-        if let Some(rows) = store.outline(path)? {
-            if args.json {
-                println!("{}", serde_json::to_string_pretty(&output::outline_json(path, &rows))?);
-            } else {
-                print!("{}", output::outline_text(path, &rows));
-            }
-            return Ok(());
-        }
-    }
-    let similar = store.paths_ending_with(candidates.last().map(String::as_str).unwrap_or_default())?;
-    match similar.as_slice() {
-        [only] => {
-            let rows = store.outline(only)?.unwrap_or_default();
-            if args.json {
-                println!("{}", serde_json::to_string_pretty(&output::outline_json(only, &rows))?);
-            } else {
-                print!("{}", output::outline_text(only, &rows));
-            }
-            Ok(())
-        }
-        [] => bail!("{} is not in the index; check the path, or run `ken index` if the file is new", args.file.display()),
-        many => bail!("{} matches several indexed files: {}; give more of the path", args.file.display(), many.join(", ")),
-    }
 }

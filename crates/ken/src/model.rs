@@ -2,8 +2,7 @@
 
 use anyhow::Result;
 use clap::Args;
-use ken_embed::{ModelSpec, Resolver};
-use ken_store::Store;
+use ken_embed::ModelSpec;
 use std::path::PathBuf;
 
 #[derive(Args, Clone, Debug, Default)]
@@ -20,19 +19,6 @@ pub struct ModelArgs {
 }
 
 impl ModelArgs {
-    /// The model to use: the flag, else the one the index was embedded with, else the default.
-    pub fn spec(&self, store: &Store) -> Result<(ModelSpec, String, bool)> {
-        if let Some(dir) = &self.model_dir {
-            let text = dir.display().to_string();
-            return Ok((ModelSpec::Dir(dir.clone()), text, true));
-        }
-        if let Some(text) = &self.model {
-            return Ok((ModelSpec::parse(text).map_err(anyhow::Error::msg)?, text.clone(), true));
-        }
-        let text = ken_search::index_model_spec(store)?;
-        Ok((ModelSpec::parse(&text).map_err(anyhow::Error::msg)?, text, false))
-    }
-
     /// The model the flags name, if any.
     pub fn explicit(&self) -> Result<Option<(ModelSpec, String)>> {
         if let Some(dir) = &self.model_dir {
@@ -42,11 +28,5 @@ impl ModelArgs {
             Some(text) => Ok(Some((ModelSpec::parse(text).map_err(anyhow::Error::msg)?, text.clone()))),
             None => Ok(None),
         }
-    }
-
-    pub fn resolver(&self) -> Resolver {
-        let mut r = Resolver::default();
-        r.explicit_dir = None;
-        r
     }
 }

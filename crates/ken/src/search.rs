@@ -1,23 +1,24 @@
-//! `ken search`, and the vector phases of `ken index` (points, then embeddings).
+//! `ken search`: arguments, the first search of an unindexed repository, and the text rendering.
 
 use crate::model::ModelArgs;
-use anyhow::{Context, Result, bail};
+use crate::read::{Context, Output};
+use anyhow::{Context as _, Result, bail};
 use clap::Args;
-use ken_embed::{Embedder, ModelSpec};
-use ken_search::{Mode, SearchOptions, SearchResponse, Searcher, VectorShard};
+use ken_engine::api::{HybridSearchRequest, SearchRequest};
+use ken_engine::{Engine, EngineOptions};
+use ken_pipeline::{Expansion, PipelineConfig, Source};
+use ken_search::{MAX_QUERY_CHARS, Mode, SearchResponse};
 use ken_store::Store;
-use std::io::IsTerminal;
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// How long a search waits for a writer to let go of the vector index
 /// (`KEN_LOCK_WAIT_SECS`, default 10).
-fn reader_wait() -> Duration {
+pub fn reader_wait() -> Duration {
     let secs = std::env::var("KEN_LOCK_WAIT_SECS").ok().and_then(|s| s.parse().ok()).unwrap_or(10.0f64);
     Duration::from_secs_f64(secs.clamp(0.0, 3600.0))
 }
-
-
 
 #[derive(Args)]
 pub struct SearchArgs {
@@ -50,30 +51,42 @@ pub struct SearchArgs {
     pub json: bool,
 }
 
-pub fn search(cwd: &Path, index_dir: Option<PathBuf>, args: SearchArgs) -> Result<()> {
-    let query = args.query.join(" ");
-    let mode = Mode::parse(&args.mode).with_context(|| format!("unknown --mode `{}`; use hybrid, semantic, lexical or exact", args.mode))?;
+/// Checks the arguments before any work (indexing a new repository included).
+pub fn check(args: &SearchArgs) -> Result<()> {
+    Mode::parse(&args.mode).with_context(|| format!("unknown --mode `{}`; use hybrid, semantic, lexical or exact", args.mode))?;
     let k = args.k.unwrap_or(10);
     if k == 0 || k > 1000 {
         bail!("-k must be between 1 and 1000");
     }
-    let languages = args.lang.iter().map(|l| crate::language_name(l)).collect::<Result<Vec<_>>>()?;
-    crate::check_kinds(&args.kind)?;
-    // Validate the query before any indexing work.
-    ken_search::plan_query(&query)?;
-
-    let dir = match index_dir {
-        Some(d) => cwd.join(d),
-        None => ken_index::default_index_dir(&crate::repo_root(cwd)),
-    };
-    if !dir.join(ken_store::DB_FILE).is_file() {
-        first_index(cwd, &dir, &args.model)?;
+    if args.pipeline.wanted() && args.k.is_some_and(|k| k > ken_pipeline::MAX_TOP_K) {
+        bail!("-k must be between 1 and {} with --pipeline", ken_pipeline::MAX_TOP_K);
     }
+    for language in &args.lang {
+        crate::language_name(language)?;
+    }
+    crate::check_kinds(&args.kind)?;
+    ken_search::plan_query(&args.query.join(" "))?;
+    Ok(())
+}
+
+/// `ken search`: stage 1 (hybrid retrieval), or with `--pipeline` the five
+/// stages, over the engine's configuration with the flags on top.
+pub fn search(engine: &Engine, context: &Context, args: &SearchArgs, out: &mut Output) -> Result<()> {
+    check(args)?;
+    // The API refuses an overlong query; the command line cuts it, and says so.
+    let mut query = args.query.join(" ");
+    let cut = query.chars().count() > MAX_QUERY_CHARS;
+    if cut {
+        query = query.chars().take(MAX_QUERY_CHARS).collect();
+    }
+    let cut_note = format!("the query was cut to its first {MAX_QUERY_CHARS} characters");
+    let languages = args.lang.iter().map(|l| crate::language_name(l)).collect::<Result<Vec<_>>>()?;
     if args.pipeline.wanted() {
-        if args.k.is_some_and(|k| k > ken_pipeline::MAX_TOP_K) {
-            bail!("-k must be between 1 and {} with --pipeline", ken_pipeline::MAX_TOP_K);
+        let mut config = engine.config.with_overrides(&args.pipeline.overrides()?, "", &Source::Flag).map_err(|e| anyhow::anyhow!("{e}"))?;
+        if let Some(k) = args.k {
+            config.top_k = k;
         }
-        let request = ken_server::api::HybridSearchRequest {
+        let request = HybridSearchRequest {
             query,
             top_k: args.k,
             config_overrides: None,
@@ -82,90 +95,71 @@ pub fn search(cwd: &Path, index_dir: Option<PathBuf>, args: SearchArgs) -> Resul
             kinds: args.kind.clone(),
             path: args.path.clone(),
         };
-        let response = crate::serve::pipeline_search(dir, &crate::repo_root(cwd), request, &args.pipeline, &args.model)?;
+        let mut response = engine.pipeline_search(&request, &config)?;
+        if cut {
+            response.notes.insert(0, cut_note);
+        }
         if args.json {
-            println!("{}", serde_json::to_string_pretty(&response)?);
+            writeln!(out.stdout, "{}", serde_json::to_string_pretty(&response)?)?;
         } else {
-            print!("{}", crate::serve::render(&response, args.pipeline.explain));
+            out.stdout.push_str(&crate::serve::render(&response, args.pipeline.explain));
             for note in &response.notes {
-                eprintln!("note: {note}");
+                writeln!(out.stderr, "note: {note}")?;
             }
         }
         return Ok(());
     }
-    let store = Store::open_read_only(&dir)?;
-    let wants_model = mode.uses_dense() && store.embed_progress()?.embedded() > 0;
-    let (spec, spec_text, _) = args.model.spec(&store)?;
-    if let Some((indexed, indexed_spec)) = ken_search::indexed_model(&store)?
-        && ModelSpec::parse(&indexed_spec).is_ok_and(|indexed_spec| spec.certainly_differs(&indexed_spec))
-    {
-        // Refused before the model is fetched: it could never be used here.
-        bail!(
-            "this index was embedded with `{indexed}`, not `{spec_text}`; run `ken index --model {spec_text} --reembed` to embed it with the new model, or drop --model"
-        );
-    }
-    let dim = ken_search::shard_dim(&store)?;
-    // Loading the shard and the model are independent: do both at once.
-    // Only the dense lane needs the shard; BM25 and names are in SQLite.
-    let (shard, model) = std::thread::scope(|scope| {
-        let model = scope.spawn(|| wants_model.then(|| args.model.resolver().load(&spec)));
-        let shard = wants_model.then(|| VectorShard::open(&dir, dim, reader_wait()));
-        (shard, model.join().unwrap_or(None))
-    });
-    let mut dense_off = None;
-    let shard = match shard {
-        Some(Ok(s)) => Some(s),
-        Some(Err(e)) if mode == Mode::Semantic => return Err(e.into()),
-        Some(Err(e)) => {
-            dense_off = Some(e.to_string());
-            None
-        }
-        None => None,
-    };
-    let embedder: Option<Box<dyn Embedder>> = match model {
-        None => None,
-        Some(Ok(e)) => {
-            if let Some((indexed, _)) = ken_search::indexed_model(&store)?
-                && indexed != e.model_id()
-            {
-                bail!(
-                    "this index was embedded with `{indexed}`, not `{}`; run `ken index --model {spec_text} --reembed` to embed it with the new model, or drop --model",
-                    e.model_id()
-                );
-            }
-            Some(e)
-        }
-        Some(Err(e)) if mode == Mode::Semantic => return Err(e.into()),
-        Some(Err(e)) => {
-            dense_off.get_or_insert(e.to_string());
-            None
-        }
-    };
-    let searcher = Searcher { store: &store, shard: shard.as_ref(), embedder: embedder.as_deref(), dense_off };
-    let options = SearchOptions {
-        k,
-        mode,
+    let request = SearchRequest {
+        query,
+        k: args.k,
+        mode: Mode::parse(&args.mode),
         languages,
         kinds: args.kind.clone(),
-        path_glob: args.path.clone(),
-        rrf_k: args.rrf_k,
-        ..Default::default()
+        path: args.path.clone(),
+        rrf_k: Some(args.rrf_k),
     };
-    let response = searcher.search(&query, &options)?;
+    let mut response = engine.search(&request)?;
+    if cut {
+        response.notes.insert(0, cut_note);
+    }
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&response)?);
+        writeln!(out.stdout, "{}", serde_json::to_string_pretty(&response)?)?;
     } else {
-        print!("{}", render(&response, std::io::stdout().is_terminal()));
+        out.stdout.push_str(&render(&response, context.color));
         for note in &response.notes {
-            eprintln!("note: {note}");
+            writeln!(out.stderr, "note: {note}")?;
         }
     }
     Ok(())
 }
 
+/// `ken search --pipeline` in this process: with `--expansion lsp` it
+/// starts (and stops) the language servers, so it runs in a runtime.
+pub fn pipeline_here(mut options: EngineOptions, context: &Context, args: &SearchArgs) -> Result<Output> {
+    let root = ken_store::Store::open_read_only(&options.index_dir)?
+        .meta("root")?
+        .map(PathBuf::from)
+        .unwrap_or_else(|| crate::repo_root(&context.cwd));
+    options.config = PipelineConfig::load(&root).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let mut out = Output::default();
+    let config = options.config.with_overrides(&args.pipeline.overrides()?, "", &Source::Flag).map_err(|e| anyhow::anyhow!("{e}"))?;
+    options.lsp = config.expansion == Expansion::Lsp;
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the async runtime")?;
+    let _entered = runtime.enter();
+    let engine = Engine::open(options)?;
+    for problem in runtime.block_on(engine.warm_lsp()) {
+        writeln!(out.stderr, "warning: language server: {problem}")?;
+    }
+    if let Err(e) = search(&engine, context, args, &mut out) {
+        out.error = Some(crate::error_text(&e));
+    }
+    runtime.block_on(engine.shutdown());
+    Ok(out)
+}
+
 /// A repository searched before it was indexed: mine it now (lexical and
 /// exact search work at once), and embed in a background process.
-fn first_index(cwd: &Path, dir: &Path, model: &ModelArgs) -> Result<()> {
+pub fn first_index(cwd: &Path, dir: &Path, model: &ModelArgs) -> Result<()> {
     let root = crate::repo_root(cwd);
     eprintln!("no index yet; indexing {} (embeddings follow in the background)", root.display());
     let mut options = ken_engine::EngineOptions::new(dir.to_path_buf());
@@ -250,37 +244,6 @@ fn highlight(line: &str, terms: &[String]) -> String {
         out.push_str("\x1b[0m");
     }
     out
-}
-
-/// `ken status`: what the index holds and how far embedding got.
-pub fn status(store: &Store, json: bool) -> Result<()> {
-    let stats = store.stats()?;
-    let progress = store.embed_progress()?;
-    let model = ken_search::indexed_model(store)?.map(|(id, _)| id);
-    if json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&serde_json::json!({
-                "index_dir": store.dir(), "stats": stats, "embeddings": progress, "model": model,
-            }))?
-        );
-        return Ok(());
-    }
-    println!("index       {}", store.dir().display());
-    println!("files       {}   symbols {}   chunks {}", stats.files, stats.symbols, stats.chunks);
-    let pct = |a: u64, b: u64| if b == 0 { 100 } else { a * 100 / b };
-    println!(
-        "embeddings  symbols {}/{} ({}%), chunks {}/{} ({}%){}",
-        progress.symbols_embedded,
-        progress.symbols,
-        pct(progress.symbols_embedded, progress.symbols),
-        progress.chunks_embedded,
-        progress.chunks,
-        pct(progress.chunks_embedded, progress.chunks),
-        if progress.files_unsynced > 0 { format!("; {} files waiting for `ken index`", progress.files_unsynced) } else { String::new() }
-    );
-    println!("model       {}", model.as_deref().unwrap_or("none yet"));
-    Ok(())
 }
 
 /// A writer is already at work: say what it is doing instead of failing bare.

@@ -1,5 +1,6 @@
-//! `ken serve` (HTTP API), `ken mcp` (MCP over stdio) and `ken search
-//! --pipeline`: all three go through one `ken_server::Engine`.
+//! `ken serve` (HTTP API) and `ken mcp` (MCP over stdio): one engine per
+//! process, which also answers the read commands of `ken` run meanwhile
+//! (`local.rs`). The pipeline's flags and text rendering.
 
 use crate::model::ModelArgs;
 use anyhow::{Context, Result, bail};
@@ -62,7 +63,7 @@ impl PipelineArgs {
         self.pipeline || self.explain || self.expansion.is_some()
     }
 
-    fn overrides(&self) -> Result<Overrides> {
+    pub fn overrides(&self) -> Result<Overrides> {
         let expansion = match &self.expansion {
             Some(text) => Some(Expansion::parse(text).with_context(|| format!("unknown --expansion `{text}`; use static or lsp"))?),
             None => None,
@@ -133,7 +134,8 @@ pub fn serve(cwd: &Path, index_dir: Option<PathBuf>, args: ServeArgs) -> Result<
     let addr = config.server.addr.clone();
     let rt = runtime()?;
     rt.block_on(async {
-        let engine = Arc::new(engine(dir, config, &args.model, args.lsp)?);
+        let engine = Arc::new(engine(dir.clone(), config, &args.model, args.lsp)?);
+        let _local = crate::local::listen(engine.clone(), &dir);
         let listener = tokio::net::TcpListener::bind(&addr)
             .await
             .with_context(|| format!("cannot listen on {addr}; pass another --addr (port 0 picks a free one)"))?;
@@ -158,7 +160,8 @@ pub fn mcp(cwd: &Path, index_dir: Option<PathBuf>, args: McpArgs) -> Result<()> 
     let config = load_config(&root)?;
     let rt = runtime()?;
     rt.block_on(async {
-        let engine = Arc::new(engine(dir, config, &args.model, args.lsp)?);
+        let engine = Arc::new(engine(dir.clone(), config, &args.model, args.lsp)?);
+        let _local = crate::local::listen(engine.clone(), &dir);
         ken_server::mcp::serve_stdio(engine.clone()).await.map_err(anyhow::Error::msg)?;
         engine.shutdown().await;
         Ok(())
@@ -178,30 +181,6 @@ async fn shutdown_signal() {
     #[cfg(not(unix))]
     let term = std::future::pending::<()>();
     tokio::select! { _ = ctrl_c => {}, _ = term => {} }
-}
-
-/// `ken search --pipeline`: one request through the engine.
-pub fn pipeline_search(
-    dir: PathBuf,
-    root: &Path,
-    request: ken_server::api::HybridSearchRequest,
-    flags: &PipelineArgs,
-    model: &ModelArgs,
-) -> Result<PipelineResponse> {
-    let config = load_config(root)?;
-    let config = config.with_overrides(&flags.overrides()?, "", &Source::Flag).map_err(|e| anyhow::anyhow!("{e}"))?;
-    let lsp = config.expansion == Expansion::Lsp;
-    let rt = runtime()?;
-    let _entered = rt.enter();
-    let engine = engine(dir, config, model, lsp)?;
-    if lsp {
-        for problem in rt.block_on(engine.warm_lsp()) {
-            eprintln!("warning: language server: {problem}");
-        }
-    }
-    let response = engine.hybrid_search(&request).map_err(|e| anyhow::anyhow!("{e}"));
-    rt.block_on(engine.shutdown());
-    response
 }
 
 /// Clusters as text: score, title, then each symbol (and, with `explain`, why).

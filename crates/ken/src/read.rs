@@ -1,0 +1,236 @@
+//! The read commands (`search`, `symbols`, `outline`, `graph`, `status`).
+//! Each runs against an [`Engine`] and collects what it prints in an
+//! [`Output`], so the same code answers in this process or in a `ken serve`
+//! or `ken mcp` that holds the index (`local.rs`): the bytes are the same.
+
+use crate::{graph, output, search};
+use anyhow::{Result, bail};
+use clap::Args;
+use ken_engine::{Engine, EngineOptions};
+use ken_store::{SymbolQuery, SymbolRow};
+use serde::{Deserialize, Serialize};
+use std::fmt::Write;
+use std::path::{Path, PathBuf};
+
+/// What a read command printed, and its error (printed as `error: …`).
+#[derive(Debug, Default, Serialize, Deserialize)]
+pub struct Output {
+    pub stdout: String,
+    pub stderr: String,
+    pub error: Option<String>,
+}
+
+/// Where a read command runs: the directory it was typed in (paths are
+/// relative to it) and whether its stdout is a colour terminal.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Context {
+    pub cwd: PathBuf,
+    pub color: bool,
+}
+
+#[derive(Args)]
+pub struct SymbolsArgs {
+    /// Name or part of a name; a qualified suffix such as `Session.send` works too.
+    #[arg(required_unless_present = "rank")]
+    name: Option<String>,
+    /// Order by importance (PageRank, references, usage across files); with
+    /// no NAME, list the most important symbols of the repository.
+    #[arg(long)]
+    rank: bool,
+    /// Only these kinds (function, class, method, …); repeatable.
+    #[arg(long)]
+    kind: Vec<String>,
+    /// Only this language.
+    #[arg(long)]
+    lang: Option<String>,
+    /// At most this many results (0: all).
+    #[arg(short = 'k', long, default_value_t = 20)]
+    limit: usize,
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+pub struct OutlineArgs {
+    /// File path, relative to the current directory or the repository root.
+    file: PathBuf,
+    #[arg(long)]
+    json: bool,
+}
+
+pub enum ReadCommand {
+    Search(search::SearchArgs),
+    Symbols(SymbolsArgs),
+    Outline(OutlineArgs),
+    Graph(graph::GraphArgs),
+    Status { json: bool },
+}
+
+/// Runs a read command: by the server that holds the index when one is up
+/// and can answer it, else here. Prints the output and fails with its error.
+pub fn run(cwd: &Path, index_dir: Option<PathBuf>, command: ReadCommand) -> Result<()> {
+    let dir = match index_dir {
+        Some(d) => cwd.join(d),
+        None => ken_index::default_index_dir(&crate::repo_root(cwd)),
+    };
+    if let ReadCommand::Search(args) = &command
+        && !dir.join(ken_store::DB_FILE).is_file()
+    {
+        search::check(args)?;
+        search::first_index(cwd, &dir, &args.model)?;
+    }
+    let context = Context { cwd: cwd.to_path_buf(), color: std::io::IsTerminal::is_terminal(&std::io::stdout()) };
+    let model = match &command {
+        ReadCommand::Search(args) => args.model.explicit()?.map(|(_, text)| text),
+        _ => None,
+    };
+    let output = match crate::local::ask(&dir, &context, model) {
+        Some(output) => output,
+        None => here(&dir, &context, command)?,
+    };
+    print!("{}", output.stdout);
+    eprint!("{}", output.stderr);
+    match output.error {
+        Some(error) => bail!(error),
+        None => Ok(()),
+    }
+}
+
+/// Opens the index in this process and runs the command.
+fn here(dir: &Path, context: &Context, command: ReadCommand) -> Result<Output> {
+    if !dir.join(ken_store::DB_FILE).is_file() {
+        let root = crate::repo_root(&context.cwd);
+        if ken_index::default_index_dir(&root) == dir {
+            bail!("no index found for {}; run `ken index` there first (or pass --index-dir)", root.display());
+        }
+        bail!("no index in {}; run `ken index` in the repository first (or pass --index-dir)", dir.display());
+    }
+    let mut options = EngineOptions::new(dir.to_path_buf());
+    if let ReadCommand::Search(args) = &command {
+        options.model = args.model.explicit()?;
+        options.shard_wait = Some(search::reader_wait());
+        if args.pipeline.wanted() {
+            // `--expansion lsp` starts language servers: they need a runtime.
+            return search::pipeline_here(options, context, args);
+        }
+    }
+    let engine = Engine::open(options)?;
+    let mut out = Output::default();
+    if let Err(e) = execute(&engine, context, &command, &mut out) {
+        out.error = Some(crate::error_text(&e));
+    }
+    Ok(out)
+}
+
+/// Runs a read command against an engine, in this process or a server's.
+pub fn execute(engine: &Engine, context: &Context, command: &ReadCommand, out: &mut Output) -> Result<()> {
+    match command {
+        ReadCommand::Search(args) => search::search(engine, context, args, out),
+        ReadCommand::Symbols(args) => symbols(engine, args, out),
+        ReadCommand::Outline(args) => outline(engine, context, args, out),
+        ReadCommand::Graph(args) => graph::run(&engine.store()?, args, out),
+        ReadCommand::Status { json } => status(engine, *json, out),
+    }
+}
+
+fn symbols(engine: &Engine, args: &SymbolsArgs, out: &mut Output) -> Result<()> {
+    crate::check_kinds(&args.kind)?;
+    let language = args.lang.as_deref().map(crate::language_name).transpose()?;
+    let store = engine.store()?;
+    let name = args.name.clone().unwrap_or_default();
+    let rows = if args.rank {
+        let mut rows: Vec<(SymbolRow, f64)> = match &args.name {
+            Some(name) => store
+                .find_symbols(&SymbolQuery { text: name.clone(), kinds: args.kind.clone(), language: language.clone(), limit: 0 })?
+                .into_iter()
+                .map(|s| {
+                    let importance = store.metrics(s.id).ok().flatten().map_or(0.0, |m| m.importance);
+                    (s, importance)
+                })
+                .collect(),
+            None => ken_graph::Graph::new(&store)
+                .ranked(usize::MAX)?
+                .into_iter()
+                .filter(|(s, _)| args.kind.is_empty() || args.kind.contains(&s.kind))
+                .filter(|(s, _)| language.as_ref().is_none_or(|l| &s.language == l))
+                .map(|(s, m)| (s, m.importance))
+                .collect(),
+        };
+        rows.sort_by(|a, b| b.1.total_cmp(&a.1));
+        rows.truncate(if args.limit == 0 { usize::MAX } else { args.limit });
+        rows.into_iter().map(|(s, _)| s).collect()
+    } else {
+        store.find_symbols(&SymbolQuery { text: name.clone(), kinds: args.kind.clone(), language, limit: args.limit })?
+    };
+    if args.json {
+        writeln!(out.stdout, "{}", serde_json::to_string_pretty(&rows)?)?;
+    } else if rows.is_empty() {
+        writeln!(out.stderr, "no symbol matches `{name}`")?;
+    } else {
+        out.stdout.push_str(&output::symbol_list(&rows));
+    }
+    Ok(())
+}
+
+fn outline(engine: &Engine, context: &Context, args: &OutlineArgs, out: &mut Output) -> Result<()> {
+    let store = engine.store()?;
+    let root = engine.root();
+    let typed = context.cwd.join(&args.file);
+    let mut candidates: Vec<String> = Vec::new();
+    if let Ok(abs) = typed.canonicalize()
+        && let Ok(rel) = abs.strip_prefix(root)
+    {
+        candidates.push(rel.to_string_lossy().replace('\\', "/"));
+    }
+    let as_given = args.file.to_string_lossy().replace('\\', "/");
+    candidates.push(as_given.trim_start_matches("./").to_string());
+    let mut print = |path: &str, rows: &[SymbolRow]| -> Result<()> {
+        if args.json {
+            writeln!(out.stdout, "{}", serde_json::to_string_pretty(&output::outline_json(path, rows))?)?;
+        } else {
+            out.stdout.push_str(&output::outline_text(path, rows));
+        }
+        Ok(())
+    };
+    for path in &candidates {
+        if let Some(rows) = store.outline(path)? {
+            return print(path, &rows);
+        }
+    }
+    let similar = store.paths_ending_with(candidates.last().map(String::as_str).unwrap_or_default())?;
+    match similar.as_slice() {
+        [only] => print(only, &store.outline(only)?.unwrap_or_default()),
+        [] => bail!("{} is not in the index; check the path, or run `ken index` if the file is new", args.file.display()),
+        many => bail!("{} matches several indexed files: {}; give more of the path", args.file.display(), many.join(", ")),
+    }
+}
+
+/// `ken status`: what the index holds, how far embedding got, and whether
+/// a server holding it is reindexing.
+fn status(engine: &Engine, json: bool, out: &mut Output) -> Result<()> {
+    let status = engine.status()?;
+    if json {
+        writeln!(out.stdout, "{}", serde_json::to_string_pretty(&status)?)?;
+        return Ok(());
+    }
+    let (stats, progress) = (&status.stats, &status.embeddings);
+    writeln!(out.stdout, "index       {}", status.index_dir)?;
+    writeln!(out.stdout, "files       {}   symbols {}   chunks {}", stats.files, stats.symbols, stats.chunks)?;
+    let pct = |a: u64, b: u64| if b == 0 { 100 } else { a * 100 / b };
+    writeln!(
+        out.stdout,
+        "embeddings  symbols {}/{} ({}%), chunks {}/{} ({}%){}",
+        progress.symbols_embedded,
+        progress.symbols,
+        pct(progress.symbols_embedded, progress.symbols),
+        progress.chunks_embedded,
+        progress.chunks,
+        pct(progress.chunks_embedded, progress.chunks),
+        if progress.files_unsynced > 0 { format!("; {} files waiting for `ken index`", progress.files_unsynced) } else { String::new() }
+    )?;
+    writeln!(out.stdout, "model       {}", status.model.as_deref().unwrap_or("none yet"))?;
+    if status.reindexing {
+        writeln!(out.stdout, "reindexing  yes (searches read the last committed state)")?;
+    }
+    Ok(())
+}
