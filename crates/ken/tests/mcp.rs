@@ -5,83 +5,13 @@ mod support;
 
 use expect_test::expect;
 use serde_json::{Value, json};
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, ChildStdout, Stdio};
-use support::{Repo, Rng, SHOP, ken_command, stdout};
-
-struct Session {
-    child: Child,
-    stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
-    next_id: u64,
-}
-
-impl Session {
-    fn start(repo: &Repo) -> Session {
-        let mut child = ken_command(repo.path(), &["mcp"])
-            .env("KEN_NO_EMBED", "1")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("ken mcp starts");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = BufReader::new(child.stdout.take().unwrap());
-        let mut session = Session { child, stdin, stdout, next_id: 1 };
-        let init = session.request(
-            "initialize",
-            json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "ken-test", "version": "1"}}),
-        );
-        assert!(init["result"]["capabilities"]["tools"].is_object(), "{init}");
-        session.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
-        session
-    }
-
-    fn send(&mut self, message: Value) {
-        writeln!(self.stdin, "{message}").unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    /// Sends a request and returns its response (skipping notifications).
-    fn request(&mut self, method: &str, params: Value) -> Value {
-        let id = self.next_id;
-        self.next_id += 1;
-        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
-        loop {
-            let mut line = String::new();
-            assert!(self.stdout.read_line(&mut line).unwrap() > 0, "ken mcp closed the session");
-            let message: Value = serde_json::from_str(&line).unwrap_or_else(|_| panic!("stdout carries only JSON-RPC, got: {line}"));
-            if message["id"] == json!(id) {
-                return message;
-            }
-        }
-    }
-
-    fn call(&mut self, tool: &str, arguments: Value) -> Value {
-        self.request("tools/call", json!({"name": tool, "arguments": arguments}))
-    }
-
-    /// A successful tool call's JSON answer.
-    fn answer(&mut self, tool: &str, arguments: Value) -> Value {
-        let response = self.call(tool, arguments);
-        let result = &response["result"];
-        assert_ne!(result["isError"], json!(true), "{tool}: {response}");
-        serde_json::from_str(result["content"][0]["text"].as_str().unwrap_or_else(|| panic!("{response}"))).unwrap()
-    }
-}
-
-impl Drop for Session {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+use support::{McpSession as Session, Repo, Rng, SHOP, stdout};
 
 #[test]
 fn an_agent_session() {
     let repo = Repo::new(SHOP);
     stdout(&repo.ken(&["index", "--quiet"]));
-    let mut mcp = Session::start(&repo);
+    let mut mcp = Session::start(repo.path(), false);
 
     let tools = mcp.request("tools/list", json!({}));
     let mut names: Vec<&str> = tools["result"]["tools"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
@@ -144,7 +74,7 @@ fn an_agent_session() {
 fn mutated_tool_arguments_get_answers() {
     let repo = Repo::new(SHOP);
     stdout(&repo.ken(&["index", "--quiet"]));
-    let mut mcp = Session::start(&repo);
+    let mut mcp = Session::start(repo.path(), false);
     let valid = [
         ("search", json!({"query": "validate token", "k": 3, "mode": "lexical", "languages": ["python"], "kinds": ["function"], "path": "auth/**"})),
         ("hybrid_search", json!({"query": "user authentication flow", "top_k": 2, "explain": true, "config_overrides": {"ranking_weights": {"w1": 0.5, "w2": 0.3, "w3": 0.2}, "max_graph_depth": 2}})),

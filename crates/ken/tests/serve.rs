@@ -450,3 +450,65 @@ fn searches_during_a_reindex_keep_every_lane() {
     assert_eq!(v["hits"][0]["qualified_name"], "requests.audit.record_redirect_hop", "{v}");
     assert!(v["hits"][0]["lanes"]["dense"].is_u64(), "the new symbol is embedded: {v}");
 }
+
+/// One index, three surfaces. While `ken serve` holds the index, `ken search
+/// --json` is answered by it over the local socket: the same hits as the
+/// HTTP API, scores and lanes included, with the dense lane and no note of
+/// a lane off (a second process would wait for the shard the server holds).
+/// A killed server leaves a stale socket, which the next search removes
+/// before opening the index itself. Then `ken mcp` holds the index: its
+/// search tool, and the CLI through it, rank as the HTTP API did.
+#[test]
+fn every_surface_gives_the_same_answer() {
+    let repo = copy_of(&pypi_corpus("requests", "2.32.3"));
+    stdout(&ken_embed_in(repo.path(), &["index", ".", "-q"]));
+    let queries = [
+        "how are redirects resolved",
+        "Session.send",
+        "parse proxy settings from the environment",
+        "HTTPAdapter",
+        "what happens when a request times out",
+        "merge cookies into a cookie jar",
+        "get_encoding_from_headers",
+        "basic authentication header",
+        "retry on connection errors",
+        "encode files for a multipart body",
+    ];
+    let ranking = |v: &serde_json::Value| -> Vec<String> {
+        let hits = v["hits"].as_array().unwrap_or_else(|| panic!("no hits: {v}"));
+        hits.iter().map(|h| format!("{} {}:{}", h["qualified_name"], h["path"], h["start_line"])).collect()
+    };
+    let cli = |query: &str| {
+        let out = ken_embed_in(repo.path(), &["search", query, "--json", "-k", "10"]);
+        (json(&out), String::from_utf8_lossy(&out.stderr).to_string())
+    };
+    let socket = repo.path().join(".kenning/ken.sock");
+
+    let server = Server::start_in(repo.path(), &[], true);
+    assert!(socket.exists(), "ken serve makes its socket before it listens");
+    let mut served = Vec::new();
+    for query in queries {
+        let (status, http) = server.post("/api/v1/search", &serde_json::json!({"query": query, "k": 10}).to_string());
+        assert_eq!(status, 200, "{http}");
+        let (answer, stderr) = cli(query);
+        assert_eq!(answer["hits"], http["hits"], "{query}");
+        assert!(answer["hits"].as_array().unwrap().iter().any(|h| h["lanes"]["dense"].is_u64()), "{query}: {answer}");
+        assert!(!stderr.contains("lane off") && !stderr.contains("names only"), "{query}: {stderr}");
+        served.push(ranking(&http));
+    }
+    drop(server);
+    assert!(socket.exists(), "a killed server cannot remove its socket");
+    let (alone, _) = cli(queries[0]);
+    assert!(!socket.exists(), "the stale socket is removed");
+    assert_eq!(ranking(&alone), served[0]);
+
+    let mut mcp = support::McpSession::start(repo.path(), true);
+    assert!(socket.exists(), "ken mcp makes its socket too");
+    for (query, expected) in queries.iter().zip(&served) {
+        let answer = mcp.answer("search", serde_json::json!({"query": query, "k": 10}));
+        assert_eq!(&ranking(&answer), expected, "{query} over MCP");
+        let (answer, stderr) = cli(query);
+        assert_eq!(&ranking(&answer), expected, "{query} from the CLI through ken mcp");
+        assert!(!stderr.contains("lane off"), "{query}: {stderr}");
+    }
+}

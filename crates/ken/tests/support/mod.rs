@@ -3,8 +3,10 @@
 
 #![allow(dead_code)]
 
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Output, Stdio};
 
 pub struct Repo {
     pub dir: tempfile::TempDir,
@@ -233,5 +235,78 @@ impl Rng {
 
     pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
         &items[self.below(items.len())]
+    }
+}
+
+/// A real `ken mcp` stdio session, speaking newline-delimited JSON-RPC as an agent would.
+pub struct McpSession {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+    next_id: u64,
+}
+
+impl McpSession {
+    /// `ken mcp` in `dir`; `embed: false` without the embedding model.
+    pub fn start(dir: &Path, embed: bool) -> McpSession {
+        let mut command = ken_command(dir, &["mcp"]);
+        if !embed {
+            command.env("KEN_NO_EMBED", "1");
+        }
+        let mut child = command
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("ken mcp starts");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        let mut session = McpSession { child, stdin, stdout, next_id: 1 };
+        let init = session.request(
+            "initialize",
+            json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "ken-test", "version": "1"}}),
+        );
+        assert!(init["result"]["capabilities"]["tools"].is_object(), "{init}");
+        session.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        session
+    }
+
+    pub fn send(&mut self, message: Value) {
+        writeln!(self.stdin, "{message}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// Sends a request and returns its response (skipping notifications).
+    pub fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        loop {
+            let mut line = String::new();
+            assert!(self.stdout.read_line(&mut line).unwrap() > 0, "ken mcp closed the session");
+            let message: Value = serde_json::from_str(&line).unwrap_or_else(|_| panic!("stdout carries only JSON-RPC, got: {line}"));
+            if message["id"] == json!(id) {
+                return message;
+            }
+        }
+    }
+
+    pub fn call(&mut self, tool: &str, arguments: Value) -> Value {
+        self.request("tools/call", json!({"name": tool, "arguments": arguments}))
+    }
+
+    /// A successful tool call's JSON answer.
+    pub fn answer(&mut self, tool: &str, arguments: Value) -> Value {
+        let response = self.call(tool, arguments);
+        let result = &response["result"];
+        assert_ne!(result["isError"], json!(true), "{tool}: {response}");
+        serde_json::from_str(result["content"][0]["text"].as_str().unwrap_or_else(|| panic!("{response}"))).unwrap()
+    }
+}
+
+impl Drop for McpSession {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 }
