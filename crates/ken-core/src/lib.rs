@@ -150,14 +150,7 @@ impl SymbolKind {
 
     /// Kinds whose members are methods and fields: the "class" of RepoGPT's context header.
     pub fn is_type(self) -> bool {
-        matches!(
-            self,
-            SymbolKind::Class
-                | SymbolKind::Struct
-                | SymbolKind::Interface
-                | SymbolKind::Trait
-                | SymbolKind::Enum
-        )
+        matches!(self, SymbolKind::Class | SymbolKind::Struct | SymbolKind::Interface | SymbolKind::Trait | SymbolKind::Enum)
     }
 
     /// Kinds that hold executable code: the "method" of RepoGPT's context header.

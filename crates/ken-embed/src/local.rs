@@ -42,8 +42,14 @@ enum Engine {
     /// One single-threaded session per core, each running its own batches:
     /// for a model this small that beats one session spread over the cores.
     /// Sessions are created on first use: a single query needs only one.
-    Onnx { sessions: Vec<OnceLock<Mutex<ort::session::Session>>>, model: PathBuf, token_types: bool },
-    Candle { model: candle_transformers::models::bert::BertModel },
+    Onnx {
+        sessions: Vec<OnceLock<Mutex<ort::session::Session>>>,
+        model: PathBuf,
+        token_types: bool,
+    },
+    Candle {
+        model: candle_transformers::models::bert::BertModel,
+    },
 }
 
 pub struct LocalEmbedder {
@@ -57,23 +63,16 @@ impl LocalEmbedder {
     pub fn load(options: LocalOptions) -> Result<LocalEmbedder> {
         let dir = &options.model_dir;
         let corrupt = |detail: String| EmbedError::ModelCorrupt { dir: dir.clone(), detail };
-        let mut tokenizer = Tokenizer::from_file(dir.join("tokenizer.json"))
-            .map_err(|e| corrupt(format!("tokenizer.json: {e}")))?;
+        let mut tokenizer = Tokenizer::from_file(dir.join("tokenizer.json")).map_err(|e| corrupt(format!("tokenizer.json: {e}")))?;
         tokenizer
             .with_truncation(Some(TruncationParams { max_length: options.max_tokens, ..Default::default() }))
             .map_err(|e| corrupt(format!("tokenizer truncation: {e}")))?;
         tokenizer.with_padding(None);
-        let threads = if options.threads == 0 {
-            std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
-        } else {
-            options.threads
-        };
+        let threads =
+            if options.threads == 0 { std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1) } else { options.threads };
         let (engine, dim) = match options.runtime {
             Runtime::Onnx => {
-                let lib = options
-                    .onnxruntime
-                    .as_deref()
-                    .ok_or_else(|| EmbedError::Runtime("no libonnxruntime.so was found".into()))?;
+                let lib = options.onnxruntime.as_deref().ok_or_else(|| EmbedError::Runtime("no libonnxruntime.so was found".into()))?;
                 init_onnxruntime(lib)?;
                 let model = onnx_file(dir).ok_or_else(|| corrupt("no model.onnx".into()))?;
                 let first = onnx_session(&model).map_err(|e| corrupt(format!("{}: {e}", model.display())))?;
@@ -107,10 +106,7 @@ impl LocalEmbedder {
             return Ok(Vec::new());
         }
         let inputs: Vec<String> = texts.iter().map(|t| format!("{prefix}{t}")).collect();
-        let encodings = self
-            .tokenizer
-            .encode_batch(inputs, true)
-            .map_err(|e| EmbedError::Inference(format!("tokenizing: {e}")))?;
+        let encodings = self.tokenizer.encode_batch(inputs, true).map_err(|e| EmbedError::Inference(format!("tokenizing: {e}")))?;
         // Padding dominates the cost of a batch: group texts of similar length.
         let mut order: Vec<usize> = (0..encodings.len()).collect();
         order.sort_by_key(|&i| std::cmp::Reverse(encodings[i].get_ids().len()));
@@ -253,10 +249,7 @@ impl Embedder for LocalEmbedder {
     }
 
     fn count_tokens(&self, texts: &[&str]) -> Result<usize> {
-        let encodings = self
-            .tokenizer
-            .encode_batch(texts.to_vec(), true)
-            .map_err(|e| EmbedError::Inference(format!("tokenizing: {e}")))?;
+        let encodings = self.tokenizer.encode_batch(texts.to_vec(), true).map_err(|e| EmbedError::Inference(format!("tokenizing: {e}")))?;
         Ok(encodings.iter().map(|e| e.get_ids().len()).sum())
     }
 }

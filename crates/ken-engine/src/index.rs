@@ -69,11 +69,7 @@ impl Engine {
         // side by side below, each on its own connection.
         let link = options.graph;
         options.graph = false;
-        let mut summary = if request.embed_only {
-            None
-        } else {
-            Some(ken_index::index(&options, &|p| progress(IndexProgress::Files(p)))?)
-        };
+        let mut summary = if request.embed_only { None } else { Some(ken_index::index(&options, &|p| progress(IndexProgress::Files(p)))?) };
         let mut store = Store::open_for_write(&self.index_dir)?;
         let link_store = if link && summary.is_some() { Some(store.sibling()?) } else { None };
         let (linked, vectors) = std::thread::scope(|scope| {

@@ -117,10 +117,10 @@ pub fn link(store: &mut Store) -> Result<LinkSummary, StoreError> {
                 match linked {
                     // The writer only hangs up on an error, which it reports.
                     Ok((edges, deps)) => drop(tx.send((*file_id, edges, deps))),
-                    Err(panic) => failures.lock().unwrap_or_else(|e| e.into_inner()).push(LinkFailure {
-                        path: program_ref.files[fi].row.path.clone(),
-                        detail: ken_core::panic_message(&*panic),
-                    }),
+                    Err(panic) => failures
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .push(LinkFailure { path: program_ref.files[fi].row.path.clone(), detail: ken_core::panic_message(&*panic) }),
                 }
             });
             summary.failed = failures.into_inner().unwrap_or_else(|e| e.into_inner());

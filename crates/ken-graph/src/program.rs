@@ -132,7 +132,13 @@ pub(crate) struct Program {
 }
 
 impl Program {
-    pub fn build(files: Vec<GraphFile>, syms: Vec<GraphSymbol>, imports: Vec<RefRow>, inherits: Vec<RefRow>, bindings: Vec<BindingRow>) -> Program {
+    pub fn build(
+        files: Vec<GraphFile>,
+        syms: Vec<GraphSymbol>,
+        imports: Vec<RefRow>,
+        inherits: Vec<RefRow>,
+        bindings: Vec<BindingRow>,
+    ) -> Program {
         let file_of_id: FxHashMap<i64, usize> = files.iter().enumerate().map(|(i, f)| (f.id, i)).collect();
         let sym_of_id: FxHashMap<i64, Sym> = syms.iter().enumerate().map(|(i, s)| (s.id, i)).collect();
         let kinds: Vec<SymbolKind> = syms.iter().map(|s| SymbolKind::parse(&s.kind).unwrap_or(SymbolKind::Function)).collect();
@@ -291,13 +297,8 @@ impl Program {
 fn interpret_import(file: &FileInfo, r: &RefRow, at: usize) -> Vec<Import> {
     let name = r.name.as_str();
     let alias = r.alias.clone();
-    let import = |local: Option<String>, module: String, member: Option<String>, wildcard: bool| Import {
-        local,
-        module,
-        member,
-        wildcard,
-        at,
-    };
+    let import =
+        |local: Option<String>, module: String, member: Option<String>, wildcard: bool| Import { local, module, member, wildcard, at };
     match file.family {
         Family::Python => match &r.qualifier {
             None => {

@@ -29,15 +29,15 @@ pub enum GraphError {
 }
 
 fn suggest(s: &[String]) -> String {
-    if s.is_empty() { "; check the spelling, or run `ken symbols` to search".to_string() } else { format!("; did you mean: {}?", s.join(", ")) }
+    if s.is_empty() {
+        "; check the spelling, or run `ken symbols` to search".to_string()
+    } else {
+        format!("; did you mean: {}?", s.join(", "))
+    }
 }
 
 fn list(c: &[SymbolRow]) -> String {
-    c.iter()
-        .take(20)
-        .map(|s| format!("  {} {} ({}:{})", s.kind, s.qualified_name, s.path, s.start_line))
-        .collect::<Vec<_>>()
-        .join("\n")
+    c.iter().take(20).map(|s| format!("  {} {} ({}:{})", s.kind, s.qualified_name, s.path, s.start_line)).collect::<Vec<_>>().join("\n")
 }
 
 /// A symbol in a result, with where it was reached from.
@@ -142,7 +142,8 @@ impl<'s> Graph<'s> {
                 let mut found = self.store.symbols_named(name)?;
                 if found.is_empty() {
                     // A qualified-name suffix: `Session.send`, `runtime::Handle`.
-                    let rows = self.store.find_symbols(&ken_store::SymbolQuery { text: name.to_string(), limit: 200, ..Default::default() })?;
+                    let rows =
+                        self.store.find_symbols(&ken_store::SymbolQuery { text: name.to_string(), limit: 200, ..Default::default() })?;
                     found = rows
                         .into_iter()
                         .filter(|s| [".", "::", "/", "\\"].iter().any(|sep| s.qualified_name.ends_with(&format!("{sep}{name}"))))
@@ -379,8 +380,7 @@ impl<'s> Graph<'s> {
     /// Public functions and methods outside test code that no test reaches
     /// (RepoGPT's "not covered by unit tests"), most important first.
     pub fn untested(&self) -> Result<Vec<SymbolRow>, GraphError> {
-        let metrics: FxHashMap<i64, ken_store::MetricsRow> =
-            self.store.all_metrics()?.into_iter().map(|m| (m.symbol_id, m)).collect();
+        let metrics: FxHashMap<i64, ken_store::MetricsRow> = self.store.all_metrics()?.into_iter().map(|m| (m.symbol_id, m)).collect();
         let mut out_edges: FxHashMap<i64, Vec<i64>> = FxHashMap::default();
         let mut constructors: FxHashMap<i64, Vec<i64>> = FxHashMap::default();
         for (src, dst, relation, _) in self.store.resolved_edges()? {
@@ -483,8 +483,7 @@ impl<'s> Graph<'s> {
                 (symbols, edges)
             }
         };
-        let paths: FxHashMap<i64, (String, String)> =
-            self.store.graph_files()?.into_iter().map(|f| (f.id, (f.path, f.language))).collect();
+        let paths: FxHashMap<i64, (String, String)> = self.store.graph_files()?.into_iter().map(|f| (f.id, (f.path, f.language))).collect();
         match format {
             ExportFormat::Json => {
                 #[derive(Serialize)]

@@ -120,9 +120,27 @@ pub(crate) fn link_file(ctx: &mut Ctx, refs: &[RefRow]) -> Vec<NewEdge> {
     for &s in &p.file_syms[ctx.file] {
         let sym = &p.syms[s];
         if let Some(parent) = p.parent[s] {
-            edges.push(edge(p.syms[parent].id, Some(sym.id), Relation::ParentOf, Resolution::Exact, &sym.name, None, sym.name_line, sym.name_col));
+            edges.push(edge(
+                p.syms[parent].id,
+                Some(sym.id),
+                Relation::ParentOf,
+                Resolution::Exact,
+                &sym.name,
+                None,
+                sym.name_line,
+                sym.name_col,
+            ));
             if p.kinds[s] == SymbolKind::Constructor && p.kinds[parent].is_type() {
-                edges.push(edge(sym.id, Some(p.syms[parent].id), Relation::Construct, Resolution::Exact, &p.syms[parent].name, None, sym.name_line, sym.name_col));
+                edges.push(edge(
+                    sym.id,
+                    Some(p.syms[parent].id),
+                    Relation::Construct,
+                    Resolution::Exact,
+                    &p.syms[parent].name,
+                    None,
+                    sym.name_line,
+                    sym.name_col,
+                ));
             }
         }
         // Overrides: the nearest method of the same name up the hierarchy.
@@ -130,7 +148,16 @@ pub(crate) fn link_file(ctx: &mut Ctx, refs: &[RefRow]) -> Vec<NewEdge> {
             if let Some(class) = p.parent[s].filter(|c| p.kinds[*c].is_type()) {
                 if let Some(over) = find_in_bases(ctx, class, &sym.name) {
                     if p.kinds[over].is_callable() {
-                        edges.push(edge(sym.id, Some(p.syms[over].id), Relation::Overrides, Resolution::Exact, &sym.name, None, sym.name_line, sym.name_col));
+                        edges.push(edge(
+                            sym.id,
+                            Some(p.syms[over].id),
+                            Relation::Overrides,
+                            Resolution::Exact,
+                            &sym.name,
+                            None,
+                            sym.name_line,
+                            sym.name_col,
+                        ));
                     }
                 }
             }
@@ -224,8 +251,26 @@ pub(crate) fn link_file(ctx: &mut Ctx, refs: &[RefRow]) -> Vec<NewEdge> {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn edge(src: i64, dst: Option<i64>, relation: Relation, how: Resolution, name: &str, qualifier: Option<String>, line: u32, col: u32) -> NewEdge {
-    NewEdge { src_id: src, dst_id: dst, relation: relation.as_str(), resolution: how.as_str(), name: name.to_string(), qualifier, line, col }
+fn edge(
+    src: i64,
+    dst: Option<i64>,
+    relation: Relation,
+    how: Resolution,
+    name: &str,
+    qualifier: Option<String>,
+    line: u32,
+    col: u32,
+) -> NewEdge {
+    NewEdge {
+        src_id: src,
+        dst_id: dst,
+        relation: relation.as_str(),
+        resolution: how.as_str(),
+        name: name.to_string(),
+        qualifier,
+        line,
+        col,
+    }
 }
 
 /// The callee of `qualifier.name(...)` called from `scope`.
@@ -478,8 +523,7 @@ fn field_type(ctx: &mut Ctx, class: Sym, name: &str, depth: u32) -> Option<Sym> 
             }
         }
         // Assignments in methods, `__init__` first.
-        let mut methods: Vec<Sym> =
-            p.children_of.get(&c).into_iter().flatten().copied().filter(|m| p.kinds[*m].is_callable()).collect();
+        let mut methods: Vec<Sym> = p.children_of.get(&c).into_iter().flatten().copied().filter(|m| p.kinds[*m].is_callable()).collect();
         methods.sort_by_key(|m| (p.kinds[*m] != SymbolKind::Constructor, p.syms[*m].start_line));
         for m in methods {
             let Some(list) = p.bindings.get(&m) else { continue };
@@ -559,10 +603,33 @@ fn push_type_candidates(text: &str, nesting: u32, out: &mut Vec<String>) {
     let short = outer.rsplit(['.', ':']).next().unwrap_or(outer);
     let wrapper = matches!(
         short,
-        "Optional" | "Union" | "Option" | "Box" | "Rc" | "Arc" | "RefCell" | "Cell" | "Mutex" | "RwLock"
-            | "Ref" | "RefMut" | "Pin" | "Weak" | "Type" | "type" | "ClassVar" | "Final" | "Annotated"
-            | "Promise" | "Readonly" | "Partial" | "NonNullable" | "Awaitable" | "Coroutine"
-            | "Task" | "ValueTask"
+        "Optional"
+            | "Union"
+            | "Option"
+            | "Box"
+            | "Rc"
+            | "Arc"
+            | "RefCell"
+            | "Cell"
+            | "Mutex"
+            | "RwLock"
+            | "Ref"
+            | "RefMut"
+            | "Pin"
+            | "Weak"
+            | "Type"
+            | "type"
+            | "ClassVar"
+            | "Final"
+            | "Annotated"
+            | "Promise"
+            | "Readonly"
+            | "Partial"
+            | "NonNullable"
+            | "Awaitable"
+            | "Coroutine"
+            | "Task"
+            | "ValueTask"
     );
     if matches!(short, "Result" | "Poll") {
         // The success type (or the item) is what the caller works on.
@@ -826,11 +893,7 @@ fn member_of_module(ctx: &mut Ctx, m: Sym, name: &str, depth: u32) -> Option<Sym
     let file = p.sym_file[m];
     let info = &p.files[file];
     // Go packages span several files: any file of the directory.
-    let siblings: Vec<Sym> = if info.family == Family::Go {
-        p.module_syms(info.family, &info.row.module).to_vec()
-    } else {
-        vec![m]
-    };
+    let siblings: Vec<Sym> = if info.family == Family::Go { p.module_syms(info.family, &info.row.module).to_vec() } else { vec![m] };
     for s in &siblings {
         if let Some(&found) = p.children_named(*s, name).first() {
             return Some(ctx.touch(found));
@@ -908,7 +971,6 @@ fn mro(ctx: &mut Ctx, class: Sym) -> Vec<Sym> {
     out
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::type_candidates;
@@ -954,7 +1016,29 @@ mod tests {
     #[test]
     fn random_type_texts() {
         const PALETTE: &[&str] = &[
-            "Optional[", "Result<", "Box<", "[", "]", "<", ">", "(", ")", ",", " | ", "None", "&", "*", "mut ", "'", "\"", "…", "é", "A", "b", ".", "::",
+            "Optional[",
+            "Result<",
+            "Box<",
+            "[",
+            "]",
+            "<",
+            ">",
+            "(",
+            ")",
+            ",",
+            " | ",
+            "None",
+            "&",
+            "*",
+            "mut ",
+            "'",
+            "\"",
+            "…",
+            "é",
+            "A",
+            "b",
+            ".",
+            "::",
         ];
         let mut state = 0x9E37_79B9_7F4A_7C15u64;
         let mut next = || {

@@ -41,9 +41,20 @@ impl<'a> TestClassifier<'a> {
             return false;
         }
         let head = s.head.as_str();
-        if ["#[test]", "#[tokio::test", "#[rstest", "#[test_case", "@Test", "@ParameterizedTest", "[Test", "[Fact", "[Theory", "[TestMethod"]
-            .iter()
-            .any(|a| head.contains(a))
+        if [
+            "#[test]",
+            "#[tokio::test",
+            "#[rstest",
+            "#[test_case",
+            "@Test",
+            "@ParameterizedTest",
+            "[Test",
+            "[Fact",
+            "[Theory",
+            "[TestMethod",
+        ]
+        .iter()
+        .any(|a| head.contains(a))
         {
             return true;
         }
@@ -52,7 +63,8 @@ impl<'a> TestClassifier<'a> {
             "python" => {
                 let in_test_class = s.parent_id.and_then(|p| self.index.get(&p)).is_some_and(|&p| {
                     let parent = &self.syms[p];
-                    parent.kind == "class" && (parent.name.starts_with("Test") || parent.name.ends_with("Test") || parent.name.ends_with("Tests"))
+                    parent.kind == "class"
+                        && (parent.name.starts_with("Test") || parent.name.ends_with("Test") || parent.name.ends_with("Tests"))
                 });
                 name.starts_with("test") && (in_test_file || in_test_class)
             }

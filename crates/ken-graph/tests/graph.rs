@@ -419,7 +419,8 @@ def main():
         app -imports-> ?later
         app.main -calls-> ?helper
         app.main -calls-> ?later
-    "#]].assert_eq(&format!(
+    "#]]
+    .assert_eq(&format!(
         "{before}--- lib.py gains later (files linked: {})\n{after}--- lib.py deleted\n{deleted}",
         summary.graph.files_linked
     ));
@@ -603,7 +604,8 @@ fn unknown_and_ambiguous_symbols_say_what_to_do() {
           method shop.models.Customer.validate (shop/models.py:8)
         nope/file.py:3: nope/file.py is not in the index; check the path, or run `ken index` if the file is new
         shop/models.py:999: no symbol matches `shop/models.py:999`; did you mean: line 999 is past the end of shop/models.py?
-    "#]].assert_eq(&out);
+    "#]]
+    .assert_eq(&out);
 }
 
 #[test]
@@ -647,7 +649,8 @@ def main():
         app.main -instantiates-> app.App
         unresolved:
         app.App.run -calls-> ?super
-    "#]].assert_eq(&format!(
+    "#]]
+    .assert_eq(&format!(
         "body edit: files linked {}\ninterface edit: files linked {}\n{after}",
         summary.graph.files_linked, changed.graph.files_linked
     ));

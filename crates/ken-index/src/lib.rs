@@ -57,8 +57,13 @@ impl IndexOptions {
 /// Progress of a run, for a progress bar.
 #[derive(Clone, Copy, Debug)]
 pub enum Progress {
-    Walked { files: u64 },
-    Mining { done: u64, total: u64 },
+    Walked {
+        files: u64,
+    },
+    Mining {
+        done: u64,
+        total: u64,
+    },
     /// Resolving references into the dependency graph.
     Linking,
 }
@@ -153,8 +158,7 @@ pub fn index(opts: &IndexOptions, progress: &(dyn Fn(Progress) + Sync)) -> Resul
         return Err(IndexError::RootNotDir(opts.root.clone()));
     }
     let root = opts.root.canonicalize().map_err(|_| IndexError::RootMissing(opts.root.clone()))?;
-    let mut store =
-        if opts.rebuild { Store::create_fresh(&opts.index_dir)? } else { Store::open_for_write(&opts.index_dir)? };
+    let mut store = if opts.rebuild { Store::create_fresh(&opts.index_dir)? } else { Store::open_for_write(&opts.index_dir)? };
     let index_dir = opts.index_dir.canonicalize().unwrap_or_else(|_| opts.index_dir.clone());
 
     let walked = walk::walk(&WalkOptions {
@@ -172,8 +176,7 @@ pub fn index(opts: &IndexOptions, progress: &(dyn Fn(Progress) + Sync)) -> Resul
     );
     let remine_all = store.meta("fingerprint")?.as_deref() != Some(fingerprint.as_str());
 
-    let stored: FxHashMap<String, ken_store::FileRow> =
-        store.file_rows()?.into_iter().map(|f| (f.path.clone(), f)).collect();
+    let stored: FxHashMap<String, ken_store::FileRow> = store.file_rows()?.into_iter().map(|f| (f.path.clone(), f)).collect();
     let mut summary = IndexSummary::default();
     let mut skipped: Vec<(&'static str, String, Option<String>)> =
         walked.skipped.iter().map(|(reason, path)| (*reason, path.clone(), None)).collect();
@@ -181,8 +184,7 @@ pub fn index(opts: &IndexOptions, progress: &(dyn Fn(Progress) + Sync)) -> Resul
     // Split the walk into files to check and files that are new here.
     let walked_paths: rustc_hash::FxHashSet<&str> = walked.candidates.iter().map(|c| c.rel.as_str()).collect();
     let gone: Vec<&ken_store::FileRow> = stored.values().filter(|f| !walked_paths.contains(f.path.as_str())).collect();
-    let (known, fresh): (Vec<&Candidate>, Vec<&Candidate>) =
-        walked.candidates.iter().partition(|c| stored.contains_key(&c.rel));
+    let (known, fresh): (Vec<&Candidate>, Vec<&Candidate>) = walked.candidates.iter().partition(|c| stored.contains_key(&c.rel));
 
     // Renames: a new path whose content matches a path that disappeared.
     let mut renames: Vec<(&ken_store::FileRow, &Candidate)> = Vec::new();
@@ -192,8 +194,7 @@ pub fn index(opts: &IndexOptions, progress: &(dyn Fn(Progress) + Sync)) -> Resul
         for f in &gone {
             by_hash.entry(f.hash.as_str()).or_default().push(f);
         }
-        let hashes: Vec<Option<String>> =
-            fresh.par_iter().map(|c| std::fs::read(&c.abs).ok().map(|b| hash_bytes(&b))).collect();
+        let hashes: Vec<Option<String>> = fresh.par_iter().map(|c| std::fs::read(&c.abs).ok().map(|b| hash_bytes(&b))).collect();
         fresh_to_mine.clear();
         for (c, h) in fresh.iter().zip(hashes) {
             match h.and_then(|h| by_hash.get_mut(h.as_str()).and_then(Vec::pop)) {
@@ -339,13 +340,7 @@ fn hash_bytes(bytes: &[u8]) -> String {
 
 /// Reads, checks and (if it changed) mines one file. Never fails: a bad file
 /// becomes a skip with its reason.
-fn process(
-    miner: &mut Miner,
-    c: &Candidate,
-    row: Option<&ken_store::FileRow>,
-    budget: &ChunkBudget,
-    remine_all: bool,
-) -> Outcome {
+fn process(miner: &mut Miner, c: &Candidate, row: Option<&ken_store::FileRow>, budget: &ChunkBudget, remine_all: bool) -> Outcome {
     if let Some(row) = row {
         if !remine_all && row.size == c.size && row.mtime_ns == c.mtime_ns && row.language == c.language.name() {
             return Outcome::Unchanged;

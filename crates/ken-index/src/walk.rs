@@ -3,9 +3,9 @@
 
 use ken_core::Language;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
 
 /// Directories of dependencies and build output, skipped unless asked for.
 pub const VENDORED_DIRS: &[&str] =
@@ -112,11 +112,7 @@ fn candidate(abs: &Path, rel: String, language: Language, max: u64) -> Result<Ca
     if meta.len() > max {
         return Err(("too_large", rel));
     }
-    let mtime_ns = meta
-        .modified()
-        .ok()
-        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-        .map_or(0, |d| d.as_nanos() as i64);
+    let mtime_ns = meta.modified().ok().and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok()).map_or(0, |d| d.as_nanos() as i64);
     Ok(Candidate { abs: abs.to_path_buf(), rel, language, size: meta.len(), mtime_ns })
 }
 

@@ -162,26 +162,8 @@ fn specs() -> Vec<Spec> {
                 include_str!("../queries/typescript/types.scm"),
             ),
         ),
-        spec(
-            Language::Go,
-            &["go"],
-            || tree_sitter_go::LANGUAGE.into(),
-            PrecedingComments,
-            &[],
-            &[],
-            COMMON_BODY,
-            queries!("go"),
-        ),
-        spec(
-            Language::Java,
-            &["java"],
-            || tree_sitter_java::LANGUAGE.into(),
-            PrecedingComments,
-            &[],
-            &[],
-            COMMON_BODY,
-            queries!("java"),
-        ),
+        spec(Language::Go, &["go"], || tree_sitter_go::LANGUAGE.into(), PrecedingComments, &[], &[], COMMON_BODY, queries!("go")),
+        spec(Language::Java, &["java"], || tree_sitter_java::LANGUAGE.into(), PrecedingComments, &[], &[], COMMON_BODY, queries!("java")),
         spec(
             Language::CSharp,
             &["cs"],
@@ -192,16 +174,7 @@ fn specs() -> Vec<Spec> {
             &["body", "accessors"],
             queries!("csharp"),
         ),
-        spec(
-            Language::C,
-            &["c", "h"],
-            || tree_sitter_c::LANGUAGE.into(),
-            PrecedingComments,
-            &[],
-            &[],
-            COMMON_BODY,
-            queries!("c"),
-        ),
+        spec(Language::C, &["c", "h"], || tree_sitter_c::LANGUAGE.into(), PrecedingComments, &[], &[], COMMON_BODY, queries!("c")),
         spec(
             Language::Cpp,
             &["cc", "cpp", "cxx", "c++", "hpp", "hh", "hxx", "h++", "ipp"],
@@ -288,8 +261,5 @@ pub fn all() -> Vec<&'static LanguageConfig> {
 /// The language of a file, judged by its extension (case-insensitive).
 pub fn detect(path: &Path) -> Option<Language> {
     let ext = path.extension()?.to_str()?.to_ascii_lowercase();
-    specs()
-        .iter()
-        .find(|s| s.extensions.contains(&ext.as_str()))
-        .map(|s| s.language)
+    specs().iter().find(|s| s.extensions.contains(&ext.as_str())).map(|s| s.language)
 }

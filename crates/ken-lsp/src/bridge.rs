@@ -3,12 +3,8 @@
 //! into Kenning's coordinates.
 
 use crate::config::{LspConfig, ServerSpec, find_command, language_id};
-use crate::rpc::{
-    self, CONTENT_MODIFIED, CallError, Conn, METHOD_NOT_FOUND, REQUEST_CANCELLED, lock,
-};
-use crate::text::{
-    Encoding, anchor, byte_to_units, nth_line, path_to_uri, units_to_byte, uri_to_path,
-};
+use crate::rpc::{self, CONTENT_MODIFIED, CallError, Conn, METHOD_NOT_FOUND, REQUEST_CANCELLED, lock};
+use crate::text::{Encoding, anchor, byte_to_units, nth_line, path_to_uri, units_to_byte, uri_to_path};
 use crate::{Answer, CallSite, Location, LspError, ServerStatus, SymbolPosition};
 use rustc_hash::FxHashMap;
 use serde_json::{Value, json};
@@ -134,9 +130,7 @@ impl LspBridge {
         let root = if root.is_absolute() {
             root.to_owned()
         } else {
-            std::env::current_dir()
-                .map(|d| d.join(root))
-                .unwrap_or_else(|_| root.to_owned())
+            std::env::current_dir().map(|d| d.join(root)).unwrap_or_else(|_| root.to_owned())
         };
         let canonical_root = std::fs::canonicalize(&root).unwrap_or_else(|_| root.clone());
         let slots = config
@@ -154,16 +148,7 @@ impl LspBridge {
             })
             .collect();
         let permits = Semaphore::new(config.max_in_flight.max(1));
-        LspBridge {
-            inner: Arc::new(Inner {
-                root,
-                canonical_root,
-                config,
-                slots,
-                permits,
-                cache: Mutex::new(FxHashMap::default()),
-            }),
-        }
+        LspBridge { inner: Arc::new(Inner { root, canonical_root, config, slots, permits, cache: Mutex::new(FxHashMap::default()) }) }
     }
 
     /// The server that would serve `language`; `None` when none is installed.
@@ -182,21 +167,14 @@ impl LspBridge {
         let budget = inner.config.startup_timeout;
         let warming = async {
             let _admission = inner.admit(slot)?;
-            let conn = inner
-                .ensure_conn(idx)
-                .await
-                .inspect_err(|e| inner.failed(slot, e))?;
+            let conn = inner.ensure_conn(idx).await.inspect_err(|e| inner.failed(slot, e))?;
             let abs = inner.canonical_root.join(path);
             let (text, mtime) = read_source(&abs, path, &inner.root).await?;
-            conn.sync_doc(&abs, &language_id(language, &abs), &text, mtime)
-                .await;
+            conn.sync_doc(&abs, &language_id(language, &abs), &text, mtime).await;
             loop {
                 if conn.shared().is_dead() {
                     let detail = conn.shared().dead_detail();
-                    return Err(LspError::Crashed {
-                        server: slot.spec.name.clone(),
-                        detail,
-                    });
+                    return Err(LspError::Crashed { server: slot.spec.name.clone(), detail });
                 }
                 if conn.shared().idle_for().is_some_and(|idle| idle >= QUIET) {
                     return Ok(());
@@ -206,11 +184,7 @@ impl LspBridge {
         };
         match tokio::time::timeout(budget, warming).await {
             Ok(result) => result,
-            Err(_) => Err(LspError::Timeout {
-                server: slot.spec.name.clone(),
-                method: "warm".to_owned(),
-                ms: millis(budget),
-            }),
+            Err(_) => Err(LspError::Timeout { server: slot.spec.name.clone(), method: "warm".to_owned(), ms: millis(budget) }),
         }
     }
 
@@ -222,10 +196,7 @@ impl LspBridge {
     /// Who calls the symbol, by call hierarchy; when the server has none
     /// (no capability, MethodNotFound, or an empty prepare), by references
     /// grouped under their enclosing function, saying so in `fallback`.
-    pub async fn incoming_calls(
-        &self,
-        at: &SymbolPosition,
-    ) -> Result<Answer<Vec<CallSite>>, LspError> {
+    pub async fn incoming_calls(&self, at: &SymbolPosition) -> Result<Answer<Vec<CallSite>>, LspError> {
         self.inner.run(Op::IncomingCalls, at).await
     }
 
@@ -340,10 +311,7 @@ impl Inner {
                 tried.push(slot.spec.command.clone());
             }
         }
-        Err(LspError::NoServer {
-            language: language.to_owned(),
-            tried,
-        })
+        Err(LspError::NoServer { language: language.to_owned(), tried })
     }
 
     fn admit<'a>(&self, slot: &'a Slot) -> Result<Admission<'a>, LspError> {
@@ -363,10 +331,7 @@ impl Inner {
         let id = st.trials;
         st.trial = Some(id);
         debug!(server = %slot.spec.name, "circuit breaker half-open: trial request");
-        Ok(Admission {
-            slot,
-            trial: Some(id),
-        })
+        Ok(Admission { slot, trial: Some(id) })
     }
 
     fn succeeded(&self, slot: &Slot) {
@@ -386,10 +351,7 @@ impl Inner {
         if matches!(error, LspError::Timeout { .. }) {
             slot.timeouts.fetch_add(1, Ordering::Relaxed);
         }
-        if matches!(
-            error,
-            LspError::Io(_) | LspError::NoServer { .. } | LspError::BreakerOpen { .. }
-        ) {
+        if matches!(error, LspError::Io(_) | LspError::NoServer { .. } | LspError::BreakerOpen { .. }) {
             return;
         }
         let mut st = lock(&slot.state);
@@ -446,10 +408,7 @@ impl Inner {
         }
         let server = slot.spec.name.clone();
         let Some(program) = slot.program.clone() else {
-            return Err(LspError::NoServer {
-                language: slot.spec.languages.join("/"),
-                tried: vec![slot.spec.command.clone()],
-            });
+            return Err(LspError::NoServer { language: slot.spec.languages.join("/"), tried: vec![slot.spec.command.clone()] });
         };
         let generation = {
             let mut st = lock(&slot.state);
@@ -461,11 +420,7 @@ impl Inner {
             st.conn = None;
             st.generation
         };
-        let mut starting = Starting {
-            slot,
-            generation,
-            done: false,
-        };
+        let mut starting = Starting { slot, generation, done: false };
         let weak: Weak<Inner> = Arc::downgrade(self);
         let on_dead: rpc::OnDead = Box::new(move |_detail| {
             if let Some(inner) = weak.upgrade() {
@@ -478,10 +433,7 @@ impl Inner {
             Err(e) => {
                 starting.done = true;
                 self.crashed(idx, generation);
-                return Err(LspError::Crashed {
-                    server,
-                    detail: format!("could not start `{}`: {e}", program.display()),
-                });
+                return Err(LspError::Crashed { server, detail: format!("could not start `{}`: {e}", program.display()) });
             }
         };
         let budget = self.config.startup_timeout;
@@ -502,40 +454,22 @@ impl Inner {
             Ok(Err(CallError::Crashed(detail))) => {
                 return Err(LspError::Crashed { server, detail });
             }
-            Ok(Err(CallError::Rpc { code, message })) => LspError::Server {
-                server,
-                method: "initialize".to_owned(),
-                detail: format!("{message} (code {code})"),
-            },
-            Err(_) => LspError::Timeout {
-                server,
-                method: "initialize".to_owned(),
-                ms: millis(budget),
-            },
+            Ok(Err(CallError::Rpc { code, message })) => {
+                LspError::Server { server, method: "initialize".to_owned(), detail: format!("{message} (code {code})") }
+            }
+            Err(_) => LspError::Timeout { server, method: "initialize".to_owned(), ms: millis(budget) },
         };
         proc.kill();
         self.crashed(idx, generation);
         Err(error)
     }
 
-    async fn run<T: Clone + Send + Sync + 'static>(
-        self: &Arc<Self>,
-        op: Op,
-        at: &SymbolPosition,
-    ) -> Result<Answer<T>, LspError> {
+    async fn run<T: Clone + Send + Sync + 'static>(self: &Arc<Self>, op: Op, at: &SymbolPosition) -> Result<Answer<T>, LspError> {
         let idx = self.resolve(&at.language)?;
         let slot = &self.slots[idx];
         let abs = self.canonical_root.join(&at.path);
-        let key = CacheKey {
-            op,
-            path: at.path.clone(),
-            line: at.line,
-            col: at.col,
-        };
-        let mtime = tokio::fs::metadata(&abs)
-            .await
-            .ok()
-            .and_then(|m| m.modified().ok());
+        let key = CacheKey { op, path: at.path.clone(), line: at.line, col: at.col };
+        let mtime = tokio::fs::metadata(&abs).await.ok().and_then(|m| m.modified().ok());
         if let Some(hit) = self.cache_get::<T>(&key, mtime) {
             slot.cache_hits.fetch_add(1, Ordering::Relaxed);
             return Ok(hit);
@@ -543,27 +477,12 @@ impl Inner {
         let (text, mtime) = read_source(&abs, &at.path, &self.root).await?;
 
         let admission = self.admit(slot)?;
-        let conn = self
-            .ensure_conn(idx)
-            .await
-            .inspect_err(|e| self.failed(slot, e))?;
-        conn.sync_doc(&abs, &language_id(&at.language, &abs), &text, mtime)
-            .await;
+        let conn = self.ensure_conn(idx).await.inspect_err(|e| self.failed(slot, e))?;
+        conn.sync_doc(&abs, &language_id(&at.language, &abs), &text, mtime).await;
         let (line0, byte) = anchor(&text, at.line, at.col, &at.name);
-        let character =
-            nth_line(&text, line0).map_or(byte as u32, |l| byte_to_units(l, byte, conn.encoding));
-        let files = Files {
-            inner: self,
-            encoding: conn.encoding,
-            texts: FxHashMap::default(),
-        };
-        let mut ctx = Ctx {
-            slot,
-            uri: path_to_uri(&abs),
-            position: json!({ "line": line0, "character": character }),
-            conn,
-            files,
-        };
+        let character = nth_line(&text, line0).map_or(byte as u32, |l| byte_to_units(l, byte, conn.encoding));
+        let files = Files { inner: self, encoding: conn.encoding, texts: FxHashMap::default() };
+        let mut ctx = Ctx { slot, uri: path_to_uri(&abs), position: json!({ "line": line0, "character": character }), conn, files };
         ctx.files.texts.insert(abs.clone(), Some(text));
 
         let (value, fallback): (Arc<dyn Any + Send + Sync>, Option<String>) = match op {
@@ -578,39 +497,16 @@ impl Inner {
         drop(admission);
         let server = slot.spec.name.clone();
         let Some(typed) = value.downcast_ref::<T>().cloned() else {
-            return Err(LspError::Io(format!(
-                "internal error: {op:?} produced an unexpected type"
-            )));
+            return Err(LspError::Io(format!("internal error: {op:?} produced an unexpected type")));
         };
-        self.cache_put(
-            key,
-            CacheEntry {
-                mtime,
-                stored: Instant::now(),
-                server: server.clone(),
-                fallback: fallback.clone(),
-                value,
-            },
-        );
-        Ok(Answer {
-            value: typed,
-            server,
-            cached: false,
-            fallback,
-        })
+        self.cache_put(key, CacheEntry { mtime, stored: Instant::now(), server: server.clone(), fallback: fallback.clone(), value });
+        Ok(Answer { value: typed, server, cached: false, fallback })
     }
 
-    fn cache_get<T: Clone + 'static>(
-        &self,
-        key: &CacheKey,
-        mtime: Option<SystemTime>,
-    ) -> Option<Answer<T>> {
+    fn cache_get<T: Clone + 'static>(&self, key: &CacheKey, mtime: Option<SystemTime>) -> Option<Answer<T>> {
         let cache = lock(&self.cache);
         let entry = cache.get(key)?;
-        if entry.mtime != mtime
-            || mtime.is_none()
-            || entry.stored.elapsed() >= self.config.cache_ttl
-        {
+        if entry.mtime != mtime || mtime.is_none() || entry.stored.elapsed() >= self.config.cache_ttl {
             return None;
         }
         Some(Answer {
@@ -639,20 +535,14 @@ impl Inner {
         let server = &slot.spec.name;
         let budget = self.config.request_timeout;
         let deadline = tokio::time::Instant::now() + budget;
-        let timeout = || LspError::Timeout {
-            server: server.clone(),
-            method: method.to_owned(),
-            ms: millis(budget),
-        };
+        let timeout = || LspError::Timeout { server: server.clone(), method: method.to_owned(), ms: millis(budget) };
         slot.requests.fetch_add(1, Ordering::Relaxed);
         let result = async {
             let Ok(permit) = tokio::time::timeout_at(deadline, self.permits.acquire()).await else {
                 return Err(Failed::from(timeout()));
             };
             let shared = ctx.conn.shared();
-            let (id, rx) = shared
-                .start_request(method, params)
-                .map_err(|e| self.call_error(server, method, e))?;
+            let (id, rx) = shared.start_request(method, params).map_err(|e| self.call_error(server, method, e))?;
             let reply = tokio::time::timeout_at(deadline, rx).await;
             drop(permit);
             match reply {
@@ -668,15 +558,9 @@ impl Inner {
         match &result {
             Ok(_) => self.succeeded(slot),
             // "Not supported" is an answer, and callers fall back on it.
-            Err(Failed {
-                code: Some(METHOD_NOT_FOUND),
-                error,
-            }) => debug!(%server, "{error}"),
+            Err(Failed { code: Some(METHOD_NOT_FOUND), error }) => debug!(%server, "{error}"),
             // "Try again" is a healthy server's answer: no breaker.
-            Err(Failed {
-                code: Some(CONTENT_MODIFIED | REQUEST_CANCELLED),
-                error,
-            }) => {
+            Err(Failed { code: Some(CONTENT_MODIFIED | REQUEST_CANCELLED), error }) => {
                 slot.failures.fetch_add(1, Ordering::Relaxed);
                 debug!(%server, "{error}");
             }
@@ -695,10 +579,7 @@ impl Inner {
                     detail: format!("{message} (code {code})"),
                 },
             },
-            CallError::Crashed(detail) => Failed::from(LspError::Crashed {
-                server: server.to_owned(),
-                detail,
-            }),
+            CallError::Crashed(detail) => Failed::from(LspError::Crashed { server: server.to_owned(), detail }),
         }
     }
 
@@ -709,44 +590,27 @@ impl Inner {
     async fn references(&self, ctx: &mut Ctx<'_>) -> Result<Vec<Location>, LspError> {
         let mut params = Self::position_params(ctx);
         params["context"] = json!({ "includeDeclaration": false });
-        let reply = self
-            .request(ctx, "textDocument/references", params)
-            .await
-            .map_err(|f| f.error)?;
+        let reply = self.request(ctx, "textDocument/references", params).await.map_err(|f| f.error)?;
         Ok(locations(ctx, as_array(&reply)))
     }
 
     async fn definition(&self, ctx: &mut Ctx<'_>) -> Result<Vec<Location>, LspError> {
         let params = Self::position_params(ctx);
-        let reply = self
-            .request(ctx, "textDocument/definition", params)
-            .await
-            .map_err(|f| f.error)?;
+        let reply = self.request(ctx, "textDocument/definition", params).await.map_err(|f| f.error)?;
         // Location | Location[] | LocationLink[] | null
-        if reply.is_object() {
-            Ok(locations(ctx, std::slice::from_ref(&reply)))
-        } else {
-            Ok(locations(ctx, as_array(&reply)))
-        }
+        if reply.is_object() { Ok(locations(ctx, std::slice::from_ref(&reply))) } else { Ok(locations(ctx, as_array(&reply))) }
     }
 
     async fn hover(&self, ctx: &mut Ctx<'_>) -> Result<Option<String>, LspError> {
         let params = Self::position_params(ctx);
-        let reply = self
-            .request(ctx, "textDocument/hover", params)
-            .await
-            .map_err(|f| f.error)?;
+        let reply = self.request(ctx, "textDocument/hover", params).await.map_err(|f| f.error)?;
         let Some(contents) = reply.get("contents") else {
             return Ok(None);
         };
         let text = match serde_json::from_value::<lsp_types::HoverContents>(contents.clone()) {
             Ok(lsp_types::HoverContents::Markup(m)) => m.value,
             Ok(lsp_types::HoverContents::Scalar(s)) => marked(s),
-            Ok(lsp_types::HoverContents::Array(items)) => items
-                .into_iter()
-                .map(marked)
-                .collect::<Vec<_>>()
-                .join("\n\n"),
+            Ok(lsp_types::HoverContents::Array(items)) => items.into_iter().map(marked).collect::<Vec<_>>().join("\n\n"),
             Err(e) => {
                 debug!(server = %ctx.slot.spec.name, "unreadable hover contents: {e}");
                 return Ok(None);
@@ -756,32 +620,20 @@ impl Inner {
         Ok((!text.is_empty()).then_some(text))
     }
 
-    async fn incoming_calls(
-        &self,
-        ctx: &mut Ctx<'_>,
-        at: &SymbolPosition,
-    ) -> Result<(Vec<CallSite>, Option<String>), LspError> {
+    async fn incoming_calls(&self, ctx: &mut Ctx<'_>, at: &SymbolPosition) -> Result<(Vec<CallSite>, Option<String>), LspError> {
         let server = ctx.slot.spec.name.clone();
         if !capable(&ctx.conn.caps, "callHierarchyProvider") {
             let note = format!("callHierarchy unsupported by {server}; used references");
             return self.calls_from_references(ctx, at, note).await;
         }
         let params = Self::position_params(ctx);
-        let items = match self
-            .request(ctx, "textDocument/prepareCallHierarchy", params)
-            .await
-        {
+        let items = match self.request(ctx, "textDocument/prepareCallHierarchy", params).await {
             Ok(Value::Array(items)) if !items.is_empty() => items,
             Ok(_) => {
-                let note = format!(
-                    "callHierarchy found no item at the symbol in {server}; used references"
-                );
+                let note = format!("callHierarchy found no item at the symbol in {server}; used references");
                 return self.calls_from_references(ctx, at, note).await;
             }
-            Err(Failed {
-                code: Some(METHOD_NOT_FOUND),
-                ..
-            }) => {
+            Err(Failed { code: Some(METHOD_NOT_FOUND), .. }) => {
                 let note = format!("callHierarchy unsupported by {server}; used references");
                 return self.calls_from_references(ctx, at, note).await;
             }
@@ -790,18 +642,10 @@ impl Inner {
         let mut sites = Vec::new();
         // Several items mean overloads or ambiguity; a few are plenty.
         for item in items.into_iter().take(4) {
-            let reply = match self
-                .request(ctx, "callHierarchy/incomingCalls", json!({ "item": item }))
-                .await
-            {
+            let reply = match self.request(ctx, "callHierarchy/incomingCalls", json!({ "item": item })).await {
                 Ok(reply) => reply,
-                Err(Failed {
-                    code: Some(METHOD_NOT_FOUND),
-                    ..
-                }) => {
-                    let note = format!(
-                        "callHierarchy/incomingCalls unsupported by {server}; used references"
-                    );
+                Err(Failed { code: Some(METHOD_NOT_FOUND), .. }) => {
+                    let note = format!("callHierarchy/incomingCalls unsupported by {server}; used references");
                     return self.calls_from_references(ctx, at, note).await;
                 }
                 Err(f) => return Err(f.error),
@@ -838,34 +682,18 @@ impl Inner {
                 let enclosing = symbols
                     .iter()
                     .filter(|s| s.range.0 <= pos && pos < s.range.1)
-                    .min_by_key(|s| {
-                        (
-                            s.range.1.0 - s.range.0.0,
-                            s.range.1.1.wrapping_sub(s.range.0.1),
-                        )
-                    });
+                    .min_by_key(|s| (s.range.1.0 - s.range.0.0, s.range.1.1.wrapping_sub(s.range.0.1)));
                 let (name, kind, location) = match enclosing {
                     Some(s) if (s.location.start_line, s.location.start_col) == pos => continue, // the definition itself
                     Some(s) => (s.name.clone(), Some(s.kind.clone()), s.location.clone()),
                     None => {
-                        let start = Location {
-                            path: path.clone(),
-                            start_line: 1,
-                            start_col: 1,
-                            end_line: 1,
-                            end_col: 1,
-                        };
+                        let start = Location { path: path.clone(), start_line: 1, start_col: 1, end_line: 1, end_col: 1 };
                         (path.clone(), Some("file".to_owned()), start)
                     }
                 };
                 sites
                     .entry((location.clone(), name.clone()))
-                    .or_insert_with(|| CallSite {
-                        name,
-                        kind,
-                        location,
-                        from: Vec::new(),
-                    })
+                    .or_insert_with(|| CallSite { name, kind, location, from: Vec::new() })
                     .from
                     .push(r);
             }
@@ -875,12 +703,7 @@ impl Inner {
 
     /// Functions, methods, constructors and classes of one file, in Kenning
     /// coordinates; empty when the server cannot say.
-    async fn enclosing_candidates(
-        &self,
-        ctx: &mut Ctx<'_>,
-        path: &str,
-        language: &str,
-    ) -> Vec<Symbol> {
+    async fn enclosing_candidates(&self, ctx: &mut Ctx<'_>, path: &str, language: &str) -> Vec<Symbol> {
         if !capable(&ctx.conn.caps, "documentSymbolProvider") {
             return Vec::new();
         }
@@ -891,16 +714,11 @@ impl Inner {
         let Ok((text, mtime)) = read_source(&abs, path, &self.root).await else {
             return Vec::new();
         };
-        ctx.conn
-            .sync_doc(&abs, &language_id(language, &abs), &text, mtime)
-            .await;
+        ctx.conn.sync_doc(&abs, &language_id(language, &abs), &text, mtime).await;
         ctx.files.texts.insert(abs.clone(), Some(text));
         let uri = path_to_uri(&abs);
         let params = json!({ "textDocument": { "uri": uri } });
-        let Ok(reply) = self
-            .request(ctx, "textDocument/documentSymbol", params)
-            .await
-        else {
+        let Ok(reply) = self.request(ctx, "textDocument/documentSymbol", params).await else {
             return Vec::new();
         };
         let mut out = Vec::new();
@@ -934,13 +752,7 @@ impl Files<'_> {
         };
         let (start_line, start_col) = self.point(&abs, range.start);
         let (end_line, end_col) = self.point(&abs, range.end);
-        Some(Location {
-            path: self.inner.display_path(&abs),
-            start_line,
-            start_col,
-            end_line,
-            end_col,
-        })
+        Some(Location { path: self.inner.display_path(&abs), start_line, start_col, end_line, end_col })
     }
 
     fn point(&mut self, abs: &Path, pos: lsp_types::Position) -> (u32, u32) {
@@ -948,11 +760,8 @@ impl Files<'_> {
         if self.encoding == Encoding::Utf8 {
             return (line, pos.character + 1);
         }
-        let text = self.texts.entry(abs.to_owned()).or_insert_with(|| {
-            std::fs::read(abs)
-                .ok()
-                .map(|b| String::from_utf8_lossy(&b).into_owned())
-        });
+        let text =
+            self.texts.entry(abs.to_owned()).or_insert_with(|| std::fs::read(abs).ok().map(|b| String::from_utf8_lossy(&b).into_owned()));
         // Unreadable: assume ASCII, where all encodings agree.
         let byte = match text.as_deref().and_then(|t| nth_line(t, pos.line as usize)) {
             Some(l) => units_to_byte(l, pos.character, self.encoding),
@@ -966,18 +775,11 @@ impl Files<'_> {
         let uri = from.get("uri")?.as_str()?;
         let location = self.location(uri, from.get("selectionRange")?)?;
         let from_ranges = call.get("fromRanges").map(as_array).unwrap_or_default();
-        let mut sites: Vec<Location> = from_ranges
-            .iter()
-            .filter_map(|r| self.location(uri, r))
-            .collect();
+        let mut sites: Vec<Location> = from_ranges.iter().filter_map(|r| self.location(uri, r)).collect();
         sites.sort();
         Some(CallSite {
             name: from.get("name")?.as_str()?.to_owned(),
-            kind: from
-                .get("kind")
-                .and_then(Value::as_u64)
-                .and_then(symbol_kind)
-                .map(str::to_owned),
+            kind: from.get("kind").and_then(Value::as_u64).and_then(symbol_kind).map(str::to_owned),
             location,
             from: sites,
         })
@@ -995,11 +797,9 @@ impl Files<'_> {
                     let uri = loc.get("uri").and_then(Value::as_str).unwrap_or(uri);
                     (range.and_then(|r| self.location(uri, r)), None)
                 }
-                None => (
-                    item.get("range").and_then(|r| self.location(uri, r)),
-                    item.get("selectionRange")
-                        .and_then(|r| self.location(uri, r)),
-                ),
+                None => {
+                    (item.get("range").and_then(|r| self.location(uri, r)), item.get("selectionRange").and_then(|r| self.location(uri, r)))
+                }
             };
             // 5 class, 6 method, 9 constructor, 12 function.
             if let (Some(range), true) = (range, matches!(kind, 5 | 6 | 9 | 12)) {
@@ -1007,10 +807,7 @@ impl Files<'_> {
                 out.push(Symbol {
                     name: name.to_owned(),
                     kind: symbol_kind(kind).unwrap_or("function").to_owned(),
-                    range: (
-                        (range.start_line, range.start_col),
-                        (range.end_line, range.end_col),
-                    ),
+                    range: ((range.start_line, range.start_col), (range.end_line, range.end_col)),
                     location,
                 });
             }
@@ -1025,16 +822,9 @@ impl Files<'_> {
         let text = self.texts.get(abs).and_then(|t| t.as_deref()).unwrap_or("");
         let (line0, byte) = anchor(text, range.start_line, range.start_col, name);
         let (line, col) = (line0 as u32 + 1, byte as u32 + 1);
-        let found = nth_line(text, line0)
-            .is_some_and(|l| l.get(byte..).is_some_and(|rest| rest.starts_with(name)));
+        let found = nth_line(text, line0).is_some_and(|l| l.get(byte..).is_some_and(|rest| rest.starts_with(name)));
         let end_col = if found { col + name.len() as u32 } else { col };
-        Location {
-            path: range.path.clone(),
-            start_line: line,
-            start_col: col,
-            end_line: line,
-            end_col,
-        }
+        Location { path: range.path.clone(), start_line: line, start_col: col, end_line: line, end_col }
     }
 }
 
@@ -1049,23 +839,13 @@ impl Inner {
     }
 }
 
-async fn read_source(
-    abs: &Path,
-    shown: &str,
-    root: &Path,
-) -> Result<(String, Option<SystemTime>), LspError> {
+async fn read_source(abs: &Path, shown: &str, root: &Path) -> Result<(String, Option<SystemTime>), LspError> {
     let unreadable = |e: std::io::Error| {
-        LspError::Io(format!(
-            "cannot read {shown} under {}: {e}; symbol paths must be relative to the bridge root",
-            root.display()
-        ))
+        LspError::Io(format!("cannot read {shown} under {}: {e}; symbol paths must be relative to the bridge root", root.display()))
     };
     let meta = tokio::fs::metadata(abs).await.map_err(unreadable)?;
     let bytes = tokio::fs::read(abs).await.map_err(unreadable)?;
-    Ok((
-        String::from_utf8_lossy(&bytes).into_owned(),
-        meta.modified().ok(),
-    ))
+    Ok((String::from_utf8_lossy(&bytes).into_owned(), meta.modified().ok()))
 }
 
 /// `Location`s or `LocationLink`s, converted, sorted and de-duplicated.
@@ -1074,14 +854,10 @@ fn locations(ctx: &mut Ctx<'_>, items: &[Value]) -> Vec<Location> {
         .iter()
         .filter_map(|item| match item.get("targetUri") {
             Some(uri) => {
-                let range = item
-                    .get("targetSelectionRange")
-                    .or_else(|| item.get("targetRange"))?;
+                let range = item.get("targetSelectionRange").or_else(|| item.get("targetRange"))?;
                 ctx.files.location(uri.as_str()?, range)
             }
-            None => ctx
-                .files
-                .location(item.get("uri")?.as_str()?, item.get("range")?),
+            None => ctx.files.location(item.get("uri")?.as_str()?, item.get("range")?),
         })
         .collect();
     out.sort();
@@ -1140,9 +916,7 @@ fn symbol_kind(kind: u64) -> Option<&'static str> {
         "operator",
         "type_parameter",
     ];
-    KINDS
-        .get(usize::try_from(kind).ok()?.checked_sub(1)?)
-        .copied()
+    KINDS.get(usize::try_from(kind).ok()?.checked_sub(1)?).copied()
 }
 
 fn millis(d: Duration) -> u64 {

@@ -71,12 +71,7 @@ impl ServerSpec {
         vec![
             ServerSpec::new("pyright", &["python"], "pyright-langserver", &["--stdio"]),
             ServerSpec::new("pylsp", &["python"], "pylsp", &[]),
-            ServerSpec::new(
-                "typescript-language-server",
-                &["typescript", "tsx", "javascript"],
-                "typescript-language-server",
-                &["--stdio"],
-            ),
+            ServerSpec::new("typescript-language-server", &["typescript", "tsx", "javascript"], "typescript-language-server", &["--stdio"]),
             ServerSpec::new("gopls", &["go"], "gopls", &[]),
             ServerSpec::new("clangd", &["c", "cpp"], "clangd", &[]),
             ServerSpec::new("rust-analyzer", &["rust"], "rust-analyzer", &[]),
@@ -98,9 +93,7 @@ pub(crate) fn find_command(command: &str) -> Option<PathBuf> {
         return is_executable(&path).then_some(path);
     }
     let paths = std::env::var_os("PATH")?;
-    std::env::split_paths(&paths)
-        .map(|dir| dir.join(command))
-        .find(|p| is_executable(p))
+    std::env::split_paths(&paths).map(|dir| dir.join(command)).find(|p| is_executable(p))
 }
 
 fn is_executable(path: &Path) -> bool {
@@ -135,9 +128,7 @@ pub(crate) fn language_id(language: &str, path: &Path) -> String {
 pub(crate) fn install_hint(language: &str) -> &'static str {
     match language {
         "python" => "install one, e.g. `npm i -g pyright` or `pip install python-lsp-server`",
-        "typescript" | "tsx" | "javascript" => {
-            "install one, e.g. `npm i -g typescript-language-server typescript`"
-        }
+        "typescript" | "tsx" | "javascript" => "install one, e.g. `npm i -g typescript-language-server typescript`",
         "go" => "install one, e.g. `go install golang.org/x/tools/gopls@latest`",
         "c" | "cpp" => "install one, e.g. `apt-get install clangd`",
         "rust" => "install one, e.g. `rustup component add rust-analyzer`",

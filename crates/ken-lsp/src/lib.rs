@@ -68,13 +68,7 @@ pub struct SymbolPosition {
 
 impl SymbolPosition {
     pub fn new(path: &str, language: &str, line: u32, col: u32, name: &str) -> SymbolPosition {
-        SymbolPosition {
-            path: path.to_owned(),
-            language: language.to_owned(),
-            line,
-            col,
-            name: name.to_owned(),
-        }
+        SymbolPosition { path: path.to_owned(), language: language.to_owned(), line, col, name: name.to_owned() }
     }
 }
 
@@ -139,47 +133,26 @@ pub struct ServerStatus {
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum LspError {
-    #[error(
-        "no language server for {language} ({}); {}",
-        tried_text(tried),
-        config::install_hint(language)
-    )]
-    NoServer {
-        language: String,
-        tried: Vec<String>,
-    },
+    #[error("no language server for {language} ({}); {}", tried_text(tried), config::install_hint(language))]
+    NoServer { language: String, tried: Vec<String> },
     #[error(
         "{server} did not answer {method} within {ms} ms; if it is still loading the project, \
          call warm() first or raise the timeout"
     )]
-    Timeout {
-        server: String,
-        method: String,
-        ms: u64,
-    },
+    Timeout { server: String, method: String, ms: u64 },
     #[error(
         "{server} failed repeatedly, so requests to it are paused (circuit breaker open); \
          it gets a trial request in {retry_in_secs} s"
     )]
     BreakerOpen { server: String, retry_in_secs: u64 },
-    #[error(
-        "{server} crashed: {detail}; the next request restarts it, up to max_restarts times in a row"
-    )]
+    #[error("{server} crashed: {detail}; the next request restarts it, up to max_restarts times in a row")]
     Crashed { server: String, detail: String },
     #[error("{server} answered {method} with an error: {detail}")]
-    Server {
-        server: String,
-        method: String,
-        detail: String,
-    },
+    Server { server: String, method: String, detail: String },
     #[error("{0}")]
     Io(String),
 }
 
 fn tried_text(tried: &[String]) -> String {
-    if tried.is_empty() {
-        "none configured".to_owned()
-    } else {
-        format!("tried {}", tried.join(", "))
-    }
+    if tried.is_empty() { "none configured".to_owned() } else { format!("tried {}", tried.join(", ")) }
 }

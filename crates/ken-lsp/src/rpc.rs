@@ -88,12 +88,7 @@ struct Doc {
     mtime: Option<SystemTime>,
 }
 
-pub(crate) fn spawn(
-    spec: &ServerSpec,
-    program: &Path,
-    root: &Path,
-    on_dead: OnDead,
-) -> std::io::Result<Proc> {
+pub(crate) fn spawn(spec: &ServerSpec, program: &Path, root: &Path, on_dead: OnDead) -> std::io::Result<Proc> {
     let mut child = Command::new(program)
         .args(&spec.args)
         .current_dir(root)
@@ -111,15 +106,9 @@ pub(crate) fn spawn(
         server: spec.name.clone(),
         root: root.to_owned(),
         out,
-        pending: Mutex::new(Pending {
-            dead: None,
-            waiting: FxHashMap::default(),
-        }),
+        pending: Mutex::new(Pending { dead: None, waiting: FxHashMap::default() }),
         next_id: AtomicI64::new(1),
-        progress: Mutex::new(Progress {
-            active: FxHashSet::default(),
-            last_activity: Instant::now(),
-        }),
+        progress: Mutex::new(Progress { active: FxHashSet::default(), last_activity: Instant::now() }),
         stderr_tail: Mutex::new(VecDeque::new()),
         exit: watch::Sender::new(None),
         closing: AtomicBool::new(false),
@@ -130,10 +119,7 @@ pub(crate) fn spawn(
     tokio::spawn(read_loop(shared.clone(), stdout));
     tokio::spawn(stderr_loop(shared.clone(), stderr));
     tokio::spawn(supervise(shared.clone(), child, kill_rx));
-    Ok(Proc {
-        shared,
-        kill: Mutex::new(Some(kill_tx)),
-    })
+    Ok(Proc { shared, kill: Mutex::new(Some(kill_tx)) })
 }
 
 impl Proc {
@@ -160,17 +146,10 @@ impl Proc {
     }
 
     /// Sends `initialize` and `initialized`. The caller bounds the time.
-    pub(crate) async fn initialize(
-        &self,
-        spec: &ServerSpec,
-    ) -> Result<(Encoding, Value), CallError> {
+    pub(crate) async fn initialize(&self, spec: &ServerSpec) -> Result<(Encoding, Value), CallError> {
         let shared = &self.shared;
         let root_uri = path_to_uri(&shared.root);
-        let root_name = shared
-            .root
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
+        let root_name = shared.root.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         let params = json!({
             "processId": std::process::id(),
             "clientInfo": { "name": "kenning", "version": env!("CARGO_PKG_VERSION") },
@@ -210,10 +189,7 @@ impl Proc {
         shared.notify("initialized", json!({}));
         // pyright holds every request until it has settings, and fetches
         // them (through workspace/configuration) only when told they changed.
-        shared.notify(
-            "workspace/didChangeConfiguration",
-            json!({ "settings": {} }),
-        );
+        shared.notify("workspace/didChangeConfiguration", json!({ "settings": {} }));
         Ok((encoding, caps))
     }
 }
@@ -228,12 +204,7 @@ impl Drop for Proc {
 
 impl Conn {
     pub(crate) fn new(proc: Proc, encoding: Encoding, caps: Value) -> Conn {
-        Conn {
-            proc,
-            encoding,
-            caps,
-            docs: tokio::sync::Mutex::new(FxHashMap::default()),
-        }
+        Conn { proc, encoding, caps, docs: tokio::sync::Mutex::new(FxHashMap::default()) }
     }
 
     pub(crate) fn shared(&self) -> &Shared {
@@ -241,13 +212,7 @@ impl Conn {
     }
 
     /// Opens `path` on first use; re-sends its full text when its mtime moved.
-    pub(crate) async fn sync_doc(
-        &self,
-        path: &Path,
-        language_id: &str,
-        text: &str,
-        mtime: Option<SystemTime>,
-    ) {
+    pub(crate) async fn sync_doc(&self, path: &Path, language_id: &str, text: &str, mtime: Option<SystemTime>) {
         let shared = self.shared();
         let mut docs = self.docs.lock().await;
         let uri = path_to_uri(path);
@@ -277,11 +242,7 @@ impl Conn {
 }
 
 impl Shared {
-    pub(crate) fn start_request(
-        &self,
-        method: &str,
-        params: Value,
-    ) -> Result<(i64, oneshot::Receiver<Reply>), CallError> {
+    pub(crate) fn start_request(&self, method: &str, params: Value) -> Result<(i64, oneshot::Receiver<Reply>), CallError> {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         let (tx, rx) = oneshot::channel();
         {
@@ -348,10 +309,7 @@ impl Shared {
             if tail.is_empty() {
                 why.to_owned()
             } else {
-                format!(
-                    "{why}; stderr: {}",
-                    tail.iter().cloned().collect::<Vec<_>>().join(" | ")
-                )
+                format!("{why}; stderr: {}", tail.iter().cloned().collect::<Vec<_>>().join(" | "))
             }
         };
         let waiting = {
@@ -415,11 +373,7 @@ impl Shared {
         let reply = match obj.get("error") {
             Some(err) if !err.is_null() => Err(CallError::Rpc {
                 code: err.get("code").and_then(Value::as_i64).unwrap_or(0),
-                message: err
-                    .get("message")
-                    .and_then(Value::as_str)
-                    .unwrap_or("(no message)")
-                    .to_owned(),
+                message: err.get("message").and_then(Value::as_str).unwrap_or("(no message)").to_owned(),
             }),
             _ => Ok(obj.get("result").cloned().unwrap_or(Value::Null)),
         };
@@ -435,10 +389,7 @@ impl Shared {
                     Some(other) => other.to_string(),
                     None => return,
                 };
-                let kind = params
-                    .get("value")
-                    .and_then(|v| v.get("kind"))
-                    .and_then(Value::as_str);
+                let kind = params.get("value").and_then(|v| v.get("kind")).and_then(Value::as_str);
                 let mut p = lock(&self.progress);
                 match kind {
                     Some("begin") => {
@@ -451,10 +402,7 @@ impl Shared {
                 }
             }
             "window/logMessage" | "window/showMessage" => {
-                let text = params
-                    .and_then(|p| p.get("message"))
-                    .and_then(Value::as_str)
-                    .unwrap_or("");
+                let text = params.and_then(|p| p.get("message")).and_then(Value::as_str).unwrap_or("");
                 debug!(server = %self.server, "{method}: {text}");
             }
             _ => {}
@@ -467,10 +415,7 @@ impl Shared {
         debug!(server = %self.server, "server request {method}: {:.300}", params.map(|p| p.to_string()).unwrap_or_default());
         let result = match method {
             "workspace/configuration" => {
-                let n = params
-                    .and_then(|p| p.get("items"))
-                    .and_then(Value::as_array)
-                    .map_or(0, Vec::len);
+                let n = params.and_then(|p| p.get("items")).and_then(Value::as_array).map_or(0, Vec::len);
                 Ok(Value::Array(vec![Value::Null; n]))
             }
             "client/registerCapability"
@@ -478,11 +423,7 @@ impl Shared {
             | "window/workDoneProgress/create"
             | "window/showMessageRequest" => Ok(Value::Null),
             "workspace/workspaceFolders" => {
-                let name = self
-                    .root
-                    .file_name()
-                    .map(|n| n.to_string_lossy().into_owned())
-                    .unwrap_or_default();
+                let name = self.root.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
                 Ok(json!([{ "uri": path_to_uri(&self.root), "name": name }]))
             }
             _ => Err(method),
@@ -499,11 +440,7 @@ impl Shared {
     }
 }
 
-async fn write_loop(
-    server: String,
-    mut stdin: ChildStdin,
-    mut rx: mpsc::UnboundedReceiver<Vec<u8>>,
-) {
+async fn write_loop(server: String, mut stdin: ChildStdin, mut rx: mpsc::UnboundedReceiver<Vec<u8>>) {
     while let Some(frame) = rx.recv().await {
         let written = async {
             stdin.write_all(&frame).await?;
@@ -531,11 +468,10 @@ async fn read_loop(shared: Arc<Shared>, stdout: impl AsyncRead + Unpin) {
             // The exit status says more than EOF and usually follows within
             // milliseconds.
             let mut exit = shared.exit.subscribe();
-            let status =
-                tokio::time::timeout(Duration::from_millis(500), exit.wait_for(|s| s.is_some()))
-                    .await
-                    .ok()
-                    .and_then(|r| r.ok().and_then(|s| s.clone()));
+            let status = tokio::time::timeout(Duration::from_millis(500), exit.wait_for(|s| s.is_some()))
+                .await
+                .ok()
+                .and_then(|r| r.ok().and_then(|s| s.clone()));
             status.unwrap_or_else(|| "closed its stdout".to_owned())
         }
     };
@@ -543,19 +479,12 @@ async fn read_loop(shared: Arc<Shared>, stdout: impl AsyncRead + Unpin) {
 }
 
 /// One frame's body; `None` at end of stream.
-async fn read_frame(
-    reader: &mut (impl AsyncBufRead + Unpin),
-    server: &str,
-) -> Result<Option<Vec<u8>>, String> {
+async fn read_frame(reader: &mut (impl AsyncBufRead + Unpin), server: &str) -> Result<Option<Vec<u8>>, String> {
     let mut len = None;
     let mut line = Vec::new();
     loop {
         line.clear();
-        let n = (&mut *reader)
-            .take(MAX_HEADER_LINE)
-            .read_until(b'\n', &mut line)
-            .await
-            .map_err(|e| e.to_string())?;
+        let n = (&mut *reader).take(MAX_HEADER_LINE).read_until(b'\n', &mut line).await.map_err(|e| e.to_string())?;
         if n == 0 {
             return Ok(None);
         }
@@ -572,10 +501,7 @@ async fn read_frame(
         }
         match text.split_once(':') {
             Some((key, value)) if key.trim().eq_ignore_ascii_case("content-length") => {
-                let n = value
-                    .trim()
-                    .parse::<usize>()
-                    .map_err(|_| format!("bad Content-Length {:?}", value.trim()))?;
+                let n = value.trim().parse::<usize>().map_err(|_| format!("bad Content-Length {:?}", value.trim()))?;
                 len = Some(n);
             }
             Some((key, _)) if !key.contains(' ') => {} // Content-Type and friends
@@ -589,9 +515,7 @@ async fn read_frame(
     }
     let len = len.unwrap_or(0);
     if len > MAX_MESSAGE {
-        return Err(format!(
-            "a {len}-byte message exceeds the {MAX_MESSAGE}-byte limit"
-        ));
+        return Err(format!("a {len}-byte message exceeds the {MAX_MESSAGE}-byte limit"));
     }
     let mut body = vec![0; len];
     match reader.read_exact(&mut body).await {

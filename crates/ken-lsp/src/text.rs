@@ -40,11 +40,7 @@ pub(crate) fn anchor(text: &str, line: u32, col: u32, name: &str) -> (usize, usi
     if !ident.is_empty() {
         for (i, l) in text.split('\n').enumerate().skip(line0).take(11) {
             let l = l.strip_suffix('\r').unwrap_or(l);
-            let from = if i == line0 {
-                floor_boundary(l, col0)
-            } else {
-                0
-            };
+            let from = if i == line0 { floor_boundary(l, col0) } else { 0 };
             if let Some(byte) = find_word(l, from, ident) {
                 return (i, byte);
             }
@@ -57,28 +53,20 @@ pub(crate) fn anchor(text: &str, line: u32, col: u32, name: &str) -> (usize, usi
 /// in the source text.
 fn last_segment(name: &str) -> &str {
     let name = name.trim();
-    let cut = [
-        name.rfind("::").map(|i| i + 2),
-        name.rfind('.').map(|i| i + 1),
-        name.rfind('#').map(|i| i + 1),
-    ]
-    .into_iter()
-    .flatten()
-    .max()
-    .unwrap_or(0);
+    let cut = [name.rfind("::").map(|i| i + 2), name.rfind('.').map(|i| i + 1), name.rfind('#').map(|i| i + 1)]
+        .into_iter()
+        .flatten()
+        .max()
+        .unwrap_or(0);
     &name[cut..]
 }
 
 fn find_word(line: &str, from: usize, word: &str) -> Option<usize> {
     let bytes = line.as_bytes();
-    line[from..]
-        .match_indices(word)
-        .map(|(i, _)| from + i)
-        .find(|&start| {
-            let end = start + word.len();
-            (start == 0 || !is_ident(bytes[start - 1]))
-                && (end >= bytes.len() || !is_ident(bytes[end]))
-        })
+    line[from..].match_indices(word).map(|(i, _)| from + i).find(|&start| {
+        let end = start + word.len();
+        (start == 0 || !is_ident(bytes[start - 1])) && (end >= bytes.len() || !is_ident(bytes[end]))
+    })
 }
 
 fn is_ident(b: u8) -> bool {
@@ -116,11 +104,7 @@ pub(crate) fn units_to_byte(line: &str, units: u32, enc: Encoding) -> usize {
                 if seen >= units {
                     return byte;
                 }
-                seen += if enc == Encoding::Utf16 {
-                    ch.len_utf16()
-                } else {
-                    1
-                };
+                seen += if enc == Encoding::Utf16 { ch.len_utf16() } else { 1 };
             }
             line.len()
         }
@@ -215,10 +199,7 @@ mod tests {
         let uri = path_to_uri(p);
         assert_eq!(uri, "file:///tmp/a%20b/%C3%BC%25.py");
         assert_eq!(uri_to_path(&uri).unwrap(), p);
-        assert_eq!(
-            uri_to_path("file://localhost/x/y").unwrap(),
-            Path::new("/x/y")
-        );
+        assert_eq!(uri_to_path("file://localhost/x/y").unwrap(), Path::new("/x/y"));
         assert_eq!(uri_to_path("file:///x%2").unwrap(), Path::new("/x%2"));
         assert_eq!(uri_to_path("file:///x%€").unwrap(), Path::new("/x%€"));
         assert_eq!(uri_to_path("untitled:1"), None);

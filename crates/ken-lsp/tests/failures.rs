@@ -16,12 +16,7 @@ fn fake(name: &str, language: &str, mode: &str) -> ServerSpec {
 }
 
 fn config(servers: Vec<ServerSpec>) -> LspConfig {
-    LspConfig {
-        request_timeout: Duration::from_secs(5),
-        startup_timeout: Duration::from_secs(10),
-        servers,
-        ..LspConfig::default()
-    }
+    LspConfig { request_timeout: Duration::from_secs(5), startup_timeout: Duration::from_secs(10), servers, ..LspConfig::default() }
 }
 
 const FIXTURE: &str = "
@@ -62,21 +57,11 @@ async fn check(mode: &str, tweak: impl FnOnce(&mut LspConfig), steps: &[Step], e
             Step::Calls => render(
                 "incoming_calls",
                 bridge.incoming_calls(&at).await.map(|a| {
-                    let calls: Vec<String> = a
-                        .value
-                        .iter()
-                        .map(|c| format!("{} from {}", c.name, c.from.len()))
-                        .collect();
+                    let calls: Vec<String> = a.value.iter().map(|c| format!("{} from {}", c.name, c.from.len())).collect();
                     (format!("[{}]", calls.join(", ")), a.cached, a.fallback)
                 }),
             ),
-            Step::Hover => render(
-                "hover",
-                bridge
-                    .hover(&at)
-                    .await
-                    .map(|a| (format!("{:?}", a.value), a.cached, a.fallback)),
-            ),
+            Step::Hover => render("hover", bridge.hover(&at).await.map(|a| (format!("{:?}", a.value), a.cached, a.fallback))),
             Step::Sleep(ms) => {
                 tokio::time::sleep(Duration::from_millis(ms)).await;
                 format!("sleep {ms} ms")
@@ -140,10 +125,16 @@ async fn a_healthy_fake_answers_and_caches() {
 
 #[tokio::test]
 async fn an_empty_call_hierarchy_falls_back_to_references() {
-    check("empty-prepare", |_| {}, &[Calls], expect![[r#"
+    check(
+        "empty-prepare",
+        |_| {},
+        &[Calls],
+        expect![[r#"
         1. incoming_calls: [a.py from 1] (callHierarchy found no item at the symbol in fake; used references)
         status fake: ready restarts=0 requests=2 failures=0 timeouts=0 cache_hits=0
-    "#]]).await;
+    "#]],
+    )
+    .await;
 }
 
 #[tokio::test]
@@ -271,10 +262,7 @@ $0def f():
 $1func g() {}
 ",
     );
-    let mut config = config(vec![
-        fake("hung", "python", "hang"),
-        fake("healthy", "go", "ok"),
-    ]);
+    let mut config = config(vec![fake("hung", "python", "hang"), fake("healthy", "go", "ok")]);
     // Long enough that the healthy answer must come first however busy the
     // machine is: the order proves it did not wait, no clock is read.
     config.request_timeout = Duration::from_millis(8000);
@@ -296,11 +284,7 @@ $1func g() {}
     // A lower bound only: load can delay a timeout, never hasten it.
     assert!(started.elapsed() >= Duration::from_millis(7900), "the timeout fired early: {:?}", started.elapsed());
     let healthy: Vec<String> = healthy.value.iter().map(|l| l.to_string()).collect();
-    let out = format!(
-        "healthy: {healthy:?}\nhung: {}\n{}\n",
-        hung.unwrap_err(),
-        status(&bridge)
-    );
+    let out = format!("healthy: {healthy:?}\nhung: {}\n{}\n", hung.unwrap_err(), status(&bridge));
     bridge.shutdown().await;
     expect![[r#"
         healthy: ["b.go:1:6"]
@@ -327,18 +311,11 @@ async fn missing_servers_are_reported_fast() {
     let kotlin = bridge.warm("kotlin", "a.py").await.unwrap_err();
     // Not the 60 s startup timeout: a missing executable fails on spawn. The
     // bound is generous so that a busy machine cannot fail it.
-    assert!(
-        started.elapsed() < Duration::from_secs(30),
-        "took {:?}",
-        started.elapsed()
-    );
+    assert!(started.elapsed() < Duration::from_secs(30), "took {:?}", started.elapsed());
     assert_eq!(bridge.server_for("python"), None);
     let missing_file = SymbolPosition::new("nope.py", "python", 1, 1, "f");
     let out = format!("{python}\n{kotlin}\n{}\n", status(&bridge));
-    assert!(matches!(
-        bridge.references(&missing_file).await,
-        Err(LspError::NoServer { .. })
-    ));
+    assert!(matches!(bridge.references(&missing_file).await, Err(LspError::NoServer { .. })));
     expect![[r#"
         no language server for python (tried ken-no-such-language-server, /nonexistent/ken-ls); install one, e.g. `npm i -g pyright` or `pip install python-lsp-server`
         no language server for kotlin (none configured); add a ServerSpec for it to LspConfig.servers
@@ -356,9 +333,7 @@ async fn unreadable_files_are_io_errors_and_do_not_trip_the_breaker() {
     let mut out = String::new();
     for _ in 0..4 {
         let e = bridge.references(&missing).await.unwrap_err();
-        let e = e
-            .to_string()
-            .replace(&fx.root().display().to_string(), "$ROOT");
+        let e = e.to_string().replace(&fx.root().display().to_string(), "$ROOT");
         writeln!(out, "{e}").unwrap();
     }
     writeln!(out, "{}", status(&bridge)).unwrap();
@@ -369,7 +344,8 @@ async fn unreadable_files_are_io_errors_and_do_not_trip_the_breaker() {
         cannot read nope.py under $ROOT: No such file or directory (os error 2); symbol paths must be relative to the bridge root
         cannot read nope.py under $ROOT: No such file or directory (os error 2); symbol paths must be relative to the bridge root
         status fake: not_started restarts=0 requests=0 failures=0 timeouts=0 cache_hits=0
-    "#]].assert_eq(&out);
+    "#]]
+    .assert_eq(&out);
 }
 
 /// `max_in_flight` is shared by all servers: with the only permit held by
@@ -386,10 +362,7 @@ $0def f():
 $1func g() {}
 ",
     );
-    let mut config = config(vec![
-        fake("hung", "python", "hang"),
-        fake("healthy", "go", "ok"),
-    ]);
+    let mut config = config(vec![fake("hung", "python", "hang"), fake("healthy", "go", "ok")]);
     config.request_timeout = Duration::from_millis(1000);
     config.max_in_flight = 1;
     let bridge = LspBridge::new(fx.root(), config);
@@ -405,15 +378,8 @@ $1func g() {}
     let healthy = bridge.references(&healthy_at).await.unwrap();
     let waited = started.elapsed();
     let hung = hung.await.unwrap().unwrap_err();
-    assert!(
-        waited >= Duration::from_millis(600),
-        "did not wait for the permit: {waited:?}"
-    );
-    let out = format!(
-        "hung: {hung}\nthen: {}\n{}\n",
-        healthy.value[0],
-        status(&bridge)
-    );
+    assert!(waited >= Duration::from_millis(600), "did not wait for the permit: {waited:?}");
+    let out = format!("hung: {hung}\nthen: {}\n{}\n", healthy.value[0], status(&bridge));
     bridge.shutdown().await;
     expect![[r#"
         hung: hung did not answer textDocument/references within 1000 ms; if it is still loading the project, call warm() first or raise the timeout

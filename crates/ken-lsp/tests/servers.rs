@@ -20,27 +20,18 @@ async fn check(spec: ServerSpec, language: &str, name: &str, fixture: &str, expe
     let def = fx.def(language, name);
     let call = fx.call(language, name);
     for path in [&def.path, &call.path] {
-        bridge
-            .warm(language, path)
-            .await
-            .unwrap_or_else(|e| panic!("warm {path}: {e}"));
+        bridge.warm(language, path).await.unwrap_or_else(|e| panic!("warm {path}: {e}"));
     }
     let mut out = String::new();
 
-    let refs = bridge
-        .references(&def)
-        .await
-        .unwrap_or_else(|e| panic!("references: {e}"));
+    let refs = bridge.references(&def).await.unwrap_or_else(|e| panic!("references: {e}"));
     writeln!(out, "server: {}", refs.server).unwrap();
     writeln!(out, "references of {}:{}:{}:", def.path, def.line, def.col).unwrap();
     for l in &refs.value {
         writeln!(out, "  {l}").unwrap();
     }
 
-    let calls = bridge
-        .incoming_calls(&def)
-        .await
-        .unwrap_or_else(|e| panic!("incoming_calls: {e}"));
+    let calls = bridge.incoming_calls(&def).await.unwrap_or_else(|e| panic!("incoming_calls: {e}"));
     match &calls.fallback {
         Some(note) => writeln!(out, "incoming calls ({note}):").unwrap(),
         None => writeln!(out, "incoming calls:").unwrap(),
@@ -48,39 +39,18 @@ async fn check(spec: ServerSpec, language: &str, name: &str, fixture: &str, expe
     for c in &calls.value {
         let from: Vec<String> = c.from.iter().map(|l| l.to_string()).collect();
         let kind = c.kind.as_deref().unwrap_or("?");
-        writeln!(
-            out,
-            "  {} ({kind}) at {} from {}",
-            c.name,
-            c.location,
-            from.join(", ")
-        )
-        .unwrap();
+        writeln!(out, "  {} ({kind}) at {} from {}", c.name, c.location, from.join(", ")).unwrap();
     }
 
-    let defs = bridge
-        .definition(&call)
-        .await
-        .unwrap_or_else(|e| panic!("definition: {e}"));
-    writeln!(
-        out,
-        "definition from {}:{}:{}:",
-        call.path, call.line, call.col
-    )
-    .unwrap();
+    let defs = bridge.definition(&call).await.unwrap_or_else(|e| panic!("definition: {e}"));
+    writeln!(out, "definition from {}:{}:{}:", call.path, call.line, call.col).unwrap();
     for l in &defs.value {
         writeln!(out, "  {l}-{}:{}", l.end_line, l.end_col).unwrap();
     }
 
-    let hover = bridge
-        .hover(&def)
-        .await
-        .unwrap_or_else(|e| panic!("hover: {e}"));
+    let hover = bridge.hover(&def).await.unwrap_or_else(|e| panic!("hover: {e}"));
     let hover = hover.value.unwrap_or_default();
-    assert!(
-        hover.contains(name),
-        "hover of {name} does not mention it:\n{hover}"
-    );
+    assert!(hover.contains(name), "hover of {name} does not mention it:\n{hover}");
 
     bridge.shutdown().await;
     expect.assert_eq(&out);
@@ -319,27 +289,20 @@ async fn cache_serves_repeats_until_the_file_changes() {
     };
     let set_mtime = |secs: u64| {
         let file = std::fs::File::options().write(true).open(&util).unwrap();
-        file.set_modified(SystemTime::now() + Duration::from_secs(secs))
-            .unwrap();
+        file.set_modified(SystemTime::now() + Duration::from_secs(secs)).unwrap();
     };
     let mut out = String::new();
     out += &show("first", bridge.references(&def).await.unwrap());
     out += &show("again", bridge.references(&def).await.unwrap());
     set_mtime(10);
     out += &show("touched", bridge.references(&def).await.unwrap());
-    let text =
-        std::fs::read_to_string(&util).unwrap() + "\n\ndef again():\n    return greet(\"again\")\n";
+    let text = std::fs::read_to_string(&util).unwrap() + "\n\ndef again():\n    return greet(\"again\")\n";
     std::fs::write(&util, text).unwrap();
     set_mtime(20);
     out += &show("edited", bridge.references(&def).await.unwrap());
     out += &show("again", bridge.references(&def).await.unwrap());
     let status = &bridge.status()[0];
-    writeln!(
-        out,
-        "requests={} cache_hits={}",
-        status.requests, status.cache_hits
-    )
-    .unwrap();
+    writeln!(out, "requests={} cache_hits={}", status.requests, status.cache_hits).unwrap();
     bridge.shutdown().await;
     expect![[r#"
         first: cached=false [app.py:1:22, app.py:5:24, app.py:10:16, app.py:13:1, pkg/util.py:5:5]
@@ -348,5 +311,6 @@ async fn cache_serves_repeats_until_the_file_changes() {
         edited: cached=false [app.py:1:22, app.py:5:24, app.py:10:16, app.py:13:1, pkg/util.py:5:5, pkg/util.py:11:12]
         again: cached=true [app.py:1:22, app.py:5:24, app.py:10:16, app.py:13:1, pkg/util.py:5:5, pkg/util.py:11:12]
         requests=3 cache_hits=2
-    "#]].assert_eq(&out);
+    "#]]
+    .assert_eq(&out);
 }

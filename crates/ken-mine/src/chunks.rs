@@ -57,8 +57,7 @@ struct Splitter<'s, 'a> {
 impl Splitter<'_, '_> {
     fn fits(&self, p: &Piece) -> bool {
         let (start, end) = (self.src.line_start(p.start_row), self.src.line_end(p.end_row));
-        end.saturating_sub(start) <= self.budget.max_chars as usize
-            && p.end_row - p.start_row < self.budget.max_lines as usize
+        end.saturating_sub(start) <= self.budget.max_chars as usize && p.end_row - p.start_row < self.budget.max_lines as usize
     }
 
     fn emit(&mut self, p: Piece) {
@@ -126,7 +125,8 @@ impl Splitter<'_, '_> {
                     None => own_prefix,
                 };
                 // What is left of a split definition still belongs to it.
-                current = self.split(*child, carry_in, nesting + 1).map(|rest| Piece { definition: piece.definition || rest.definition, ..rest });
+                current =
+                    self.split(*child, carry_in, nesting + 1).map(|rest| Piece { definition: piece.definition || rest.definition, ..rest });
             }
         }
         if let Some(p) = pending_prefix {
@@ -259,16 +259,10 @@ fn contextualize(src: &Source, symbols: &[Symbol], start_row: usize, end_row: us
 
 /// RepoGPT's context header for a chunk: what gets embedded and shown.
 pub fn render_header(path: &str, language: Language, chunk: &Chunk, canonical_name: &str) -> String {
-    let mut header = format!(
-        "The following {language} code is from the file {path}, lines {} to {}.",
-        chunk.start_line, chunk.end_line
-    );
+    let mut header = format!("The following {language} code is from the file {path}, lines {} to {}.", chunk.start_line, chunk.end_line);
     let describe = |header: &mut String, what: &str, ctx: &ChunkContext| {
         let relation = if ctx.encloses { "inside" } else { "after" };
-        header.push_str(&format!(
-            " It is {relation} the {what} `{}` (lines {} to {}).",
-            ctx.name, ctx.start_line, ctx.end_line
-        ));
+        header.push_str(&format!(" It is {relation} the {what} `{}` (lines {} to {}).", ctx.name, ctx.start_line, ctx.end_line));
     };
     if let Some(class) = &chunk.class {
         describe(&mut header, "class", class);

@@ -102,13 +102,7 @@ fn strip_comment(comment: &str) -> Vec<String> {
 /// Trims and dedents like Python's `inspect.cleandoc`.
 fn clean_doc(text: &str) -> String {
     let lines: Vec<&str> = text.lines().collect();
-    let indent = lines
-        .iter()
-        .skip(1)
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| l.len() - l.trim_start().len())
-        .min()
-        .unwrap_or(0);
+    let indent = lines.iter().skip(1).filter(|l| !l.trim().is_empty()).map(|l| l.len() - l.trim_start().len()).min().unwrap_or(0);
     let mut out: Vec<&str> = Vec::with_capacity(lines.len());
     for (i, line) in lines.iter().enumerate() {
         if i == 0 {

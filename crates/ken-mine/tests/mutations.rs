@@ -68,9 +68,54 @@ fn floor(text: &str, mut at: usize) -> usize {
 }
 
 const NOISE: &[&str] = &[
-    "(", ")", "[", "]", "{", "}", "<", ">", "\"", "'", "`", "\"\"\"", "/*", "*/", "//", "#", "\\", ":", ";", ",",
-    "\n", "\t", "    ", "…", "é", "🦀", "\u{0}", "\r\n", "def ", "class ", "fn ", "impl ", "function ", "=>", "->", "::",
-    "@", "$", "<?php", "?>", "#include", "template<", "end", "import ", "from ", "use ", "package ", "namespace ",
+    "(",
+    ")",
+    "[",
+    "]",
+    "{",
+    "}",
+    "<",
+    ">",
+    "\"",
+    "'",
+    "`",
+    "\"\"\"",
+    "/*",
+    "*/",
+    "//",
+    "#",
+    "\\",
+    ":",
+    ";",
+    ",",
+    "\n",
+    "\t",
+    "    ",
+    "…",
+    "é",
+    "🦀",
+    "\u{0}",
+    "\r\n",
+    "def ",
+    "class ",
+    "fn ",
+    "impl ",
+    "function ",
+    "=>",
+    "->",
+    "::",
+    "@",
+    "$",
+    "<?php",
+    "?>",
+    "#include",
+    "template<",
+    "end",
+    "import ",
+    "from ",
+    "use ",
+    "package ",
+    "namespace ",
 ];
 
 /// One mutation of `text`, and what it was.
@@ -122,13 +167,25 @@ fn check(miner: &mut Miner, path: &str, language: Language, text: &str) -> Resul
         if span.end_byte as usize > text.len() || span.start_byte > span.end_byte || span.end_line > lines {
             return Err(format!(
                 "symbol {} spans {}..{} (lines {}-{}) in {} bytes, {lines} lines",
-                s.name, span.start_byte, span.end_byte, span.start_line, span.end_line, text.len()
+                s.name,
+                span.start_byte,
+                span.end_byte,
+                span.start_line,
+                span.end_line,
+                text.len()
             ));
         }
     }
     for c in &analysis.chunks {
         if c.end_byte as usize > text.len() || c.start_line > c.end_line || c.end_line > lines {
-            return Err(format!("chunk {}..{} (lines {}-{}) in {} bytes, {lines} lines", c.start_byte, c.end_byte, c.start_line, c.end_line, text.len()));
+            return Err(format!(
+                "chunk {}..{} (lines {}-{}) in {} bytes, {lines} lines",
+                c.start_byte,
+                c.end_byte,
+                c.start_line,
+                c.end_line,
+                text.len()
+            ));
         }
     }
     Ok(())

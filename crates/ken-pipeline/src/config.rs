@@ -349,9 +349,8 @@ impl PipelineConfig {
 
     /// Checks every range; `prefix` is prepended to field names in errors.
     pub fn validate(&self, source: &Source, prefix: &str) -> Result<(), ConfigError> {
-        let bad = |field: &str, problem: String| {
-            Err(ConfigError::Invalid { origin: source.clone(), field: format!("{prefix}{field}"), problem })
-        };
+        let bad =
+            |field: &str, problem: String| Err(ConfigError::Invalid { origin: source.clone(), field: format!("{prefix}{field}"), problem });
         let int = |field: &str, value: u64, lo: u64, hi: u64| {
             if value < lo || value > hi { bad(field, format!("must be between {lo} and {hi} (got {value})")) } else { Ok(()) }
         };

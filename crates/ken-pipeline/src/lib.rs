@@ -115,9 +115,18 @@ pub struct Explanation {
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 #[serde(tag = "origin", rename_all = "lowercase")]
 pub enum ExplainOrigin {
-    Seed { rank: usize, lanes: ken_search::LaneRanks },
+    Seed {
+        rank: usize,
+        lanes: ken_search::LaneRanks,
+    },
     /// `from` (seed 003's id) and `from_name` (qualified) `relation` this symbol.
-    Reached { from: String, from_name: String, relation: String, via: Via, depth: u32 },
+    Reached {
+        from: String,
+        from_name: String,
+        relation: String,
+        via: Via,
+        depth: u32,
+    },
 }
 
 #[derive(Clone, Debug, Default, Serialize, schemars::JsonSchema)]
@@ -235,8 +244,7 @@ impl Pipeline<'_> {
 
         // Stage 4: clustering.
         let t = Instant::now();
-        let weighted: Vec<(usize, usize, f64)> =
-            graph.edges.iter().map(|e| (e.src, e.dst, graph::relation_weight(&e.relation))).collect();
+        let weighted: Vec<(usize, usize, f64)> = graph.edges.iter().map(|e| (e.src, e.dst, graph::relation_weight(&e.relation))).collect();
         let membership = louvain::communities(graph.nodes.len(), &weighted, config.clustering_resolution);
         let mut groups: Vec<Vec<usize>> = Vec::new();
         for (node, &c) in membership.iter().enumerate() {
@@ -278,8 +286,7 @@ impl Pipeline<'_> {
             .map(|(i, (score, members))| {
                 let member_nodes: Vec<usize> = members.iter().map(|m| m.0).collect();
                 let community = membership[member_nodes[0]];
-                let edges =
-                    graph.edges.iter().filter(|e| membership[e.src] == community && membership[e.dst] == community).count();
+                let edges = graph.edges.iter().filter(|e| membership[e.src] == community && membership[e.dst] == community).count();
                 let mut paths: Vec<&str> = member_nodes.iter().map(|&m| graph.nodes[m].symbol.path.as_str()).collect();
                 paths.sort_unstable();
                 paths.dedup();

@@ -174,9 +174,7 @@ async fn ask_all(bridge: &LspBridge, positions: Vec<SymbolPosition>, budget: Dur
     };
     let _ = tokio::time::timeout(budget, collect).await;
     tasks.abort_all();
-    out.into_iter()
-        .map(|a| a.unwrap_or_else(|| Err(format!("the LSP budget of {} ms ran out", budget.as_millis()))))
-        .collect()
+    out.into_iter().map(|a| a.unwrap_or_else(|| Err(format!("the LSP budget of {} ms ran out", budget.as_millis())))).collect()
 }
 
 async fn ask(bridge: &LspBridge, at: &SymbolPosition) -> Result<Answer, String> {

@@ -48,17 +48,28 @@ fn two_cliques_joined_by_one_edge() {
 #[test]
 fn resolution_splits_or_merges() {
     let ring = "a-b b-c c-a  c-d  d-e e-f f-d  f-g  g-h h-i i-g  i-a";
-    check(ring, 0.1, expect![[r#"
+    check(
+        ring,
+        0.1,
+        expect![[r#"
         a b c d e f g h i
         Q = 0.900
-    "#]]);
-    check(ring, 1.0, expect![[r#"
+    "#]],
+    );
+    check(
+        ring,
+        1.0,
+        expect![[r#"
         a b c
         d e f
         g h i
         Q = 0.417
-    "#]]);
-    check(ring, 5.0, expect![[r#"
+    "#]],
+    );
+    check(
+        ring,
+        5.0,
+        expect![[r#"
         a
         b
         c
@@ -69,30 +80,43 @@ fn resolution_splits_or_merges() {
         h
         i
         Q = -0.573
-    "#]]);
+    "#]],
+    );
 }
 
 #[test]
 fn weights_decide() {
     // b is tied to a by weight and to c by a weaker edge.
-    check("a-b:5 b-c:1 c-d:5", 1.0, expect![[r#"
+    check(
+        "a-b:5 b-c:1 c-d:5",
+        1.0,
+        expect![[r#"
         a b
         c d
         Q = 0.409
-    "#]]);
+    "#]],
+    );
 }
 
 #[test]
 fn isolated_nodes_and_self_loops() {
-    check("a-a b-b c-d", 1.0, expect![[r#"
+    check(
+        "a-a b-b c-d",
+        1.0,
+        expect![[r#"
         a
         b
         c d
         Q = 0.333
-    "#]]);
-    check("", 1.0, expect![[r#"
+    "#]],
+    );
+    check(
+        "",
+        1.0,
+        expect![[r#"
         Q = 0.000
-    "#]]);
+    "#]],
+    );
 }
 
 #[test]
@@ -103,11 +127,15 @@ fn the_karate_club_splits_into_its_known_factions() {
         2-22 2-31 3-4 3-8 3-9 3-10 3-14 3-28 3-29 3-33 4-8 4-13 4-14 5-7 5-11 6-7 6-11 6-17 7-17 9-31 9-33 9-34 \
         10-34 14-34 15-33 15-34 16-33 16-34 19-33 19-34 20-34 21-33 21-34 23-33 23-34 24-26 24-28 24-30 24-33 \
         24-34 25-26 25-28 25-32 26-32 27-30 27-34 28-34 29-32 29-34 30-33 30-34 31-33 31-34 32-33 32-34 33-34";
-    check(edges, 1.0, expect![[r#"
+    check(
+        edges,
+        1.0,
+        expect![[r#"
         1 2 3 4 8 12 13 14 18 20 22 10
         5 6 7 11 17
         9 31 33 34 15 16 19 21 23 30 27
         32 28 29 24 26 25
         Q = 0.419
-    "#]]);
+    "#]],
+    );
 }

@@ -16,8 +16,11 @@ fn percentile(samples: &mut [f64], p: f64) -> f64 {
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();
     let dir = std::path::PathBuf::from(args.get(1).ok_or("usage: query_latency INDEX_DIR QUERIES.txt [ROUNDS]")?);
-    let queries: Vec<String> =
-        std::fs::read_to_string(args.get(2).ok_or("missing QUERIES.txt")?)?.lines().filter(|l| !l.trim().is_empty()).map(String::from).collect();
+    let queries: Vec<String> = std::fs::read_to_string(args.get(2).ok_or("missing QUERIES.txt")?)?
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(String::from)
+        .collect();
     let rounds: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(5);
     let store = Store::open_read_only(&dir)?;
     let (_, spec) = ken_search::indexed_model(&store)?.ok_or("the index has no embeddings; run `ken index` first")?;

@@ -229,7 +229,11 @@ pub fn plan_query(raw: &str) -> Result<QueryPlan, SearchError> {
 fn looks_like_identifier(word: &Word) -> bool {
     let t = word.text;
     let inner_upper = t.chars().skip(1).any(|c| c.is_uppercase()) && t.chars().any(|c| c.is_lowercase());
-    t.contains('_') || t.contains('.') || t.contains("::") || inner_upper || (t.chars().any(|c| c.is_ascii_digit()) && t.chars().any(|c| c.is_alphabetic()))
+    t.contains('_')
+        || t.contains('.')
+        || t.contains("::")
+        || inner_upper
+        || (t.chars().any(|c| c.is_ascii_digit()) && t.chars().any(|c| c.is_alphabetic()))
 }
 
 /// One search over an open index.
@@ -370,12 +374,7 @@ impl Searcher<'_> {
     /// similarity to `query_vector` (when given and the symbol is embedded)
     /// and BM25. Scores a known set (a graph's nodes) inside the shard, so a
     /// symbol far down the global ranking still gets its real score.
-    pub fn symbol_relevance(
-        &self,
-        query: &str,
-        query_vector: Option<Vec<f32>>,
-        symbol_ids: &[i64],
-    ) -> Result<LaneScores, SearchError> {
+    pub fn symbol_relevance(&self, query: &str, query_vector: Option<Vec<f32>>, symbol_ids: &[i64]) -> Result<LaneScores, SearchError> {
         let mut out = LaneScores::default();
         if symbol_ids.is_empty() {
             return Ok(out);
@@ -483,11 +482,8 @@ impl Searcher<'_> {
         let names: Vec<String> = plan.identifiers.iter().map(|i| i.rsplit(['.', ':']).next().unwrap_or(i).to_lowercase()).collect();
         if names.len() > 1 {
             // Where the query says which is which, only that reading counts.
-            let (members, containers) = if !plan.members.is_empty() || !plan.containers.is_empty() {
-                (&plan.members, &plan.containers)
-            } else {
-                (&names, &names)
-            };
+            let (members, containers) =
+                if !plan.members.is_empty() || !plan.containers.is_empty() { (&plan.members, &plan.containers) } else { (&names, &names) };
             for (tier, row) in found.values_mut() {
                 let parent = row.parent.as_deref().unwrap_or("").rsplit(['.', ':']).next().unwrap_or("").to_lowercase();
                 let name = row.name.to_lowercase();
@@ -553,8 +549,7 @@ fn duplicates(hit: &Hit, unit: &UnitText) -> bool {
         }
         // A function already shown as the chunk cut from it, or inside that chunk.
         (true, false) => {
-            is_leaf(&unit.kind)
-                && ((hit.qualified_name == unit.qualified_name && overlap >= 0.5 * len(a0, a1)) || overlap >= len(b0, b1))
+            is_leaf(&unit.kind) && ((hit.qualified_name == unit.qualified_name && overlap >= 0.5 * len(a0, a1)) || overlap >= len(b0, b1))
         }
         (true, true) => overlap >= 0.5 * len(a0, a1).min(len(b0, b1)),
     }

@@ -13,9 +13,12 @@ pub mod lexical;
 mod shard;
 mod sync;
 
-pub use hybrid::{Hit, LaneRanks, LaneScores, MAX_QUERY_CHARS, Mode, QueryPlan, SearchError, SearchOptions, SearchResponse, Searcher, Snippet, Timings, plan_query};
+pub use hybrid::{
+    Hit, LaneRanks, LaneScores, MAX_QUERY_CHARS, Mode, QueryPlan, SearchError, SearchOptions, SearchResponse, Searcher, Snippet, Timings,
+    plan_query,
+};
 pub use shard::{PointFilter, SHARD_DIR, ShardError, SharedShard, VectorShard};
 pub use sync::{
-    DEFAULT_DIM, EmbedSummary, SyncError, SyncSummary, embed_pending, embed_text, index_model_spec, indexed_model, reset, shard_dim, sync_points,
-    text_hash, WRITER_WAIT,
+    DEFAULT_DIM, EmbedSummary, SyncError, SyncSummary, WRITER_WAIT, embed_pending, embed_text, index_model_spec, indexed_model, reset,
+    shard_dim, sync_points, text_hash,
 };

@@ -7,10 +7,9 @@
 
 pub use ken_store::UnitFilter as PointFilter;
 use qdrant_edge::{
-    AnyVariants, Condition, CreateIndex, Distance, EdgeConfig, EdgeShard, EdgeVectorParams, FieldCondition, FieldIndexOperations,
-    Filter, HasIdCondition, Match, NamedQuery, PayloadFieldSchema, PayloadSchemaType, PointId, PointInsertOperations,
-    PointOperations, PointStruct, QueryEnum, QueryRequest, ScoringQuery, UpdateOperation, Vector, VectorInternal, Vectors,
-    WithPayloadInterface, WithVector,
+    AnyVariants, Condition, CreateIndex, Distance, EdgeConfig, EdgeShard, EdgeVectorParams, FieldCondition, FieldIndexOperations, Filter,
+    HasIdCondition, Match, NamedQuery, PayloadFieldSchema, PayloadSchemaType, PointId, PointInsertOperations, PointOperations, PointStruct,
+    QueryEnum, QueryRequest, ScoringQuery, UpdateOperation, Vector, VectorInternal, Vectors, WithPayloadInterface, WithVector,
 };
 use std::collections::HashMap;
 use std::fs::File;
@@ -23,7 +22,9 @@ pub const SHARD_DIR: &str = "vectors";
 
 #[derive(Debug, thiserror::Error)]
 pub enum ShardError {
-    #[error("the vector index in {0} is in use by another ken process (an index or embedding run, or a `ken serve` or `ken mcp` that holds it); retry when it is done, or ask the server")]
+    #[error(
+        "the vector index in {0} is in use by another ken process (an index or embedding run, or a `ken serve` or `ken mcp` that holds it); retry when it is done, or ask the server"
+    )]
     Busy(PathBuf),
     #[error("the vector index in {path} is damaged ({detail}); run `ken index --rebuild` to rebuild it from the index")]
     Corrupt { path: PathBuf, detail: String },
@@ -166,9 +167,7 @@ impl VectorShard {
             return Ok(());
         }
         let filter = to_qdrant(&PointFilter { file_ids: Some(file_ids.to_vec()), ..Default::default() }).expect("non-empty");
-        self.shard()
-            .update(UpdateOperation::PointOperation(PointOperations::DeletePointsByFilter(filter)))
-            .map_err(qdrant)
+        self.shard().update(UpdateOperation::PointOperation(PointOperations::DeletePointsByFilter(filter))).map_err(qdrant)
     }
 
     pub fn delete_points(&self, ids: &[i64]) -> Result<()> {
@@ -176,9 +175,7 @@ impl VectorShard {
             return Ok(());
         }
         self.shard()
-            .update(UpdateOperation::PointOperation(PointOperations::DeletePoints {
-                ids: ids.iter().map(|&id| point_id(id)).collect(),
-            }))
+            .update(UpdateOperation::PointOperation(PointOperations::DeletePoints { ids: ids.iter().map(|&id| point_id(id)).collect() }))
             .map_err(qdrant)
     }
 
@@ -255,12 +252,7 @@ fn config(dim: usize) -> EdgeConfig {
 
 fn lock(index_dir: &Path, wait: Duration) -> Result<File> {
     std::fs::create_dir_all(index_dir).map_err(qdrant)?;
-    let file = File::options()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(index_dir.join(LOCK_FILE))
-        .map_err(qdrant)?;
+    let file = File::options().create(true).truncate(false).write(true).open(index_dir.join(LOCK_FILE)).map_err(qdrant)?;
     let start = Instant::now();
     loop {
         match fs4::fs_std::FileExt::try_lock_exclusive(&file) {

@@ -13,10 +13,10 @@
 
 use crate::lexical;
 use crate::shard::{PointPayload, ShardError, SharedShard};
-use rayon::prelude::*;
 use ken_core::{Chunk, ChunkContext, Language};
 use ken_embed::Embedder;
 use ken_store::{EmbedProgress, PointRow, Store, StoreError, UnitText};
+use rayon::prelude::*;
 use serde::Serialize;
 use std::time::{Duration, Instant};
 
@@ -35,7 +35,9 @@ pub enum SyncError {
     Shard(#[from] ShardError),
     #[error(transparent)]
     Embed(#[from] ken_embed::EmbedError),
-    #[error("this index was embedded with `{indexed}`, not `{requested}`; run `ken index --model {spec} --reembed` to embed it again with the new model")]
+    #[error(
+        "this index was embedded with `{indexed}`, not `{requested}`; run `ken index --model {spec} --reembed` to embed it again with the new model"
+    )]
     ModelMismatch { indexed: String, requested: String, spec: String },
 }
 
@@ -284,11 +286,9 @@ pub fn embed_pending(
 fn check_model(store: &mut Store, shards: &SharedShard, embedder: &dyn Embedder, spec: &str) -> Result<(), SyncError> {
     match indexed_model(store)? {
         Some((id, _)) if id == embedder.model_id() => Ok(()),
-        Some((id, _)) if store.embed_progress()?.embedded() > 0 => Err(SyncError::ModelMismatch {
-            indexed: id,
-            requested: embedder.model_id().to_string(),
-            spec: spec.to_string(),
-        }),
+        Some((id, _)) if store.embed_progress()?.embedded() > 0 => {
+            Err(SyncError::ModelMismatch { indexed: id, requested: embedder.model_id().to_string(), spec: spec.to_string() })
+        }
         _ => {
             if shard_dim(store)? != embedder.dim() {
                 // A new dense size needs a new shard; points are written again.

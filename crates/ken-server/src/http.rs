@@ -5,8 +5,6 @@
 //! errors as JSON with a 4xx or 5xx status; a panic becomes a 500, never a
 //! dropped connection.
 
-use ken_engine::api::*;
-use ken_engine::Engine;
 use crate::error::{ApiError, ErrorBody};
 use axum::body::Bytes;
 use axum::extract::{FromRequest, FromRequestParts, Path, Request, State};
@@ -14,6 +12,8 @@ use axum::http::{StatusCode, header, request::Parts};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
+use ken_engine::Engine;
+use ken_engine::api::*;
 use serde::de::DeserializeOwned;
 use std::sync::Arc;
 use std::time::Duration;

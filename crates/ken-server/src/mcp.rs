@@ -5,8 +5,8 @@
 //! while answering (no index, unknown symbol) is a tool result with
 //! `isError`, so the agent reads the message and can act on it.
 
-use ken_engine::api::*;
 use ken_engine::Engine;
+use ken_engine::api::*;
 use rmcp::handler::server::{router::tool::ToolRouter, wrapper::Parameters};
 use rmcp::model::{CallToolResult, ContentBlock, ServerCapabilities, ServerConfig};
 use rmcp::{ErrorData, ServerHandler, ServiceExt, tool, tool_handler, tool_router};
@@ -47,10 +47,9 @@ impl KenMcp {
                     .map_err(|e| ErrorData::internal_error(format!("cannot encode the answer: {e}"), None))?;
                 Ok(CallToolResult::success(vec![ContentBlock::text(text)]))
             }
-            Err(e) if e.kind == ken_engine::ErrorKind::InvalidField => Err(ErrorData::invalid_params(
-                e.to_string(),
-                Some(serde_json::json!({ "code": e.kind.code(), "field": e.field })),
-            )),
+            Err(e) if e.kind == ken_engine::ErrorKind::InvalidField => {
+                Err(ErrorData::invalid_params(e.to_string(), Some(serde_json::json!({ "code": e.kind.code(), "field": e.field }))))
+            }
             Err(e) => Ok(CallToolResult::error(vec![ContentBlock::text(e.to_string())])),
         }
     }
@@ -130,10 +129,7 @@ impl ServerHandler for KenMcp {
 
 /// Serves MCP on stdin/stdout until the client disconnects.
 pub async fn serve_stdio(engine: Arc<Engine>) -> Result<(), String> {
-    let service = KenMcp::new(engine)
-        .serve(rmcp::transport::stdio())
-        .await
-        .map_err(|e| format!("the MCP session failed to start: {e}"))?;
+    let service = KenMcp::new(engine).serve(rmcp::transport::stdio()).await.map_err(|e| format!("the MCP session failed to start: {e}"))?;
     service.waiting().await.map_err(|e| format!("the MCP session ended abnormally: {e}"))?;
     Ok(())
 }

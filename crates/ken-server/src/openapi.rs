@@ -3,8 +3,8 @@
 //! the document cannot drift from the code; the paths are listed here and a
 //! test checks them against the router.
 
-use ken_engine::api::*;
 use crate::error::ErrorBody;
+use ken_engine::api::*;
 use schemars::generate::SchemaSettings;
 use serde_json::{Value, json};
 
@@ -32,9 +32,7 @@ pub fn document() -> Value {
     let ok = |schema: &Value| json!({ "description": "OK", "content": { "application/json": { "schema": schema } } });
     let err = |what: &str| json!({ "description": what, "content": { "application/json": { "schema": error.clone() } } });
     let body = |schema: &Value| json!({ "required": true, "content": { "application/json": { "schema": schema } } });
-    let query = |name: &str, required: bool, schema: Value, description: &str| {
-        json!({ "name": name, "in": "query", "required": required, "schema": schema, "description": description })
-    };
+    let query = |name: &str, required: bool, schema: Value, description: &str| json!({ "name": name, "in": "query", "required": required, "schema": schema, "description": description });
     let errors = |op: &mut Value| {
         let responses = op["responses"].as_object_mut().expect("responses object");
         responses.insert("400".into(), err("Invalid request; `error.field` names the field"));

@@ -163,8 +163,7 @@ impl Store {
                 CASE WHEN s.kind = 'module' THEN NULL
                      ELSE substr(CAST(t.text AS BLOB), s.start_byte + 1, min(s.end_byte - s.start_byte, 400)) END
              FROM symbols s JOIN file_text t ON t.file_id = s.file_id ORDER BY s.id";
-        let mut rows: Vec<GraphSymbol> =
-            self.conn.prepare(sql)?.query_map([], graph_symbol)?.collect::<rusqlite::Result<_>>()?;
+        let mut rows: Vec<GraphSymbol> = self.conn.prepare(sql)?.query_map([], graph_symbol)?.collect::<rusqlite::Result<_>>()?;
         for s in &mut rows {
             // Keep the text before the name: that is where decorators and modifiers are.
             if let Some(at) = s.head.find(s.name.as_str()) {
@@ -189,9 +188,7 @@ impl Store {
                 col: r.get(7)?,
             })
         };
-        let base = format!(
-            "SELECT file_id, enclosing_id, kind, name, qualifier, alias, line, col FROM refs WHERE kind IN ({kinds_sql})"
-        );
+        let base = format!("SELECT file_id, enclosing_id, kind, name, qualifier, alias, line, col FROM refs WHERE kind IN ({kinds_sql})");
         match files {
             None => Ok(self.conn.prepare(&base)?.query_map([], map)?.collect::<rusqlite::Result<_>>()?),
             Some(files) => {
@@ -269,11 +266,9 @@ impl Store {
     }
 
     pub fn edge_count(&self) -> Result<(u64, u64)> {
-        Ok(self.conn.query_row(
-            "SELECT count(*), coalesce(sum(dst_id IS NOT NULL), 0) FROM edges",
-            [],
-            |r| Ok((r.get::<_, i64>(0)? as u64, r.get::<_, i64>(1)? as u64)),
-        )?)
+        Ok(self.conn.query_row("SELECT count(*), coalesce(sum(dst_id IS NOT NULL), 0) FROM edges", [], |r| {
+            Ok((r.get::<_, i64>(0)? as u64, r.get::<_, i64>(1)? as u64))
+        })?)
     }
 
     /// Resolved edges per relation and resolution kind.

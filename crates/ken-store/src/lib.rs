@@ -10,7 +10,7 @@ mod read;
 mod vectors;
 mod write;
 
-pub use graph::{EdgeRow, GraphFile, GraphSymbol, MetricsRow, NewEdge, RefRow, BindingRow};
+pub use graph::{BindingRow, EdgeRow, GraphFile, GraphSymbol, MetricsRow, NewEdge, RefRow};
 pub use read::{FileRow, IndexStats, SymbolQuery, SymbolRow};
 pub use vectors::{EmbedProgress, PointRow, UnitFilter, UnitText};
 pub use write::{FileRecord, Writer};
@@ -20,12 +20,8 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 
 /// Schema migrations, in order; `PRAGMA user_version` counts those applied.
-const MIGRATIONS: &[&str] = &[
-    include_str!("schema.sql"),
-    include_str!("schema_v2.sql"),
-    include_str!("schema_v3.sql"),
-    include_str!("schema_v4.sql"),
-];
+const MIGRATIONS: &[&str] =
+    &[include_str!("schema.sql"), include_str!("schema_v2.sql"), include_str!("schema_v3.sql"), include_str!("schema_v4.sql")];
 
 pub const DB_FILE: &str = "index.sqlite";
 const LOCK_FILE: &str = "lock";
@@ -40,9 +36,13 @@ pub enum StoreError {
     Missing(PathBuf),
     #[error("the index in {path} is damaged ({detail}); run `ken index --rebuild`")]
     Corrupt { path: PathBuf, detail: String },
-    #[error("the index in {path} has schema version {found}, newer than this ken supports ({supported}); upgrade ken or run `ken index --rebuild`")]
+    #[error(
+        "the index in {path} has schema version {found}, newer than this ken supports ({supported}); upgrade ken or run `ken index --rebuild`"
+    )]
     TooNew { path: PathBuf, found: i64, supported: i64 },
-    #[error("the disk holding the index is full ({0}); free some space or pass --index-dir on another disk, then run `ken index` again: it resumes from its last commit")]
+    #[error(
+        "the disk holding the index is full ({0}); free some space or pass --index-dir on another disk, then run `ken index` again: it resumes from its last commit"
+    )]
     DiskFull(String),
     #[error("the index cannot be written ({0}); make its directory writable or pass --index-dir, then run again")]
     ReadOnly(String),
@@ -84,12 +84,7 @@ impl Store {
     fn open_writer(dir: &Path, fresh: bool) -> Result<Store> {
         let not_writable = |source| StoreError::NotWritable { path: dir.to_path_buf(), source };
         std::fs::create_dir_all(dir).map_err(not_writable)?;
-        let lock = File::options()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(dir.join(LOCK_FILE))
-            .map_err(not_writable)?;
+        let lock = File::options().create(true).truncate(false).write(true).open(dir.join(LOCK_FILE)).map_err(not_writable)?;
         match fs4::fs_std::FileExt::try_lock_exclusive(&lock) {
             Ok(true) => {}
             Ok(false) => return Err(StoreError::Locked(dir.to_path_buf())),
@@ -142,8 +137,9 @@ impl Store {
             // directory (a read-only mount, another user's index) cannot
             // get. With no write-ahead log left there is nothing but the
             // database file to read, and SQLite can read it as immutable.
-            Err(e) if matches!(e.sqlite_error_code(), Some(rusqlite::ErrorCode::CannotOpen | rusqlite::ErrorCode::ReadOnly))
-                && std::fs::metadata(dir.join(format!("{DB_FILE}-wal"))).map_or(true, |m| m.len() == 0) =>
+            Err(e)
+                if matches!(e.sqlite_error_code(), Some(rusqlite::ErrorCode::CannotOpen | rusqlite::ErrorCode::ReadOnly))
+                    && std::fs::metadata(dir.join(format!("{DB_FILE}-wal"))).map_or(true, |m| m.len() == 0) =>
             {
                 let uri = format!("file:{}?immutable=1", uri_path(&db));
                 store.conn = Connection::open_with_flags(&uri, flags | OpenFlags::SQLITE_OPEN_URI).map_err(|e| classify(dir, e))?;
@@ -212,8 +208,7 @@ impl Store {
     }
 
     pub fn set_meta(&self, key: &str, value: &str) -> Result<()> {
-        self.conn
-            .execute("INSERT INTO meta(key, value) VALUES (?1, ?2) ON CONFLICT(key) DO UPDATE SET value = ?2", [key, value])?;
+        self.conn.execute("INSERT INTO meta(key, value) VALUES (?1, ?2) ON CONFLICT(key) DO UPDATE SET value = ?2", [key, value])?;
         Ok(())
     }
 

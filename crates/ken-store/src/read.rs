@@ -145,9 +145,7 @@ impl Store {
             "module" => 2,
             _ => 3,
         };
-        rows.sort_by_cached_key(|s| {
-            (tier(s), kind_rank(&s.kind), s.qualified_name.len(), s.path.clone(), s.start_line)
-        });
+        rows.sort_by_cached_key(|s| (tier(s), kind_rank(&s.kind), s.qualified_name.len(), s.path.clone(), s.start_line));
         rows.truncate(if query.limit == 0 { usize::MAX } else { query.limit });
         Ok(rows)
     }
@@ -155,8 +153,7 @@ impl Store {
     /// The symbols of one file in source order (parents before children),
     /// or `None` if the file is not in the index.
     pub fn outline(&self, path: &str) -> Result<Option<Vec<SymbolRow>>> {
-        let file: Option<i64> =
-            self.conn.query_row("SELECT id FROM files WHERE path = ?1", [path], |r| r.get(0)).optional()?;
+        let file: Option<i64> = self.conn.query_row("SELECT id FROM files WHERE path = ?1", [path], |r| r.get(0)).optional()?;
         let Some(file_id) = file else { return Ok(None) };
         let sql = format!(
             "SELECT {SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id
@@ -212,8 +209,7 @@ impl Store {
                 "SELECT {SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE {column} = ?1
                  ORDER BY f.path, s.start_line"
             );
-            let rows: Vec<SymbolRow> =
-                self.conn.prepare_cached(&sql)?.query_map([text], symbol_row)?.collect::<rusqlite::Result<_>>()?;
+            let rows: Vec<SymbolRow> = self.conn.prepare_cached(&sql)?.query_map([text], symbol_row)?.collect::<rusqlite::Result<_>>()?;
             if !rows.is_empty() {
                 return Ok(rows);
             }

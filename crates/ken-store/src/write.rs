@@ -160,9 +160,8 @@ impl<'c> Writer<'c> {
             }
         }
         {
-            let mut insert = tx.prepare_cached(
-                "INSERT INTO bindings(file_id, scope_id, name, type_text, source, line) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            )?;
+            let mut insert = tx
+                .prepare_cached("INSERT INTO bindings(file_id, scope_id, name, type_text, source, line) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")?;
             for b in &analysis.bindings {
                 let scope = id_of(b.scope).or(ids.first().copied());
                 insert.execute(params![file_id, scope, b.name, b.type_text, b.source.as_str(), b.line])?;
@@ -223,35 +222,37 @@ impl<'c> Writer<'c> {
         Ok(())
     }
 
-
     /// Records a new size and mtime for a file whose content did not change.
     pub fn touch_file(&self, file_id: i64, size: u64, mtime_ns: i64) -> Result<()> {
-        self.tx
-            .prepare_cached("UPDATE files SET size = ?2, mtime_ns = ?3 WHERE id = ?1")?
-            .execute(params![file_id, size as i64, mtime_ns])?;
+        self.tx.prepare_cached("UPDATE files SET size = ?2, mtime_ns = ?3 WHERE id = ?1")?.execute(params![
+            file_id,
+            size as i64,
+            mtime_ns
+        ])?;
         Ok(())
     }
 
     /// Moves a file to a new path without mining it again: only the module
     /// and the qualified names, which derive from the path, change.
-    pub fn rename_file(
-        &self,
-        file_id: i64,
-        file: &FileRecord,
-        module: &str,
-        qualify: impl Fn(&str) -> String,
-    ) -> Result<()> {
+    pub fn rename_file(&self, file_id: i64, file: &FileRecord, module: &str, qualify: impl Fn(&str) -> String) -> Result<()> {
         let tx = &self.tx;
         self.unlink_dependents(file_id)?;
         tx.prepare_cached("UPDATE files SET linked = 0, vsynced = 0 WHERE id = ?1")?.execute([file_id])?;
         tx.prepare_cached("DELETE FROM files WHERE path = ?1 AND id != ?2")?.execute(params![file.path, file_id])?;
-        tx.prepare_cached("UPDATE files SET path = ?2, size = ?3, mtime_ns = ?4, module = ?5 WHERE id = ?1")?
-            .execute(params![file_id, file.path, file.size as i64, file.mtime_ns, module])?;
+        tx.prepare_cached("UPDATE files SET path = ?2, size = ?3, mtime_ns = ?4, module = ?5 WHERE id = ?1")?.execute(params![
+            file_id,
+            file.path,
+            file.size as i64,
+            file.mtime_ns,
+            module
+        ])?;
         let rows: Vec<(i64, String)> = tx
             .prepare_cached("SELECT id, local_path FROM symbols WHERE file_id = ?1")?
             .query_map([file_id], |r| Ok((r.get(0)?, r.get(1)?)))?
             .collect::<rusqlite::Result<_>>()?;
-        let mut update = tx.prepare_cached("UPDATE symbols SET qualified_name = ?2, name = CASE WHEN kind = 'module' THEN ?3 ELSE name END WHERE id = ?1")?;
+        let mut update = tx.prepare_cached(
+            "UPDATE symbols SET qualified_name = ?2, name = CASE WHEN kind = 'module' THEN ?3 ELSE name END WHERE id = ?1",
+        )?;
         let module_name = module.rsplit(['.', '/', ':', '\\']).next().unwrap_or(module);
         for (id, local) in rows {
             update.execute(params![id, qualify(&local), module_name])?;

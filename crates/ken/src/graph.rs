@@ -1,9 +1,9 @@
 //! `ken graph …`: queries over the dependency graph.
 
+use crate::read::Output;
 use anyhow::{Result, bail};
 use clap::{Args, Subcommand, ValueEnum};
 use ken_graph::{ExportFormat, Graph, Hit, SymbolRef, Traversal};
-use crate::read::Output;
 use ken_store::{Store, SymbolRow};
 use serde_json::json;
 use std::fmt::Write;
@@ -126,7 +126,11 @@ pub fn run(store: &Store, args: &GraphArgs, out: &mut Output) -> Result<()> {
             }
             let (up, down) = graph.overrides(root)?;
             if t.json {
-                writeln!(out.stdout, "{}", serde_json::to_string_pretty(&json!({ "symbol": up.symbol, "overrides": up.hits, "overridden_by": down.hits }))?)?;
+                writeln!(
+                    out.stdout,
+                    "{}",
+                    serde_json::to_string_pretty(&json!({ "symbol": up.symbol, "overrides": up.hits, "overridden_by": down.hits }))?
+                )?;
             } else {
                 let mut text = heading(&up.symbol);
                 section(&mut text, "overrides", &up.hits);
@@ -148,7 +152,11 @@ pub fn run(store: &Store, args: &GraphArgs, out: &mut Output) -> Result<()> {
                 Some(hops) => {
                     let mut text = heading(&from);
                     for h in &hops {
-                        let _ = writeln!(text, "  → {:<15} {}  {}:{}:{}", h.relation, h.symbol.qualified_name, h.site.path, h.site.line, h.site.col);
+                        let _ = writeln!(
+                            text,
+                            "  → {:<15} {}  {}:{}:{}",
+                            h.relation, h.symbol.qualified_name, h.site.path, h.site.line, h.site.col
+                        );
                     }
                     out.stdout.push_str(&text);
                 }
@@ -220,11 +228,8 @@ fn print_walk(t: Traversal, json: bool, what: &str, text: &mut Output) -> Result
     for h in &t.hits {
         let indent = "  ".repeat(h.depth as usize);
         let how = if h.resolution == "exact" { String::new() } else { format!("  [{}]", h.resolution) };
-        let _ = writeln!(
-            out,
-            "{indent}{:<15} {}  {}:{}:{}{how}",
-            h.relation, h.symbol.qualified_name, h.site.path, h.site.line, h.site.col
-        );
+        let _ =
+            writeln!(out, "{indent}{:<15} {}  {}:{}:{}{how}", h.relation, h.symbol.qualified_name, h.site.path, h.site.line, h.site.col);
     }
     if t.truncated {
         let _ = writeln!(out, "  … more beyond this depth; pass a larger --depth");

@@ -120,10 +120,7 @@ pub fn listen(engine: Arc<Engine>, index_dir: &Path) -> Option<Listening> {
         let listener = match tokio::net::UnixListener::bind(&path) {
             Ok(l) => l,
             Err(e) => {
-                eprintln!(
-                    "warning: cannot make the socket {} ({e}); `ken search` run meanwhile opens the index itself",
-                    path.display()
-                );
+                eprintln!("warning: cannot make the socket {} ({e}); `ken search` run meanwhile opens the index itself", path.display());
                 return None;
             }
         };

@@ -189,10 +189,7 @@ fn run(cli: Cli) -> Result<()> {
 /// The repository holding `dir`: the nearest ancestor with an index or a
 /// `.git`, else `dir` itself.
 pub(crate) fn repo_root(dir: &Path) -> PathBuf {
-    dir.ancestors()
-        .find(|a| a.join(".kenning").is_dir() || a.join(".git").exists())
-        .unwrap_or(dir)
-        .to_path_buf()
+    dir.ancestors().find(|a| a.join(".kenning").is_dir() || a.join(".git").exists()).unwrap_or(dir).to_path_buf()
 }
 
 fn index(cwd: &Path, index_dir: Option<PathBuf>, args: IndexArgs) -> Result<()> {
@@ -227,9 +224,8 @@ fn index(cwd: &Path, index_dir: Option<PathBuf>, args: IndexArgs) -> Result<()> 
     };
     let style = indicatif::ProgressStyle::with_template("{spinner} mining {bar:30} {pos}/{len} files {elapsed}")
         .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
-    let embed_style =
-        indicatif::ProgressStyle::with_template("{spinner} embedding {msg} {bar:30} {pos}/{len} {elapsed} (eta {eta})")
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
+    let embed_style = indicatif::ProgressStyle::with_template("{spinner} embedding {msg} {bar:30} {pos}/{len} {elapsed} (eta {eta})")
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
     let progress = |p: IndexProgress| match p {
         IndexProgress::Files(Progress::Walked { files }) => {
             bar.set_style(style.clone());

@@ -23,13 +23,8 @@ pub fn index_summary(s: &IndexSummary) -> String {
     let _ = writeln!(out, "Indexed {} in {:.2}s", s.root, s.seconds);
     let _ = writeln!(out, "  files       {} ({})", thousands(s.files), if by_lang.is_empty() { "none".into() } else { by_lang.join(", ") });
     let _ = writeln!(out, "  lines       {}", thousands(s.lines));
-    let _ = writeln!(
-        out,
-        "  symbols     {}   references {}   chunks {}",
-        thousands(s.symbols),
-        thousands(s.references),
-        thousands(s.chunks)
-    );
+    let _ =
+        writeln!(out, "  symbols     {}   references {}   chunks {}", thousands(s.symbols), thousands(s.references), thousands(s.chunks));
     let c = &s.changes;
     let _ = writeln!(
         out,
@@ -167,7 +162,12 @@ pub fn vector_report(report: &ken_engine::VectorReport) -> String {
         }
         out.push_str(&format!(
             "  vectors     {} symbols, {} chunks; embedded {} ({} from cache) with {} in {:.1}s",
-            p.symbols, p.chunks, e.embedded + e.from_cache, e.from_cache, e.model, e.seconds
+            p.symbols,
+            p.chunks,
+            e.embedded + e.from_cache,
+            e.from_cache,
+            e.model,
+            e.seconds
         ));
         if e.seconds > 0.0 && e.tokens > 0 {
             out.push_str(&format!(", {:.0} tokens/s", e.tokens as f64 / e.seconds));

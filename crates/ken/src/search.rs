@@ -82,7 +82,8 @@ pub fn search(engine: &Engine, context: &Context, args: &SearchArgs, out: &mut O
     let cut_note = format!("the query was cut to its first {MAX_QUERY_CHARS} characters");
     let languages = args.lang.iter().map(|l| crate::language_name(l)).collect::<Result<Vec<_>>>()?;
     if args.pipeline.wanted() {
-        let mut config = engine.config.with_overrides(&args.pipeline.overrides()?, "", &Source::Flag).map_err(|e| anyhow::anyhow!("{e}"))?;
+        let mut config =
+            engine.config.with_overrides(&args.pipeline.overrides()?, "", &Source::Flag).map_err(|e| anyhow::anyhow!("{e}"))?;
         if let Some(k) = args.k {
             config.top_k = k;
         }

@@ -233,11 +233,8 @@ pub fn render(response: &PipelineResponse, explain: bool) -> String {
                     }
                 };
                 let f = &x.factors;
-                let _ = writeln!(
-                    out,
-                    "         {origin} · text {:.2} · centrality {:.2} · proximity {:.2}",
-                    f.text, f.centrality, f.proximity
-                );
+                let _ =
+                    writeln!(out, "         {origin} · text {:.2} · centrality {:.2} · proximity {:.2}", f.text, f.centrality, f.proximity);
             }
         }
         out.push('\n');

@@ -63,7 +63,10 @@ Not code.
 #[test]
 fn incremental_index_processes_only_what_changed() {
     let repo = Repo::new(SMALL_REPO);
-    check_index(&repo, &[], expect![[r#"
+    check_index(
+        &repo,
+        &[],
+        expect![[r#"
         {
           "changes": {
             "added": 3,
@@ -99,9 +102,13 @@ fn incremental_index_processes_only_what_changed() {
           "symbols": 11,
           "unsupported_files": 1,
           "vendored_dirs_skipped": 0
-        }"#]]);
+        }"#]],
+    );
     // No change: nothing mined.
-    check_index(&repo, &[], expect![[r#"
+    check_index(
+        &repo,
+        &[],
+        expect![[r#"
         {
           "changes": {
             "added": 0,
@@ -137,13 +144,17 @@ fn incremental_index_processes_only_what_changed() {
           "symbols": 11,
           "unsupported_files": 1,
           "vendored_dirs_skipped": 0
-        }"#]]);
+        }"#]],
+    );
     // Edit one, add one, delete one, rename one.
     repo.write("app/util.py", "def helper():\n    return 2\n\ndef other():\n    pass\n");
     repo.write("app/new.py", "class New:\n    pass\n");
     std::fs::remove_file(repo.path().join("src/lib.rs")).unwrap();
     std::fs::rename(repo.path().join("app/models.py"), repo.path().join("app/entities.py")).unwrap();
-    check_index(&repo, &[], expect![[r#"
+    check_index(
+        &repo,
+        &[],
+        expect![[r#"
         {
           "changes": {
             "added": 1,
@@ -178,13 +189,15 @@ fn incremental_index_processes_only_what_changed() {
           "symbols": 10,
           "unsupported_files": 1,
           "vendored_dirs_skipped": 0
-        }"#]]);
+        }"#]],
+    );
     // The renamed file's symbols follow its new module path.
     let found = stdout(&repo.ken(&["symbols", "User.save"]));
     expect![[r#"
         app/entities.py:7:5  method      app.entities.User.save
             def save(self)
-    "#]].assert_eq(&found);
+    "#]]
+    .assert_eq(&found);
 }
 
 #[test]
@@ -222,7 +235,10 @@ function a(){}
     repo.write("app.min.js", "function a(){}\n");
     std::os::unix::fs::symlink(repo.path(), repo.path().join("loop")).unwrap();
     std::os::unix::fs::symlink(repo.path().join("missing.py"), repo.path().join("dangling.py")).unwrap();
-    check_index(&repo, &["--max-file-size", "4096"], expect![[r#"
+    check_index(
+        &repo,
+        &["--max-file-size", "4096"],
+        expect![[r#"
         {
           "changes": {
             "added": 2,
@@ -288,13 +304,15 @@ function a(){}
           "symbols": 5,
           "unsupported_files": 0,
           "vendored_dirs_skipped": 2
-        }"#]]);
+        }"#]],
+    );
     let outline = stdout(&repo.ken(&["outline", "broken.py"]));
     expect![[r#"
         broken.py
           function    def broken(  [1-2]
           class       class StillFound  [4-5]
-    "#]].assert_eq(&outline);
+    "#]]
+    .assert_eq(&outline);
 }
 
 /// Generated code nests without end: long expressions, deep literals and
@@ -309,7 +327,10 @@ fn pathological_files_index_cleanly() {
     // Short lines, or they would be skipped as minified.
     repo.write("gen/nested.js", format!("const a = {}{};\n", "[\n".repeat(5000), "]\n".repeat(5000)));
     repo.write("gen/nested.ts", format!("const o = {}1{};\n", "{a:\n".repeat(3000), "}\n".repeat(3000)));
-    repo.write("gen/nested.rs", format!("use a::{}b{};\nfn f() -> i32 {{ {}1{} }}\n", "{c::".repeat(3000), "}".repeat(3000), "(".repeat(5000), ")".repeat(5000)));
+    repo.write(
+        "gen/nested.rs",
+        format!("use a::{}b{};\nfn f() -> i32 {{ {}1{} }}\n", "{c::".repeat(3000), "}".repeat(3000), "(".repeat(5000), ")".repeat(5000)),
+    );
     repo.write("gen/Concat.java", format!("class Concat {{ String s = {}; }}\n", vec!["\"a\""; n].join(" + ")));
     repo.write("gen/nested.c", format!("int f(void) {{ {} return 0; {} }}\n", "{".repeat(5000), "}".repeat(5000)));
     repo.write("gen/nested.go", format!("package gen\nvar x = {}1{}\n", "(".repeat(5000), ")".repeat(5000)));
@@ -318,10 +339,8 @@ fn pathological_files_index_cleanly() {
     repo.write("gen/Nested.cs", format!("class N {{ int x = {}1{}; }}\n", "(".repeat(5000), ")".repeat(5000)));
     repo.write("gen/nested.cpp", format!("int x = {}1{};\n", "(".repeat(5000), ")".repeat(5000)));
     let v = json(&repo.ken(&["index", "--json"]));
-    let digest = format!(
-        "files {} skipped {} link failures {}\n",
-        v["files"], v["skipped"], v["graph"]["failed"].as_array().map_or(0, Vec::len)
-    );
+    let digest =
+        format!("files {} skipped {} link failures {}\n", v["files"], v["skipped"], v["graph"]["failed"].as_array().map_or(0, Vec::len));
     expect![[r#"
         files 12 skipped {} link failures 0
     "#]]
@@ -342,7 +361,10 @@ fn packages_that_crashed_index_cleanly() {
         let v = json(&ken_in(&corpus, &["--index-dir", idx, "index", ".", "--json"]));
         out += &format!(
             "{name} {version}: files {} symbols {} skipped {} link failures {}\n",
-            v["files"], v["symbols"], v["skipped"], v["graph"]["failed"].as_array().map_or(0, Vec::len)
+            v["files"],
+            v["symbols"],
+            v["skipped"],
+            v["graph"]["failed"].as_array().map_or(0, Vec::len)
         );
     }
     expect![[r#"
@@ -380,11 +402,13 @@ export function parseUrl(u: string) { return u; }
             def parse_args()
         pkg/a.py:3:1  function    pkg.a.reparse
             def reparse()
-    "#]].assert_eq(&stdout(&repo.ken(&["symbols", "PARSE"])));
+    "#]]
+    .assert_eq(&stdout(&repo.ken(&["symbols", "PARSE"])));
     expect![[r#"
         pkg/a.py:5:5  method      pkg.a.Parser.parse
             def parse(self)
-    "#]].assert_eq(&stdout(&repo.ken(&["symbols", "parse", "--kind", "method", "--lang", "py"])));
+    "#]]
+    .assert_eq(&stdout(&repo.ken(&["symbols", "parse", "--kind", "method", "--lang", "py"])));
     let mut rows = json(&repo.ken(&["symbols", "Parser.parse", "--json"]));
     // Ids depend on which worker finished first.
     rows[0].as_object_mut().unwrap().remove("id");
@@ -401,7 +425,8 @@ export function parseUrl(u: string) { return u; }
           "end_line": 5,
           "end_col": 26,
           "signature": "def parse(self)"
-        }"#]].assert_eq(&serde_json::to_string_pretty(&rows[0]).unwrap());
+        }"#]]
+    .assert_eq(&serde_json::to_string_pretty(&rows[0]).unwrap());
 }
 
 #[test]
@@ -414,7 +439,8 @@ fn outline_prints_a_tree() {
             method      def save(self)  [3-4]
           class       class User(Model)  [6-8]
             method      def save(self)  [7-8]
-    "#]].assert_eq(&stdout(&repo.ken(&["outline", "app/models.py"])));
+    "#]]
+    .assert_eq(&stdout(&repo.ken(&["outline", "app/models.py"])));
     // From a subdirectory, with a path relative to it.
     let sub = repo.path().join("app");
     expect![[r#"
@@ -423,7 +449,8 @@ fn outline_prints_a_tree() {
             method      def save(self)  [3-4]
           class       class User(Model)  [6-8]
             method      def save(self)  [7-8]
-    "#]].assert_eq(&stdout(&ken_in(&sub, &["outline", "models.py"])));
+    "#]]
+    .assert_eq(&stdout(&ken_in(&sub, &["outline", "models.py"])));
     let tree = json(&repo.ken(&["outline", "src/lib.rs", "--json"]));
     let names: Vec<String> = tree["symbols"]
         .as_array()
@@ -465,28 +492,52 @@ fn check_error(repo: &Repo, args: &[&str], expect: Expect) {
 #[test]
 fn user_errors_say_what_to_do() {
     let repo = Repo::new("//- a.py\nx = 1\n//- file.txt\nnot a dir\n");
-    check_error(&repo, &["index", "does/not/exist"], expect![[r#"
+    check_error(
+        &repo,
+        &["index", "does/not/exist"],
+        expect![[r#"
         error: $REPO/does/not/exist does not exist; pass the path of a repository to index
-    "#]]);
-    check_error(&repo, &["index", "--index-dir", "file.txt/idx"], expect![[r#"
+    "#]],
+    );
+    check_error(
+        &repo,
+        &["index", "--index-dir", "file.txt/idx"],
+        expect![[r#"
         error: cannot create or write the index directory $REPO/file.txt/idx: Not a directory (os error 20); pass a writable --index-dir or set KEN_INDEX_DIR
-    "#]]);
-    check_error(&repo, &["symbols", "x"], expect![[r#"
+    "#]],
+    );
+    check_error(
+        &repo,
+        &["symbols", "x"],
+        expect![[r#"
         error: no index found for $REPO; run `ken index` there first (or pass --index-dir)
-    "#]]);
+    "#]],
+    );
     stdout(&repo.ken(&["index", "-q"]));
-    check_error(&repo, &["outline", "nope.py"], expect![[r#"
+    check_error(
+        &repo,
+        &["outline", "nope.py"],
+        expect![[r#"
         error: nope.py is not in the index; check the path, or run `ken index` if the file is new
-    "#]]);
-    check_error(&repo, &["symbols", "x", "--kind", "gadget"], expect![[r#"
+    "#]],
+    );
+    check_error(
+        &repo,
+        &["symbols", "x", "--kind", "gadget"],
+        expect![[r#"
         error: unknown kind `gadget`; use one of: module, class, struct, interface, trait, enum, function, method, constructor, field, constant
-    "#]]);
+    "#]],
+    );
     std::fs::write(repo.path().join(".kenning/index.sqlite"), "garbage that is not sqlite").unwrap();
     let _ = std::fs::remove_file(repo.path().join(".kenning/index.sqlite-wal"));
     let _ = std::fs::remove_file(repo.path().join(".kenning/index.sqlite-shm"));
-    check_error(&repo, &["index"], expect![[r#"
+    check_error(
+        &repo,
+        &["index"],
+        expect![[r#"
         error: the index in $REPO/.kenning is damaged (file is not a database); run `ken index --rebuild`
-    "#]]);
+    "#]],
+    );
     // The advertised way out works.
     stdout(&repo.ken(&["index", "--rebuild", "-q"]));
 }
@@ -497,9 +548,13 @@ fn a_second_writer_is_told_to_wait() {
     stdout(&repo.ken(&["index", "-q"]));
     let lock = std::fs::File::options().write(true).open(repo.path().join(".kenning/lock")).unwrap();
     assert!(fs4::fs_std::FileExt::try_lock_exclusive(&lock).unwrap());
-    check_error(&repo, &["index"], expect![[r#"
+    check_error(
+        &repo,
+        &["index"],
+        expect![[r#"
         error: another ken process is updating the index in $REPO/.kenning (embeddings 0/1); `ken status` shows progress, and searches work meanwhile
-    "#]]);
+    "#]],
+    );
     // Readers are not blocked by a writer.
     stdout(&repo.ken(&["symbols", "x"]));
 }
@@ -524,7 +579,8 @@ fn real_package_from_pypi() {
         requests/api.py
           function    def request(method, url, **kwargs)  [14-59]
           function    def get(url, params=None, **kwargs)  [62-73]
-          function    def options(url, **kwargs)  [76-85]"#]].assert_eq(&outline.lines().take(4).collect::<Vec<_>>().join("\n"));
+          function    def options(url, **kwargs)  [76-85]"#]]
+    .assert_eq(&outline.lines().take(4).collect::<Vec<_>>().join("\n"));
 }
 
 /// A run killed part-way leaves a consistent index, and the next run
@@ -534,9 +590,7 @@ fn killed_index_run_resumes() {
     let corpus = pypi_corpus("Django", "5.1.4");
     let index_dir = tempfile::tempdir().unwrap();
     let idx = index_dir.path().to_str().unwrap();
-    let mut child = ken_command(&corpus, &["--index-dir", idx, "index", ".", "-q"])
-        .spawn()
-        .unwrap();
+    let mut child = ken_command(&corpus, &["--index-dir", idx, "index", ".", "-q"]).spawn().unwrap();
     std::thread::sleep(std::time::Duration::from_millis(700));
     let _ = child.kill();
     let _ = child.wait();
@@ -670,5 +724,6 @@ fn graph_commands_on_a_real_package() {
     let export = json(&ken_in(&corpus, &["--index-dir", idx, "graph", "export", "--format", "json"]));
     let edges = export["edges"].as_array().unwrap();
     let relations: std::collections::BTreeSet<&str> = edges.iter().map(|e| e["relation"].as_str().unwrap()).collect();
-    expect![[r#"{"calls", "construct", "derived_class_of", "imports", "instantiates", "overrides", "parent_of", "uses"}"#]].assert_eq(&format!("{relations:?}"));
+    expect![[r#"{"calls", "construct", "derived_class_of", "imports", "instantiates", "overrides", "parent_of", "uses"}"#]]
+        .assert_eq(&format!("{relations:?}"));
 }

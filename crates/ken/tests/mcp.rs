@@ -76,8 +76,14 @@ fn mutated_tool_arguments_get_answers() {
     stdout(&repo.ken(&["index", "--quiet"]));
     let mut mcp = Session::start(repo.path(), false);
     let valid = [
-        ("search", json!({"query": "validate token", "k": 3, "mode": "lexical", "languages": ["python"], "kinds": ["function"], "path": "auth/**"})),
-        ("hybrid_search", json!({"query": "user authentication flow", "top_k": 2, "explain": true, "config_overrides": {"ranking_weights": {"w1": 0.5, "w2": 0.3, "w3": 0.2}, "max_graph_depth": 2}})),
+        (
+            "search",
+            json!({"query": "validate token", "k": 3, "mode": "lexical", "languages": ["python"], "kinds": ["function"], "path": "auth/**"}),
+        ),
+        (
+            "hybrid_search",
+            json!({"query": "user authentication flow", "top_k": 2, "explain": true, "config_overrides": {"ranking_weights": {"w1": 0.5, "w2": 0.3, "w3": 0.2}, "max_graph_depth": 2}}),
+        ),
         ("find_symbols", json!({"name": "token", "limit": 3})),
         ("symbol", json!({"symbol": "auth.tokens.issue_token"})),
         ("callers", json!({"symbol": "auth.tokens.sign"})),
@@ -88,12 +94,46 @@ fn mutated_tool_arguments_get_answers() {
     ];
     let long = "é".repeat(20_000);
     let values = [
-        json!(null), json!(true), json!(0), json!(-1), json!(1e300), json!(u64::MAX), json!(i64::MIN), json!(0.5),
-        json!(""), json!(" "), json!("\u{0}"), json!("🦀…"), json!(long), json!("../../etc/passwd"), json!("a:b:c"),
-        json!("auth/tokens.py:2"), json!("**/*"), json!("["), json!([]), json!([1, "x", null]), json!({}), json!({"w1": "x"}),
+        json!(null),
+        json!(true),
+        json!(0),
+        json!(-1),
+        json!(1e300),
+        json!(u64::MAX),
+        json!(i64::MIN),
+        json!(0.5),
+        json!(""),
+        json!(" "),
+        json!("\u{0}"),
+        json!("🦀…"),
+        json!(long),
+        json!("../../etc/passwd"),
+        json!("a:b:c"),
+        json!("auth/tokens.py:2"),
+        json!("**/*"),
+        json!("["),
+        json!([]),
+        json!([1, "x", null]),
+        json!({}),
+        json!({"w1": "x"}),
         json!(vec!["python"; 500]),
     ];
-    let keys = ["query", "k", "top_k", "mode", "symbol", "name", "limit", "path", "languages", "kinds", "explain", "depth", "config_overrides", "colour"];
+    let keys = [
+        "query",
+        "k",
+        "top_k",
+        "mode",
+        "symbol",
+        "name",
+        "limit",
+        "path",
+        "languages",
+        "kinds",
+        "explain",
+        "depth",
+        "config_overrides",
+        "colour",
+    ];
     let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
     let mut outcomes = std::collections::BTreeMap::new();
     for round in 0..400 {
@@ -117,7 +157,10 @@ fn mutated_tool_arguments_get_answers() {
                     if let Some(inner) = object.values_mut().find(|v| v.is_object() || v.is_array()) {
                         match inner {
                             Value::Object(o) => {
-                                o.insert(rng.pick(&["ranking_weights", "w1", "max_graph_depth", "x"]).to_string(), rng.pick(&values).clone());
+                                o.insert(
+                                    rng.pick(&["ranking_weights", "w1", "max_graph_depth", "x"]).to_string(),
+                                    rng.pick(&values).clone(),
+                                );
                             }
                             Value::Array(a) => a.push(rng.pick(&values).clone()),
                             _ => unreachable!(),

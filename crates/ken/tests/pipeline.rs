@@ -8,8 +8,6 @@ mod support;
 use expect_test::{Expect, expect};
 use support::{Repo, SHOP, json, ken_command, stdout};
 
-
-
 fn shop() -> Repo {
     let repo = Repo::new(SHOP);
     stdout(&repo.ken(&["index", "--quiet"]));
@@ -115,7 +113,8 @@ fn json_has_the_seed_003_shape() {
             }
             assert!(s["range"]["end"]["char"].is_u64());
             let f = &s["explain"]["factors"];
-            let combined = 0.4 * f["text"].as_f64().unwrap() + 0.35 * f["centrality"].as_f64().unwrap() + 0.25 * f["proximity"].as_f64().unwrap();
+            let combined =
+                0.4 * f["text"].as_f64().unwrap() + 0.35 * f["centrality"].as_f64().unwrap() + 0.25 * f["proximity"].as_f64().unwrap();
             assert!((combined - s["score"].as_f64().unwrap()).abs() < 1e-9, "score = 0.4·text + 0.35·centrality + 0.25·proximity");
         }
     }
@@ -190,7 +189,14 @@ fn live_expansion_with_a_language_server() {
         .iter()
         .flat_map(|c| c["symbols"].as_array().unwrap().iter())
         .filter(|s| s["explain"]["via"] == "lsp")
-        .map(|s| format!("{} {} {}", s["explain"]["from_name"].as_str().unwrap(), s["explain"]["relation"].as_str().unwrap(), s["qualified_name"].as_str().unwrap()))
+        .map(|s| {
+            format!(
+                "{} {} {}",
+                s["explain"]["from_name"].as_str().unwrap(),
+                s["explain"]["relation"].as_str().unwrap(),
+                s["qualified_name"].as_str().unwrap()
+            )
+        })
         .collect();
     // `sign` is reached from the seed SECRET by reference, then its caller by call hierarchy.
     assert!(reached.iter().any(|r| r == "auth.tokens.sign CalledBy auth.tokens.issue_token"), "{reached:?}");

@@ -4,8 +4,8 @@
 mod support;
 
 use expect_test::{Expect, expect};
-use support::{Repo, json, ken_embed_in, ken_in, pypi_corpus, stdout};
 use std::path::Path;
+use support::{Repo, json, ken_embed_in, ken_in, pypi_corpus, stdout};
 
 /// One line per query: the top hits as `kind qualified_name`.
 fn top(dir: &Path, idx: &str, query: &str, extra: &[&str], n: usize) -> String {
@@ -200,7 +200,9 @@ fn reindexing_keeps_the_shard_in_step() {
 /// once from names and BM25, and embeds in the background.
 #[test]
 fn first_search_indexes_and_embeds_in_the_background() {
-    let repo = Repo::new("//- net/retry.py\ndef backoff_delay(attempt):\n    \"\"\"Exponential backoff with jitter.\"\"\"\n    return 2 ** attempt\n");
+    let repo = Repo::new(
+        "//- net/retry.py\ndef backoff_delay(attempt):\n    \"\"\"Exponential backoff with jitter.\"\"\"\n    return 2 ** attempt\n",
+    );
     let out = ken_embed_in(repo.path(), &["search", "backoff_delay", "-k", "1"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     expect!["1. net/retry.py:1-3  function net.retry.backoff_delay  (0.0492)"]

@@ -8,7 +8,6 @@ use std::io::{BufRead, BufReader};
 use std::process::{Child, Stdio};
 use support::{Repo, Rng, json, ken_command, ken_embed_in, pypi_corpus, stdout};
 
-
 /// A running `ken serve`; killed on drop.
 pub struct Server {
     child: Child,
@@ -29,11 +28,7 @@ impl Server {
         if !embed {
             command.env("KEN_NO_EMBED", "1");
         }
-        let mut child = command
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("ken serve starts");
+        let mut child = command.stdout(Stdio::null()).stderr(Stdio::piped()).spawn().expect("ken serve starts");
         let mut stderr = BufReader::new(child.stderr.take().unwrap());
         let mut line = String::new();
         stderr.read_line(&mut line).unwrap();
@@ -129,9 +124,19 @@ fn bad_requests_get_4xx_json_naming_the_field() {
         ("POST", "/api/v1/hybrid-search", json, r#"{"query": "x", "top_k": -3}"#),
         ("POST", "/api/v1/hybrid-search", json, r#"{"query": "x", "top_k": "ten"}"#),
         ("POST", "/api/v1/hybrid-search", json, r#"{"query": "x", "surprise": 1}"#),
-        ("POST", "/api/v1/hybrid-search", json, r#"{"query": "x", "config_overrides": {"ranking_weights": {"w1": -0.1, "w2": 0.3, "w3": 0.2}}}"#),
+        (
+            "POST",
+            "/api/v1/hybrid-search",
+            json,
+            r#"{"query": "x", "config_overrides": {"ranking_weights": {"w1": -0.1, "w2": 0.3, "w3": 0.2}}}"#,
+        ),
         ("POST", "/api/v1/hybrid-search", json, r#"{"query": "x", "config_overrides": {"ranking_weights": {"w1": 0, "w2": 0, "w3": 0}}}"#),
-        ("POST", "/api/v1/hybrid-search", json, r#"{"query": "x", "config_overrides": {"ranking_weights": {"w1": 1e400, "w2": 0, "w3": 0}}}"#),
+        (
+            "POST",
+            "/api/v1/hybrid-search",
+            json,
+            r#"{"query": "x", "config_overrides": {"ranking_weights": {"w1": 1e400, "w2": 0, "w3": 0}}}"#,
+        ),
         ("POST", "/api/v1/hybrid-search", json, r#"{"query": "x", "config_overrides": {"ranking_weights": {"w1": 1}}}"#),
         ("POST", "/api/v1/hybrid-search", json, r#"{"query": "x", "config_overrides": {"max_graph_depth": 6}}"#),
         ("POST", "/api/v1/hybrid-search", json, r#"{"query": "x", "config_overrides": {"clustering_resolution": 0}}"#),
@@ -257,7 +262,8 @@ fn bad_requests_get_4xx_json_naming_the_field() {
           405 method_not_allowed -
         GET /api/v2/everything 
           404 not_found -
-    "#]].assert_eq(&out);
+    "#]]
+    .assert_eq(&out);
     // The server is still fine.
     assert_eq!(server.get("/health").0, 200);
 }
@@ -270,10 +276,17 @@ fn mutated_request_bodies_get_json_answers() {
     let repo = shop();
     let server = Server::start(&repo, &[]);
     let valid = [
-        ("/api/v1/hybrid-search", r#"{"query": "user authentication flow", "top_k": 2, "config_overrides": {"ranking_weights": {"w1": 0.5, "w2": 0.3, "w3": 0.2}, "max_graph_depth": 2, "clustering_resolution": 1.0}}"#),
-        ("/api/v1/search", r#"{"query": "validate token", "k": 3, "mode": "lexical", "languages": ["python"], "kinds": ["function"], "path": "auth/**"}"#),
+        (
+            "/api/v1/hybrid-search",
+            r#"{"query": "user authentication flow", "top_k": 2, "config_overrides": {"ranking_weights": {"w1": 0.5, "w2": 0.3, "w3": 0.2}, "max_graph_depth": 2, "clustering_resolution": 1.0}}"#,
+        ),
+        (
+            "/api/v1/search",
+            r#"{"query": "validate token", "k": 3, "mode": "lexical", "languages": ["python"], "kinds": ["function"], "path": "auth/**"}"#,
+        ),
     ];
-    const SALT: &[&str] = &["{", "}", "[", "]", "\"", ":", ",", "-1", "1e400", "null", "true", "\\u0000", "é", "🦀", "…", " ", "0", "99999999999999999999"];
+    const SALT: &[&str] =
+        &["{", "}", "[", "]", "\"", ":", ",", "-1", "1e400", "null", "true", "\\u0000", "é", "🦀", "…", " ", "0", "99999999999999999999"];
     let mut rng = Rng::new(0x2545_F491_4F6C_DD1D);
     let mut next = move |n: usize| rng.below(n);
     let floor = |text: &str, mut at: usize| {
@@ -320,17 +333,23 @@ fn symbols_graph_status_and_openapi() {
         def issue_token(user):
             """A signed session token for a user."""
             body = f"{user.name}.{user.id}"
-            return body + "." + sign(body)"#]].assert_eq(v["code"].as_str().unwrap());
+            return body + "." + sign(body)"#]]
+    .assert_eq(v["code"].as_str().unwrap());
 
     let (status, v) = server.get("/api/v1/graph/callers?symbol=auth.tokens.sign&depth=2");
     assert_eq!(status, 200);
-    let callers: Vec<String> =
-        v["hits"].as_array().unwrap().iter().map(|h| format!("{} {}", h["depth"], h["symbol"]["qualified_name"].as_str().unwrap())).collect();
+    let callers: Vec<String> = v["hits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| format!("{} {}", h["depth"], h["symbol"]["qualified_name"].as_str().unwrap()))
+        .collect();
     expect![[r#"
         1 auth.tokens.validate_token
         1 auth.tokens.issue_token
         2 auth.handler.authenticate
-        2 auth.handler.login"#]].assert_eq(&callers.join("\n"));
+        2 auth.handler.login"#]]
+    .assert_eq(&callers.join("\n"));
 
     let (status, v) = server.get("/api/v1/status");
     assert_eq!(status, 200);
@@ -351,7 +370,8 @@ fn symbols_graph_status_and_openapi() {
         /api/v1/symbol
         /api/v1/graph/{relation}
         /api/v1/status
-        /api/v1/index"#]].assert_eq(&paths.join("\n"));
+        /api/v1/index"#]]
+    .assert_eq(&paths.join("\n"));
     // Every schema reference resolves.
     let text = doc.to_string();
     for reference in text.split("\"$ref\":\"#/components/schemas/").skip(1) {
@@ -364,7 +384,10 @@ fn symbols_graph_status_and_openapi() {
 fn reindex_through_the_server() {
     let repo = shop();
     let server = Server::start(&repo, &[]);
-    repo.write("auth/audit.py", "def record_login_attempt(user):\n    \"\"\"Write a login attempt to the audit log.\"\"\"\n    return user\n");
+    repo.write(
+        "auth/audit.py",
+        "def record_login_attempt(user):\n    \"\"\"Write a login attempt to the audit log.\"\"\"\n    return user\n",
+    );
     let (status, v) = server.post("/api/v1/index", r#"{"no_embed": true}"#);
     assert_eq!(status, 200, "{v}");
     assert_eq!(v["changes"]["added"], 1, "{v}");
@@ -382,7 +405,8 @@ fn serve_without_an_index_says_what_to_do() {
     expect!["error: no index in $REPO/.kenning; run `ken index` in the repository first (or pass --index-dir)"].assert_eq(message.trim());
     stdout(&repo.ken(&["index", "--quiet"]));
     let out = ken_command(repo.path(), &["serve", "--addr", "not-an-address"]).output().unwrap();
-    expect!["error: --addr: command line: `server.addr` must be an address with a port, e.g. 127.0.0.1:7878 (got `not-an-address`)"].assert_eq(String::from_utf8_lossy(&out.stderr).trim());
+    expect!["error: --addr: command line: `server.addr` must be an address with a port, e.g. 127.0.0.1:7878 (got `not-an-address`)"]
+        .assert_eq(String::from_utf8_lossy(&out.stderr).trim());
 }
 
 /// A copy of a pinned PyPI package to change files in.
@@ -443,7 +467,11 @@ fn searches_during_a_reindex_keep_every_lane() {
     }
     assert!(during >= 20, "only {during} searches ran during reindexes");
 
-    std::fs::write(repo.path().join("requests/audit.py"), "def record_redirect_hop(url):\n    \"\"\"Remember one hop of a redirect chain.\"\"\"\n    return url\n").unwrap();
+    std::fs::write(
+        repo.path().join("requests/audit.py"),
+        "def record_redirect_hop(url):\n    \"\"\"Remember one hop of a redirect chain.\"\"\"\n    return url\n",
+    )
+    .unwrap();
     let (status, v) = server.post("/api/v1/index", "{}");
     assert_eq!(status, 200, "{v}");
     let (_, v) = server.post("/api/v1/search", r#"{"query": "record_redirect_hop", "k": 1}"#);

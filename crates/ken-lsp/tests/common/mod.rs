@@ -19,11 +19,7 @@ pub struct Fixture {
 impl Fixture {
     pub fn new(text: &str) -> Fixture {
         let dir = tempfile::tempdir().expect("create a tempdir");
-        let mut fixture = Fixture {
-            dir,
-            def: None,
-            call: None,
-        };
+        let mut fixture = Fixture { dir, def: None, call: None };
         let mut current: Option<(String, String)> = None;
         for line in text.lines() {
             if let Some(path) = line.strip_prefix("//- /") {
@@ -64,18 +60,12 @@ impl Fixture {
     }
 
     pub fn def(&self, language: &str, name: &str) -> SymbolPosition {
-        let (path, line, col) = self
-            .def
-            .clone()
-            .expect("fixture marks the definition with $0");
+        let (path, line, col) = self.def.clone().expect("fixture marks the definition with $0");
         SymbolPosition::new(&path, language, line, col, name)
     }
 
     pub fn call(&self, language: &str, name: &str) -> SymbolPosition {
-        let (path, line, col) = self
-            .call
-            .clone()
-            .expect("fixture marks a call site with $1");
+        let (path, line, col) = self.call.clone().expect("fixture marks a call site with $1");
         SymbolPosition::new(&path, language, line, col, name)
     }
 }
@@ -83,9 +73,7 @@ impl Fixture {
 /// Real servers must be installed: a missing one fails loudly rather than
 /// skipping, so CI cannot go green without testing it.
 pub fn require(command: &str) {
-    let found = std::env::var_os("PATH")
-        .map(|paths| std::env::split_paths(&paths).any(|dir| dir.join(command).is_file()))
-        .unwrap_or(false);
+    let found = std::env::var_os("PATH").map(|paths| std::env::split_paths(&paths).any(|dir| dir.join(command).is_file())).unwrap_or(false);
     assert!(
         found,
         "`{command}` is not installed, and ken-lsp tests run against real language servers; \
@@ -111,8 +99,5 @@ pub fn spec(name: &str, languages: &[&str], command: &str, args: &[&str]) -> Ser
 
 /// `RUST_LOG=ken_lsp=debug` shows the protocol traffic summary when a test fails.
 pub fn init_logging() {
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
-        .with_test_writer()
-        .try_init();
+    let _ = tracing_subscriber::fmt().with_env_filter(tracing_subscriber::EnvFilter::from_default_env()).with_test_writer().try_init();
 }

@@ -45,11 +45,7 @@ fn depth(symbols: &[Symbol], mut i: usize) -> usize {
 
 fn short(text: &str, max: usize) -> String {
     let one_line = text.replace('\n', "⏎");
-    if one_line.chars().count() > max {
-        format!("{}…", one_line.chars().take(max).collect::<String>())
-    } else {
-        one_line
-    }
+    if one_line.chars().count() > max { format!("{}…", one_line.chars().take(max).collect::<String>()) } else { one_line }
 }
 
 /// Symbols as an indented tree: kind, qualified name, lines, signature, doc.
@@ -59,7 +55,16 @@ pub fn render_symbols(fixture: &str) -> String {
         writeln!(out, "{path} (module {}, {} parse errors)", a.module, a.parse_errors).unwrap();
         for (i, s) in a.symbols.iter().enumerate().skip(1) {
             let indent = "  ".repeat(depth(&a.symbols, i));
-            write!(out, "{indent}{} {} [{}-{}] `{}`", s.kind, s.qualified_name, s.span.start_line, s.span.end_line, short(&s.signature, 70)).unwrap();
+            write!(
+                out,
+                "{indent}{} {} [{}-{}] `{}`",
+                s.kind,
+                s.qualified_name,
+                s.span.start_line,
+                s.span.end_line,
+                short(&s.signature, 70)
+            )
+            .unwrap();
             if let Some(doc) = &s.docstring {
                 write!(out, " doc: {}", short(doc, 50)).unwrap();
             }

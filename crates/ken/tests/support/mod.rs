@@ -253,12 +253,7 @@ impl McpSession {
         if !embed {
             command.env("KEN_NO_EMBED", "1");
         }
-        let mut child = command
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("ken mcp starts");
+        let mut child = command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::inherit()).spawn().expect("ken mcp starts");
         let stdin = child.stdin.take().unwrap();
         let stdout = BufReader::new(child.stdout.take().unwrap());
         let mut session = McpSession { child, stdin, stdout, next_id: 1 };
