@@ -38,17 +38,17 @@ pub struct LocalOptions {
     pub onnxruntime: Option<PathBuf>,
 }
 
+/// Vectors with the index of the text each embeds.
+type Indexed = Vec<(usize, Vec<f32>)>;
+
 enum Engine {
     /// One single-threaded session per core, each running its own batches:
     /// for a model this small that beats one session spread over the cores.
     /// Sessions are created on first use: a single query needs only one.
-    Onnx {
-        sessions: Vec<OnceLock<Mutex<ort::session::Session>>>,
-        model: PathBuf,
-        token_types: bool,
-    },
+    Onnx { sessions: Vec<OnceLock<Mutex<ort::session::Session>>>, model: PathBuf, token_types: bool },
     Candle {
-        model: candle_transformers::models::bert::BertModel,
+        // Boxed: the model is large and the enum is built once.
+        model: Box<candle_transformers::models::bert::BertModel>,
     },
 }
 
@@ -95,7 +95,7 @@ impl LocalEmbedder {
                 .map_err(|e| corrupt(format!("{}: {e}", weights.display())))?;
                 let model = BertModel::load(vb, &config).map_err(|e| corrupt(format!("weights: {e}")))?;
                 let dim = hidden_size(dir).unwrap_or(384);
-                (Engine::Candle { model }, dim)
+                (Engine::Candle { model: Box::new(model) }, dim)
             }
         };
         Ok(LocalEmbedder { tokenizer, engine, dim, options })
@@ -116,12 +116,12 @@ impl LocalEmbedder {
             Engine::Candle { .. } => 1,
         };
         // Worker w runs batches w, w + workers, … on its own session.
-        let results: Vec<Result<Vec<(usize, Vec<f32>)>>> = std::thread::scope(|scope| {
+        let results: Vec<Result<Indexed>> = std::thread::scope(|scope| {
             let handles: Vec<_> = (0..workers)
                 .map(|w| {
                     let batches = &batches;
                     let encodings = &encodings;
-                    scope.spawn(move || -> Result<Vec<(usize, Vec<f32>)>> {
+                    scope.spawn(move || -> Result<Indexed> {
                         let mut out = Vec::new();
                         for batch in batches.iter().skip(w).step_by(workers) {
                             let vectors = self.run_batch(w, batch, encodings)?;

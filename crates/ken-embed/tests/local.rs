@@ -9,9 +9,11 @@ fn cosine(a: &[f32], b: &[f32]) -> f32 {
 #[test]
 fn int8_onnx_and_f32_candle_agree_and_make_sense() {
     // The tests' own cache in the build directory (see crates/ken/tests/support).
-    let mut resolver = Resolver::default();
-    resolver.cache_dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/test-cache/models");
-    resolver.explicit_dir = None;
+    let resolver = Resolver {
+        cache_dir: std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/test-cache/models"),
+        explicit_dir: None,
+        ..Resolver::default()
+    };
     let int8 = resolver.load(&ModelSpec::MiniLmInt8).unwrap();
     let f32 = resolver.load(&ModelSpec::MiniLm).unwrap();
     assert_eq!((int8.dim(), f32.dim()), (384, 384));

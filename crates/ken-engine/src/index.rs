@@ -129,8 +129,8 @@ impl Engine {
         if !request.embed {
             return Ok(report);
         }
-        let mut resolver = Resolver::default();
-        resolver.explicit_dir = None;
+        // The spec already names any model directory; the resolver must not add KEN_MODEL_DIR's.
+        let resolver = Resolver { explicit_dir: None, ..Resolver::default() };
         let embedder = match resolver.load(&spec) {
             Ok(e) => e,
             Err(e) if !explicit => {

@@ -93,7 +93,7 @@ pub fn link(store: &mut Store) -> Result<LinkSummary, StoreError> {
                 for (file_id, edges, deps) in rx {
                     batch.put_links(file_id, &edges, &deps)?;
                     count += 1;
-                    if count % LINK_BATCH as u64 == 0 {
+                    if count.is_multiple_of(LINK_BATCH as u64) {
                         batch.commit()?;
                         ken_core::failpoint("index.link_batch");
                         batch = store.writer()?;

@@ -95,12 +95,12 @@ pub enum SymbolRef {
 
 impl SymbolRef {
     pub fn parse(text: &str) -> SymbolRef {
-        if let Some((path, line)) = text.rsplit_once(':') {
-            if let Ok(line) = line.parse::<u32>() {
-                if !path.is_empty() && !path.ends_with(':') {
-                    return SymbolRef::At { path: path.to_string(), line };
-                }
-            }
+        if let Some((path, line)) = text.rsplit_once(':')
+            && let Ok(line) = line.parse::<u32>()
+            && !path.is_empty()
+            && !path.ends_with(':')
+        {
+            return SymbolRef::At { path: path.to_string(), line };
         }
         SymbolRef::Name(text.to_string())
     }
@@ -228,10 +228,10 @@ impl<'s> Graph<'s> {
                 Direction::Incoming => Some(e.src),
                 Direction::Outgoing => e.dst,
             };
-            if let Some(other) = other {
-                if other != id {
-                    out.push((e, other));
-                }
+            if let Some(other) = other
+                && other != id
+            {
+                out.push((e, other));
             }
         }
         if direction == Direction::Incoming && relations.contains(&"calls") {
@@ -437,10 +437,10 @@ impl<'s> Graph<'s> {
             if out.len() >= limit {
                 break;
             }
-            if let Some(s) = self.symbol(m.symbol_id)? {
-                if s.kind != "module" {
-                    out.push((s, m));
-                }
+            if let Some(s) = self.symbol(m.symbol_id)?
+                && s.kind != "module"
+            {
+                out.push((s, m));
             }
         }
         Ok(out)

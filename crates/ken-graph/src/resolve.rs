@@ -73,10 +73,11 @@ pub(crate) fn resolve_bases(program: &mut Program) {
         let mut out = Vec::new();
         for r in refs {
             ctx.steps = 0;
-            if let Some((base, _)) = resolve_type_ref(&mut ctx, class, r.qualifier.as_deref(), &r.name, 0) {
-                if base != class && !out.contains(&base) {
-                    out.push(base);
-                }
+            if let Some((base, _)) = resolve_type_ref(&mut ctx, class, r.qualifier.as_deref(), &r.name, 0)
+                && base != class
+                && !out.contains(&base)
+            {
+                out.push(base);
             }
         }
         if !out.is_empty() {
@@ -144,23 +145,21 @@ pub(crate) fn link_file(ctx: &mut Ctx, refs: &[RefRow]) -> Vec<NewEdge> {
             }
         }
         // Overrides: the nearest method of the same name up the hierarchy.
-        if matches!(p.kinds[s], SymbolKind::Method) {
-            if let Some(class) = p.parent[s].filter(|c| p.kinds[*c].is_type()) {
-                if let Some(over) = find_in_bases(ctx, class, &sym.name) {
-                    if p.kinds[over].is_callable() {
-                        edges.push(edge(
-                            sym.id,
-                            Some(p.syms[over].id),
-                            Relation::Overrides,
-                            Resolution::Exact,
-                            &sym.name,
-                            None,
-                            sym.name_line,
-                            sym.name_col,
-                        ));
-                    }
-                }
-            }
+        if matches!(p.kinds[s], SymbolKind::Method)
+            && let Some(class) = p.parent[s].filter(|c| p.kinds[*c].is_type())
+            && let Some(over) = find_in_bases(ctx, class, &sym.name)
+            && p.kinds[over].is_callable()
+        {
+            edges.push(edge(
+                sym.id,
+                Some(p.syms[over].id),
+                Relation::Overrides,
+                Resolution::Exact,
+                &sym.name,
+                None,
+                sym.name_line,
+                sym.name_col,
+            ));
         }
     }
     // Inheritance, from the class hierarchy resolved for the whole program.
@@ -515,12 +514,11 @@ fn field_type(ctx: &mut Ctx, class: Sym, name: &str, depth: u32) -> Option<Sym> 
     let p = ctx.program;
     let receivers = ["self.", "this.", "$this->", "@"];
     for c in mro(ctx, class) {
-        if let Some(list) = p.bindings.get(&c) {
-            if let Some(b) = list.iter().find(|b| b.name == name) {
-                if let Some(t) = type_of_binding(ctx, c, b, depth + 1) {
-                    return Some(t);
-                }
-            }
+        if let Some(list) = p.bindings.get(&c)
+            && let Some(b) = list.iter().find(|b| b.name == name)
+            && let Some(t) = type_of_binding(ctx, c, b, depth + 1)
+        {
+            return Some(t);
         }
         // Assignments in methods, `__init__` first.
         let mut methods: Vec<Sym> = p.children_of.get(&c).into_iter().flatten().copied().filter(|m| p.kinds[*m].is_callable()).collect();
@@ -528,10 +526,10 @@ fn field_type(ctx: &mut Ctx, class: Sym, name: &str, depth: u32) -> Option<Sym> 
         for m in methods {
             let Some(list) = p.bindings.get(&m) else { continue };
             let hit = list.iter().find(|b| receivers.iter().any(|r| b.name.strip_prefix(r) == Some(name)));
-            if let Some(b) = hit {
-                if let Some(t) = type_of_binding(ctx, m, b, depth + 1) {
-                    return Some(t);
-                }
+            if let Some(b) = hit
+                && let Some(t) = type_of_binding(ctx, m, b, depth + 1)
+            {
+                return Some(t);
             }
         }
     }
@@ -739,15 +737,16 @@ fn lookup_name(ctx: &mut Ctx, scope: Sym, name: &str, depth: u32) -> Option<(Sym
         // Where class members are not in scope (Python, JS, Rust, Go), a
         // class body sees only its nested types, and methods see nothing of it.
         let types_only = is_type && !family.members_in_scope();
-        if !types_only || here == scope {
-            if let Some(&found) = p.children_named(here, name).iter().find(|&&c| !types_only || p.kinds[c].is_type()) {
-                return Some((ctx.touch(found), Resolution::Exact));
-            }
+        if (!types_only || here == scope)
+            && let Some(&found) = p.children_named(here, name).iter().find(|&&c| !types_only || p.kinds[c].is_type())
+        {
+            return Some((ctx.touch(found), Resolution::Exact));
         }
-        if is_type && family.members_in_scope() {
-            if let Some(found) = find_in_bases(ctx, here, name) {
-                return Some((found, Resolution::Exact));
-            }
+        if is_type
+            && family.members_in_scope()
+            && let Some(found) = find_in_bases(ctx, here, name)
+        {
+            return Some((found, Resolution::Exact));
         }
         s = p.parent[here];
     }
@@ -755,31 +754,31 @@ fn lookup_name(ctx: &mut Ctx, scope: Sym, name: &str, depth: u32) -> Option<(Sym
         return Some((found, Resolution::Exact));
     }
     // Same package (Go, Java) or namespace (C#).
-    if let Some(pkg) = &p.files[file].row.package {
-        if matches!(family, Family::Go | Family::Java | Family::CSharp | Family::Php) {
-            let mut pkg = pkg.clone();
-            for _ in 0..8 {
-                {
-                    for &f in p.packages.get(&family, &pkg) {
-                        if let Some(m) = p.files[f].module_sym {
-                            if let Some(&found) = p.children_named(m, name).first() {
-                                return Some((ctx.touch(found), Resolution::Exact));
-                            }
-                        }
+    if let Some(pkg) = &p.files[file].row.package
+        && matches!(family, Family::Go | Family::Java | Family::CSharp | Family::Php)
+    {
+        let mut pkg = pkg.clone();
+        for _ in 0..8 {
+            {
+                for &f in p.packages.get(&family, &pkg) {
+                    if let Some(m) = p.files[f].module_sym
+                        && let Some(&found) = p.children_named(m, name).first()
+                    {
+                        return Some((ctx.touch(found), Resolution::Exact));
                     }
                 }
-                // C# sees enclosing namespaces too.
-                match (family, pkg.rfind('.')) {
-                    (Family::CSharp, Some(i)) => pkg.truncate(i),
-                    _ => break,
-                }
+            }
+            // C# sees enclosing namespaces too.
+            match (family, pkg.rfind('.')) {
+                (Family::CSharp, Some(i)) => pkg.truncate(i),
+                _ => break,
             }
         }
     }
-    if let Some(found) = p.by_qualified.get(name).and_then(|v| v.first()) {
-        if matches!(family, Family::Java | Family::CSharp | Family::Rust | Family::Php) {
-            return Some((ctx.touch(*found), Resolution::Exact));
-        }
+    if let Some(found) = p.by_qualified.get(name).and_then(|v| v.first())
+        && matches!(family, Family::Java | Family::CSharp | Family::Rust | Family::Php)
+    {
+        return Some((ctx.touch(*found), Resolution::Exact));
     }
     if family == Family::Python && is_python_builtin(name) {
         return None;
@@ -799,10 +798,10 @@ fn lookup_in_file(ctx: &mut Ctx, file: usize, name: &str, depth: u32) -> Option<
     }
     let p = ctx.program;
     let info = &p.files[file];
-    if let Some(m) = info.module_sym {
-        if let Some(&found) = p.children_named(m, name).first() {
-            return Some(ctx.touch(found));
-        }
+    if let Some(m) = info.module_sym
+        && let Some(&found) = p.children_named(m, name).first()
+    {
+        return Some(ctx.touch(found));
     }
     if let Some(&i) = info.import_by_local.get(name) {
         let import = &info.imports[i];
@@ -833,17 +832,17 @@ fn lookup_in_file(ctx: &mut Ctx, file: usize, name: &str, depth: u32) -> Option<
 /// Java `pkg.*`, C# `using`, Go dot import).
 fn wildcard_member(ctx: &mut Ctx, family: Family, module: &str, name: &str, depth: u32) -> Option<Sym> {
     let p = ctx.program;
-    if let Some(m) = module_of_family(ctx, family, module) {
-        if let Some(found) = member_of_module(ctx, m, name, depth) {
-            return Some(found);
-        }
+    if let Some(m) = module_of_family(ctx, family, module)
+        && let Some(found) = member_of_module(ctx, m, name, depth)
+    {
+        return Some(found);
     }
     {
         for &f in p.packages.get(&family, module) {
-            if let Some(m) = p.files[f].module_sym {
-                if let Some(&found) = p.children_named(m, name).first() {
-                    return Some(found);
-                }
+            if let Some(m) = p.files[f].module_sym
+                && let Some(&found) = p.children_named(m, name).first()
+            {
+                return Some(found);
             }
         }
     }

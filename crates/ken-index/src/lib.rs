@@ -145,7 +145,7 @@ pub enum IndexError {
 enum Outcome {
     Unchanged,
     Touched { id: i64, size: u64, mtime_ns: i64 },
-    Mined { candidate: Candidate, hash: String, text: String, analysis: FileAnalysis, existed: bool },
+    Mined { candidate: Candidate, hash: String, text: String, analysis: Box<FileAnalysis>, existed: bool },
     Skipped { reason: &'static str, path: String, detail: Option<String> },
 }
 
@@ -341,10 +341,13 @@ fn hash_bytes(bytes: &[u8]) -> String {
 /// Reads, checks and (if it changed) mines one file. Never fails: a bad file
 /// becomes a skip with its reason.
 fn process(miner: &mut Miner, c: &Candidate, row: Option<&ken_store::FileRow>, budget: &ChunkBudget, remine_all: bool) -> Outcome {
-    if let Some(row) = row {
-        if !remine_all && row.size == c.size && row.mtime_ns == c.mtime_ns && row.language == c.language.name() {
-            return Outcome::Unchanged;
-        }
+    if let Some(row) = row
+        && !remine_all
+        && row.size == c.size
+        && row.mtime_ns == c.mtime_ns
+        && row.language == c.language.name()
+    {
+        return Outcome::Unchanged;
     }
     let skip = |reason| Outcome::Skipped { reason, path: c.rel.clone(), detail: None };
     let bytes = match std::fs::read(&c.abs) {
@@ -352,10 +355,12 @@ fn process(miner: &mut Miner, c: &Candidate, row: Option<&ken_store::FileRow>, b
         Err(_) => return skip("unreadable"),
     };
     let hash = hash_bytes(&bytes);
-    if let Some(row) = row {
-        if !remine_all && row.hash == hash && row.language == c.language.name() {
-            return Outcome::Touched { id: row.id, size: c.size, mtime_ns: c.mtime_ns };
-        }
+    if let Some(row) = row
+        && !remine_all
+        && row.hash == hash
+        && row.language == c.language.name()
+    {
+        return Outcome::Touched { id: row.id, size: c.size, mtime_ns: c.mtime_ns };
     }
     if bytes.len() as u64 > c.size.max(1) * 4 {
         // Grew wildly since the walk; re-check next run.
@@ -386,7 +391,7 @@ fn process(miner: &mut Miner, c: &Candidate, row: Option<&ken_store::FileRow>, b
             return Outcome::Skipped { reason: INTERNAL_ERROR, path: c.rel.clone(), detail: Some(ken_core::panic_message(&*panic)) };
         }
     };
-    Outcome::Mined { candidate: c.clone(), hash, text, analysis, existed: row.is_some() }
+    Outcome::Mined { candidate: c.clone(), hash, text, analysis: Box::new(analysis), existed: row.is_some() }
 }
 
 /// The skip reason of a file that made ken panic.

@@ -58,13 +58,14 @@ pub fn walk(opts: &WalkOptions) -> Walked {
             return false;
         }
         let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
-        if is_dir && entry.depth() > 0 && !include_vendored {
-            if let Some(name) = entry.file_name().to_str() {
-                if VENDORED_DIRS.contains(&name) {
-                    counter.fetch_add(1, Ordering::Relaxed);
-                    return false;
-                }
-            }
+        if is_dir
+            && entry.depth() > 0
+            && !include_vendored
+            && let Some(name) = entry.file_name().to_str()
+            && VENDORED_DIRS.contains(&name)
+        {
+            counter.fetch_add(1, Ordering::Relaxed);
+            return false;
         }
         true
     });

@@ -32,7 +32,7 @@ pub(crate) fn python_docstring(src: &Source, block: Node) -> Option<String> {
 }
 
 fn strip_python_quotes(raw: &str) -> &str {
-    let body = raw.trim_start_matches(|c: char| matches!(c, 'r' | 'R' | 'u' | 'U' | 'b' | 'B' | 'f' | 'F'));
+    let body = raw.trim_start_matches(['r', 'R', 'u', 'U', 'b', 'B', 'f', 'F']);
     for quote in ["\"\"\"", "'''", "\"", "'"] {
         if let Some(inner) = body.strip_prefix(quote) {
             return inner.strip_suffix(quote).unwrap_or(inner);

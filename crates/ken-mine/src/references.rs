@@ -47,10 +47,10 @@ pub(crate) fn mine(config: &LanguageConfig, src: &Source, root: Node, mined: &Mi
             }
         }
         let (Some(kind), Some(ref_node)) = (kind, ref_node) else { continue };
-        if kind != RefKind::FieldUse {
-            if let Some(n) = name {
-                anchored.insert(n.id());
-            }
+        if kind != RefKind::FieldUse
+            && let Some(n) = name
+        {
+            anchored.insert(n.id());
         }
         let alias = alias.map(|a| clean(src.node(a)));
         if kind == RefKind::Import && name.is_none() {
@@ -67,11 +67,12 @@ pub(crate) fn mine(config: &LanguageConfig, src: &Source, root: Node, mined: &Mi
         let Some(name_node) = name else { continue };
         let mut text = clean(src.node(name_node));
         let mut qualifier = receiver.or(path).map(|n| clean(src.node(n)));
-        if kind != RefKind::Import && qualifier.is_none() {
-            if let Some((q, last)) = split_qualified(&text) {
-                qualifier = Some(q.to_string());
-                text = last.to_string();
-            }
+        if kind != RefKind::Import
+            && qualifier.is_none()
+            && let Some((q, last)) = split_qualified(&text)
+        {
+            qualifier = Some(q.to_string());
+            text = last.to_string();
         }
         if text.is_empty() {
             continue;

@@ -184,7 +184,7 @@ pub(crate) fn mine(config: &LanguageConfig, path: &str, src: &Source, root: Node
             kind = SymbolKind::Method;
         }
         if kind == SymbolKind::Method {
-            let type_name = owner.map(|o| entries[o].name.as_str()).or_else(|| e.receiver.as_deref());
+            let type_name = owner.map(|o| entries[o].name.as_str()).or(e.receiver.as_deref());
             if config.constructor_names.contains(&e.name.as_str()) || type_name == Some(e.name.as_str()) {
                 kind = SymbolKind::Constructor;
             }
@@ -253,10 +253,10 @@ fn parent_kind(entries: &[Entry], e: &Entry) -> Option<SymbolKind> {
 /// The node a definition's span starts at: its decorated wrapper, or the
 /// first of the attribute or decorator siblings right before it.
 fn outer_node<'t>(config: &LanguageConfig, def: Node<'t>) -> Node<'t> {
-    if let Some(parent) = def.parent() {
-        if parent.kind() == "decorated_definition" {
-            return parent;
-        }
+    if let Some(parent) = def.parent()
+        && parent.kind() == "decorated_definition"
+    {
+        return parent;
     }
     let mut outer = def;
     while let Some(prev) = outer.prev_sibling() {

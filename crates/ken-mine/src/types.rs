@@ -30,10 +30,10 @@ pub(crate) fn mine(config: &LanguageConfig, src: &Source, root: Node, mined: &Mi
             }
         }
         if let (Some(def), Some(ty)) = (returns, ty) {
-            if let Some(&sym) = mined.def_starts.get(&(def.start_byte() as u32)) {
-                if let Some(s) = symbols.get_mut(sym as usize) {
-                    s.return_type.get_or_insert_with(|| clean(src.node(ty)));
-                }
+            if let Some(&sym) = mined.def_starts.get(&(def.start_byte() as u32))
+                && let Some(s) = symbols.get_mut(sym as usize)
+            {
+                s.return_type.get_or_insert_with(|| clean(src.node(ty)));
             }
             continue;
         }

@@ -369,7 +369,7 @@ impl PipelineConfig {
         }
         let w = self.ranking_weights;
         for (name, value) in [("w1", w.w1), ("w2", w.w2), ("w3", w.w3)] {
-            if !value.is_finite() || value < 0.0 || value > 1000.0 {
+            if !value.is_finite() || !(0.0..=1000.0).contains(&value) {
                 return bad(&format!("ranking_weights.{name}"), format!("must be a finite number from 0 to 1000 (got {value})"));
             }
         }

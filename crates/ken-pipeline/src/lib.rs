@@ -38,6 +38,9 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
+/// A graph node with its ranking factors and its score.
+type ScoredNode = (usize, Factors, f64);
+
 #[derive(Debug, thiserror::Error)]
 pub enum PipelineError {
     #[error(transparent)]
@@ -262,11 +265,11 @@ impl Pipeline<'_> {
         groups.retain(|members| members.len() >= config.min_cluster_size || members.iter().any(|&m| strong(m)));
         let mut files = SourceFiles::new(&self.root);
         let distance = rank::seed_distances(&graph);
-        let mut clusters: Vec<(f64, Vec<(usize, Factors, f64)>)> = groups
+        let mut clusters: Vec<(f64, Vec<ScoredNode>)> = groups
             .iter()
             .map(|members| {
                 let structure = rank::structure(&graph, members, &distance);
-                let mut scored: Vec<(usize, Factors, f64)> = members
+                let mut scored: Vec<ScoredNode> = members
                     .iter()
                     .zip(structure)
                     .map(|(&m, (centrality, proximity))| {

@@ -14,7 +14,7 @@ pub fn communities(n: usize, edges: &[(usize, usize, f64)], resolution: f64) -> 
     let mut adjacency: Vec<Vec<(usize, f64)>> = vec![Vec::new(); n];
     let mut degree = vec![0.0; n];
     for &(a, b, w) in edges {
-        if a >= n || b >= n || !(w > 0.0) {
+        if a >= n || b >= n || w.is_nan() || w <= 0.0 {
             continue;
         }
         degree[a] += w;

@@ -158,7 +158,7 @@ pub fn words(text: &str) -> Vec<Word<'_>> {
 /// Parts of one identifier: `parseHTTPResponse2` → parse, http, response, 2.
 pub fn split_identifier(ident: &str) -> Vec<String> {
     let mut parts = Vec::new();
-    for piece in ident.split(|c: char| c == '_' || c == '.' || c == ':' || c == '$' || c == '-') {
+    for piece in ident.split(['_', '.', ':', '$', '-']) {
         let chars: Vec<char> = piece.chars().collect();
         let mut current = String::new();
         for (i, &c) in chars.iter().enumerate() {

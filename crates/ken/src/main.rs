@@ -40,23 +40,12 @@ pub(crate) struct Cli {
 enum Command {
     /// Index a repository, or bring its index up to date.
     Index(IndexArgs),
-    /// Find symbols by exact or partial name (case-insensitive, exact first).
-    Symbols(read::SymbolsArgs),
-    /// Show the symbol tree of a file.
-    Outline(read::OutlineArgs),
-    /// Query the dependency graph: callers, callees, class hierarchy, tests…
-    Graph(graph::GraphArgs),
-    /// Search code: natural language, names, or both (dense + BM25 + exact names).
-    Search(search::SearchArgs),
+    #[command(flatten)]
+    Read(ReadCommand),
     /// Serve the HTTP API (hybrid search, symbols, graph, status; OpenAPI at /openapi.json).
     Serve(serve::ServeArgs),
     /// Serve MCP over stdio, for coding agents (search, hybrid_search, symbol, callers, …).
     Mcp(serve::McpArgs),
-    /// Show what the index holds and how far embedding got.
-    Status {
-        #[arg(long)]
-        json: bool,
-    },
 }
 
 #[derive(Args)]
@@ -106,7 +95,7 @@ struct IndexArgs {
 
 fn writes_only_to_stdout(command: &Command) -> bool {
     match command {
-        Command::Search(args) => !args.pipeline.wanted(),
+        Command::Read(ReadCommand::Search(args)) => !args.pipeline.wanted(),
         Command::Serve(_) | Command::Mcp(_) => false,
         _ => true,
     }
@@ -153,18 +142,10 @@ pub(crate) fn error_text(err: &anyhow::Error) -> String {
 
 /// The read command a command line names, for a server answering a client.
 pub(crate) fn parse_read_command(args: &[String]) -> Option<ReadCommand> {
-    read_command(Cli::try_parse_from(args).ok()?.command).ok()
-}
-
-fn read_command(command: Command) -> Result<ReadCommand, Command> {
-    Ok(match command {
-        Command::Search(args) => ReadCommand::Search(args),
-        Command::Symbols(args) => ReadCommand::Symbols(args),
-        Command::Outline(args) => ReadCommand::Outline(args),
-        Command::Graph(args) => ReadCommand::Graph(args),
-        Command::Status { json } => ReadCommand::Status { json },
-        other => return Err(other),
-    })
+    match Cli::try_parse_from(args).ok()?.command {
+        Command::Read(command) => Some(command),
+        _ => None,
+    }
 }
 
 fn run(cli: Cli) -> Result<()> {
@@ -177,12 +158,11 @@ fn run(cli: Cli) -> Result<()> {
         }
         None => std::env::current_dir().context("cannot read the current directory")?,
     };
-    match read_command(cli.command) {
-        Ok(read) => read::run(&cwd, cli.index_dir, read),
-        Err(Command::Index(args)) => index(&cwd, cli.index_dir, args),
-        Err(Command::Serve(args)) => serve::serve(&cwd, cli.index_dir, args),
-        Err(Command::Mcp(args)) => serve::mcp(&cwd, cli.index_dir, args),
-        Err(_) => unreachable!("every other command reads"),
+    match cli.command {
+        Command::Index(args) => index(&cwd, cli.index_dir, args),
+        Command::Read(command) => read::run(&cwd, cli.index_dir, command),
+        Command::Serve(args) => serve::serve(&cwd, cli.index_dir, args),
+        Command::Mcp(args) => serve::mcp(&cwd, cli.index_dir, args),
     }
 }
 

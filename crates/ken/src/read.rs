@@ -5,7 +5,7 @@
 
 use crate::{graph, output, search};
 use anyhow::{Result, bail};
-use clap::Args;
+use clap::{Args, Subcommand};
 use ken_engine::{Engine, EngineOptions};
 use ken_store::{SymbolQuery, SymbolRow};
 use serde::{Deserialize, Serialize};
@@ -58,12 +58,22 @@ pub struct OutlineArgs {
     json: bool,
 }
 
+/// The commands that only read the index: a server holding it can answer them.
+#[derive(Subcommand)]
 pub enum ReadCommand {
-    Search(search::SearchArgs),
+    /// Find symbols by exact or partial name (case-insensitive, exact first).
     Symbols(SymbolsArgs),
+    /// Show the symbol tree of a file.
     Outline(OutlineArgs),
+    /// Query the dependency graph: callers, callees, class hierarchy, tests…
     Graph(graph::GraphArgs),
-    Status { json: bool },
+    /// Search code: natural language, names, or both (dense + BM25 + exact names).
+    Search(search::SearchArgs),
+    /// Show what the index holds and how far embedding got.
+    Status {
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 /// Runs a read command: by the server that holds the index when one is up
@@ -216,7 +226,7 @@ fn status(engine: &Engine, json: bool, out: &mut Output) -> Result<()> {
     let (stats, progress) = (&status.stats, &status.embeddings);
     writeln!(out.stdout, "index       {}", status.index_dir)?;
     writeln!(out.stdout, "files       {}   symbols {}   chunks {}", stats.files, stats.symbols, stats.chunks)?;
-    let pct = |a: u64, b: u64| if b == 0 { 100 } else { a * 100 / b };
+    let pct = |a: u64, b: u64| (a * 100).checked_div(b).unwrap_or(100);
     writeln!(
         out.stdout,
         "embeddings  symbols {}/{} ({}%), chunks {}/{} ({}%){}",
