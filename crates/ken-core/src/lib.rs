@@ -94,7 +94,8 @@ impl Language {
 
 impl fmt::Display for Language {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
+        // `pad`, not `write_str`: `{:<11}` in a table must line up.
+        f.pad(self.name())
     }
 }
 
@@ -116,7 +117,7 @@ macro_rules! string_enum {
 
         impl fmt::Display for $name {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str(self.as_str())
+                f.pad(self.as_str())
             }
         }
     };

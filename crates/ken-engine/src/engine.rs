@@ -9,6 +9,7 @@
 
 use crate::api::*;
 use crate::{Error, ErrorKind, IndexReport, IndexRequest};
+use ken_core::{Language, SymbolKind};
 use ken_embed::{Embedder, ModelSpec, Resolver};
 use ken_lsp::{LspBridge, LspConfig, ServerSpec};
 use ken_pipeline::{Expansion, Live, Overrides, Pipeline, PipelineConfig, PipelineResponse, Source};
@@ -63,6 +64,16 @@ pub struct Engine {
     runtime: Option<tokio::runtime::Handle>,
     /// Held by the index run (one at a time).
     pub(crate) indexing: Mutex<()>,
+}
+
+/// Validated language names as the domain type.
+fn languages(names: &[String]) -> Vec<Language> {
+    names.iter().filter_map(|n| Language::from_name(n)).collect()
+}
+
+/// Validated kind names as the domain type.
+fn kinds(names: &[String]) -> Vec<SymbolKind> {
+    names.iter().filter_map(|n| SymbolKind::parse(n)).collect()
 }
 
 /// The open halves of the dense lane.
@@ -236,8 +247,8 @@ impl Engine {
         let options = SearchOptions {
             k: request.k.unwrap_or(10),
             mode,
-            languages: request.languages.clone(),
-            kinds: request.kinds.clone(),
+            languages: languages(&request.languages),
+            kinds: kinds(&request.kinds),
             path_glob: request.path.clone(),
             rrf_k: request.rrf_k.unwrap_or(SearchOptions::default().rrf_k),
             ..Default::default()
@@ -275,8 +286,8 @@ impl Engine {
             live,
         };
         let filters = SearchOptions {
-            languages: request.languages.clone(),
-            kinds: request.kinds.clone(),
+            languages: languages(&request.languages),
+            kinds: kinds(&request.kinds),
             path_glob: request.path.clone(),
             ..Default::default()
         };
@@ -302,8 +313,8 @@ impl Engine {
         let store = self.store()?;
         Ok(store.find_symbols(&SymbolQuery {
             text: request.name.clone(),
-            kinds: request.kind.clone().into_iter().collect(),
-            language: request.lang.clone(),
+            kinds: kinds(request.kind.as_slice()),
+            language: request.lang.as_deref().and_then(Language::from_name),
             limit: request.limit.unwrap_or(20),
         })?)
     }

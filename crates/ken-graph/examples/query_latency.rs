@@ -16,14 +16,14 @@ fn main() {
     let store = Store::open_read_only(std::path::Path::new(&dir)).expect("open index");
     let graph = Graph::new(&store);
     let ranked = graph.ranked(usize::MAX).expect("ranked symbols");
-    let callables: Vec<String> = ranked
+    let callables: Vec<String> =
+        ranked.iter().filter(|(s, _)| s.kind.is_callable()).take(n).map(|(s, _)| format!("{}:{}", s.path, s.start_line)).collect();
+    let classes: Vec<String> = ranked
         .iter()
-        .filter(|(s, _)| matches!(s.kind.as_str(), "function" | "method" | "constructor"))
+        .filter(|(s, _)| s.kind == ken_core::SymbolKind::Class)
         .take(n)
         .map(|(s, _)| format!("{}:{}", s.path, s.start_line))
         .collect();
-    let classes: Vec<String> =
-        ranked.iter().filter(|(s, _)| s.kind == "class").take(n).map(|(s, _)| format!("{}:{}", s.path, s.start_line)).collect();
     for pass in 0..2 {
         let mut callers_ms = Vec::new();
         let mut subclasses_ms = Vec::new();

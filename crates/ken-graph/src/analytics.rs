@@ -3,17 +3,18 @@
 //! Recomputed over the whole graph after an index run that changed it.
 
 use crate::tests::TestClassifier;
-use ken_core::SymbolKind;
+use ken_core::{Language, Relation, SymbolKind};
 use ken_store::{GraphFile, GraphSymbol, MetricsRow};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Relations that say one symbol depends on another (not the syntactic ones).
-pub(crate) const USE_RELATIONS: &[&str] = &["calls", "instantiates", "uses", "imports", "derived_class_of", "overrides"];
+pub(crate) const USE_RELATIONS: &[Relation] =
+    &[Relation::Calls, Relation::Instantiates, Relation::Uses, Relation::Imports, Relation::DerivedClassOf, Relation::Overrides];
 
 /// `edges` are the resolved edges as `(src, dst, relation, file_id)`.
-pub(crate) fn compute(files: &[GraphFile], syms: &[GraphSymbol], edges: &[(i64, i64, String, i64)]) -> Vec<MetricsRow> {
+pub(crate) fn compute(files: &[GraphFile], syms: &[GraphSymbol], edges: &[(i64, i64, Relation, i64)]) -> Vec<MetricsRow> {
     let index: FxHashMap<i64, usize> = syms.iter().enumerate().map(|(i, s)| (s.id, i)).collect();
-    let file_lang: FxHashMap<i64, &str> = files.iter().map(|f| (f.id, f.language.as_str())).collect();
+    let file_lang: FxHashMap<i64, Language> = files.iter().map(|f| (f.id, f.language)).collect();
     let n = syms.len();
     let mut rows: Vec<MetricsRow> = syms.iter().map(|s| MetricsRow { symbol_id: s.id, ..MetricsRow::default() }).collect();
     let mut in_src: Vec<FxHashSet<usize>> = vec![FxHashSet::default(); n];
@@ -21,7 +22,7 @@ pub(crate) fn compute(files: &[GraphFile], syms: &[GraphSymbol], edges: &[(i64, 
     let mut caller_set: Vec<FxHashSet<usize>> = vec![FxHashSet::default(); n];
     let mut using_files: Vec<FxHashSet<i64>> = vec![FxHashSet::default(); n];
     for (src, dst, relation, file_id) in edges {
-        if !USE_RELATIONS.contains(&relation.as_str()) {
+        if !USE_RELATIONS.contains(relation) {
             continue;
         }
         let (Some(&src), Some(&dst)) = (index.get(src), index.get(dst)) else { continue };
@@ -32,7 +33,7 @@ pub(crate) fn compute(files: &[GraphFile], syms: &[GraphSymbol], edges: &[(i64, 
         in_src[dst].insert(src);
         out_dst[src].insert(dst);
         using_files[dst].insert(*file_id);
-        if matches!(relation.as_str(), "calls" | "instantiates") {
+        if matches!(relation, Relation::Calls | Relation::Instantiates) {
             caller_set[dst].insert(src);
         }
     }
@@ -43,7 +44,7 @@ pub(crate) fn compute(files: &[GraphFile], syms: &[GraphSymbol], edges: &[(i64, 
     let max_rank = ranks.iter().copied().fold(0.0f64, f64::max).max(f64::MIN_POSITIVE);
     for (i, row) in rows.iter_mut().enumerate() {
         let s = &syms[i];
-        let kind = SymbolKind::parse(&s.kind).unwrap_or(SymbolKind::Function);
+        let kind = s.kind;
         row.in_degree = in_src[i].len() as u32;
         row.out_degree = out_dst[i].len() as u32;
         row.callers = caller_set[i].len() as u32;
@@ -51,7 +52,7 @@ pub(crate) fn compute(files: &[GraphFile], syms: &[GraphSymbol], edges: &[(i64, 
         row.pagerank = ranks[i];
         row.is_test = classifier.is_test(i);
         row.entry_point = kind.is_callable() && row.callers == 0 && !row.is_test;
-        let language = file_lang.get(&s.file_id).copied().unwrap_or("");
+        let language = file_lang.get(&s.file_id).copied();
         let mut importance = 0.5 * (ranks[i] / max_rank).sqrt()
             + 0.3 * (f64::from(row.refs)).ln_1p() / max_refs.ln_1p()
             + 0.2 * (row.files_using as f64).ln_1p() / max_files.ln_1p();

@@ -17,6 +17,7 @@ mod tests;
 
 pub use query::{Direction, ExportFormat, Graph, GraphError, Hit, MAX_DEPTH, SymbolRef, Traversal};
 
+use ken_core::RefKind;
 use ken_store::{Store, StoreError};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -63,11 +64,11 @@ pub fn link(store: &mut Store) -> Result<LinkSummary, StoreError> {
     if !unlinked.is_empty() {
         let files = store.graph_files()?;
         let syms = store.graph_symbols()?;
-        let imports = store.graph_refs(&["import"], None)?;
-        let inherits = store.graph_refs(&["inherit"], None)?;
+        let imports = store.graph_refs(&[RefKind::Import], None)?;
+        let inherits = store.graph_refs(&[RefKind::Inherit], None)?;
         let bindings = store.graph_bindings()?;
         let everything = unlinked.len() == files.len();
-        let ref_kinds = ["call", "instantiate", "field_use"];
+        let ref_kinds = [RefKind::Call, RefKind::Instantiate, RefKind::FieldUse];
         let refs = store.graph_refs(&ref_kinds, if everything { None } else { Some(&unlinked) })?;
         tracing::debug!(elapsed = ?started.elapsed(), "graph: loaded");
         let mut program = program::Program::build(files, syms, imports, inherits, bindings);

@@ -141,13 +141,13 @@ impl Program {
     ) -> Program {
         let file_of_id: FxHashMap<i64, usize> = files.iter().enumerate().map(|(i, f)| (f.id, i)).collect();
         let sym_of_id: FxHashMap<i64, Sym> = syms.iter().enumerate().map(|(i, s)| (s.id, i)).collect();
-        let kinds: Vec<SymbolKind> = syms.iter().map(|s| SymbolKind::parse(&s.kind).unwrap_or(SymbolKind::Function)).collect();
+        let kinds: Vec<SymbolKind> = syms.iter().map(|s| s.kind).collect();
         let sym_file: Vec<usize> = syms.iter().map(|s| file_of_id.get(&s.file_id).copied().unwrap_or(0)).collect();
         let parent: Vec<Option<Sym>> = syms.iter().map(|s| s.parent_id.and_then(|p| sym_of_id.get(&p).copied())).collect();
         let mut infos: Vec<FileInfo> = files
             .into_iter()
             .map(|row| {
-                let language = Language::from_name(&row.language).unwrap_or(Language::C);
+                let language = row.language;
                 let is_package_init = row.path.ends_with("__init__.py") || row.path.ends_with("__init__.pyi");
                 FileInfo {
                     family: Family::of(language),

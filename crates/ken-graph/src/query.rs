@@ -5,7 +5,7 @@
 
 use crate::analytics::USE_RELATIONS;
 use crate::tests::is_public;
-use ken_core::{Relation, SymbolKind};
+use ken_core::{Language, Relation, Resolution, SymbolKind};
 use ken_store::{EdgeRow, Store, StoreError, SymbolRow};
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde::Serialize;
@@ -49,7 +49,8 @@ pub struct Hit {
     /// CodePlan's label, read from the queried symbol's side (`CalledBy`,
     /// `BaseClassOf`…) or, for `refs`, the using site's relation (`Calls`).
     pub relation: String,
-    pub resolution: String,
+    #[schemars(with = "String")]
+    pub resolution: Resolution,
     /// Where the edge was written: the call site, import or base-class list.
     pub site: Site,
 }
@@ -150,8 +151,8 @@ impl<'s> Graph<'s> {
                         .collect();
                 }
                 // A module and its package `__init__` share a name: prefer non-modules.
-                if found.len() > 1 && found.iter().any(|s| s.kind != "module") {
-                    found.retain(|s| s.kind != "module");
+                if found.len() > 1 && found.iter().any(|s| s.kind != SymbolKind::Module) {
+                    found.retain(|s| s.kind != SymbolKind::Module);
                 }
                 match found.len() {
                     1 => Ok(found.remove(0)),
@@ -182,7 +183,7 @@ impl<'s> Graph<'s> {
     }
 
     /// Breadth-first walk over `relations`, `depth` steps at most.
-    fn walk(&self, root: SymbolRow, relations: &[&str], direction: Direction, depth: u32) -> Result<Traversal, GraphError> {
+    fn walk(&self, root: SymbolRow, relations: &[Relation], direction: Direction, depth: u32) -> Result<Traversal, GraphError> {
         let depth = depth.clamp(1, MAX_DEPTH);
         let mut seen: FxHashSet<i64> = FxHashSet::default();
         seen.insert(root.id);
@@ -217,7 +218,7 @@ impl<'s> Graph<'s> {
     /// Edges of `relations` at `id` and the symbol at their other end. A
     /// class counts as called where it is instantiated, and its constructor
     /// with it.
-    fn neighbours(&self, id: i64, relations: &[&str], direction: Direction) -> Result<Vec<(EdgeRow, i64)>, GraphError> {
+    fn neighbours(&self, id: i64, relations: &[Relation], direction: Direction) -> Result<Vec<(EdgeRow, i64)>, GraphError> {
         let mut out = Vec::new();
         let edges = match direction {
             Direction::Incoming => self.store.edges_to(id, relations)?,
@@ -234,11 +235,11 @@ impl<'s> Graph<'s> {
                 out.push((e, other));
             }
         }
-        if direction == Direction::Incoming && relations.contains(&"calls") {
+        if direction == Direction::Incoming && relations.contains(&Relation::Calls) {
             // Callers of a constructor are the places its class is instantiated.
-            for e in self.store.edges_from(id, &["construct"])? {
+            for e in self.store.edges_from(id, &[Relation::Construct])? {
                 if let Some(class) = e.dst {
-                    for e in self.store.edges_to(class, &["instantiates"])? {
+                    for e in self.store.edges_to(class, &[Relation::Instantiates])? {
                         out.push((e.clone(), e.src));
                     }
                 }
@@ -248,27 +249,27 @@ impl<'s> Graph<'s> {
     }
 
     pub fn callers(&self, root: SymbolRow, depth: u32) -> Result<Traversal, GraphError> {
-        self.walk(root, &["calls", "instantiates"], Direction::Incoming, depth)
+        self.walk(root, &[Relation::Calls, Relation::Instantiates], Direction::Incoming, depth)
     }
 
     pub fn callees(&self, root: SymbolRow, depth: u32) -> Result<Traversal, GraphError> {
-        self.walk(root, &["calls", "instantiates"], Direction::Outgoing, depth)
+        self.walk(root, &[Relation::Calls, Relation::Instantiates], Direction::Outgoing, depth)
     }
 
     /// Every class derived from `root`, transitively.
     pub fn subclasses(&self, root: SymbolRow) -> Result<Traversal, GraphError> {
-        self.walk(root, &["derived_class_of"], Direction::Incoming, MAX_DEPTH)
+        self.walk(root, &[Relation::DerivedClassOf], Direction::Incoming, MAX_DEPTH)
     }
 
     /// Every base of `root`, transitively.
     pub fn superclasses(&self, root: SymbolRow) -> Result<Traversal, GraphError> {
-        self.walk(root, &["derived_class_of"], Direction::Outgoing, MAX_DEPTH)
+        self.walk(root, &[Relation::DerivedClassOf], Direction::Outgoing, MAX_DEPTH)
     }
 
     /// The methods `root` overrides (up the hierarchy) and those overriding it (down).
     pub fn overrides(&self, root: SymbolRow) -> Result<(Traversal, Traversal), GraphError> {
-        let up = self.walk(root.clone(), &["overrides"], Direction::Outgoing, MAX_DEPTH)?;
-        let down = self.walk(root, &["overrides"], Direction::Incoming, MAX_DEPTH)?;
+        let up = self.walk(root.clone(), &[Relation::Overrides], Direction::Outgoing, MAX_DEPTH)?;
+        let down = self.walk(root, &[Relation::Overrides], Direction::Incoming, MAX_DEPTH)?;
         Ok((up, down))
     }
 
@@ -276,21 +277,21 @@ impl<'s> Graph<'s> {
     pub fn refs(&self, root: SymbolRow) -> Result<Traversal, GraphError> {
         let mut hits = Vec::new();
         let mut edges = self.store.edges_to(root.id, USE_RELATIONS)?;
-        if root.kind == "constructor" {
-            for e in self.store.edges_from(root.id, &["construct"])? {
+        if root.kind == SymbolKind::Constructor {
+            for e in self.store.edges_from(root.id, &[Relation::Construct])? {
                 if let Some(class) = e.dst {
-                    edges.extend(self.store.edges_to(class, &["instantiates"])?);
+                    edges.extend(self.store.edges_to(class, &[Relation::Instantiates])?);
                 }
             }
         }
         for e in edges {
             let Some(symbol) = self.symbol(e.src)? else { continue };
-            let relation = Relation::parse(&e.relation).map_or(e.relation.clone(), |r| r.label().to_string());
+            let relation = e.relation.label().to_string();
             hits.push(Hit {
                 symbol,
                 depth: 1,
                 relation,
-                resolution: e.resolution.clone(),
+                resolution: e.resolution,
                 site: Site { path: e.path.clone(), line: e.line, col: e.col },
             });
         }
@@ -300,7 +301,8 @@ impl<'s> Graph<'s> {
 
     /// The shortest chain of calls, instantiations and uses from `from` to `to`.
     pub fn path(&self, from: SymbolRow, to: SymbolRow, max_depth: u32) -> Result<Option<Vec<Hit>>, GraphError> {
-        let relations = ["calls", "instantiates", "uses", "construct", "overrides", "derived_class_of"];
+        let relations =
+            [Relation::Calls, Relation::Instantiates, Relation::Uses, Relation::Construct, Relation::Overrides, Relation::DerivedClassOf];
         let mut prev: FxHashMap<i64, (i64, EdgeRow)> = FxHashMap::default();
         let mut seen: FxHashSet<i64> = FxHashSet::default();
         seen.insert(from.id);
@@ -314,8 +316,8 @@ impl<'s> Graph<'s> {
             for id in frontier {
                 let mut steps = self.neighbours(id, &relations, Direction::Outgoing)?;
                 // Instantiating a class runs its constructor.
-                if self.store.symbol_by_id(id)?.is_some_and(|s| is_type_kind(&s.kind)) {
-                    for e in self.store.edges_to(id, &["construct"])? {
+                if self.store.symbol_by_id(id)?.is_some_and(|s| s.kind.is_type()) {
+                    for e in self.store.edges_to(id, &[Relation::Construct])? {
                         steps.push((e.clone(), e.src));
                     }
                 }
@@ -357,8 +359,8 @@ impl<'s> Graph<'s> {
                 .into_iter()
                 .enumerate()
                 .map(|(i, (symbol, edge))| {
-                    let relation = Relation::parse(&edge.relation).map_or(edge.relation.clone(), |r| r.label().to_string());
-                    Hit { symbol, depth: i as u32 + 1, relation, resolution: edge.resolution.clone(), site: site(&edge) }
+                    let relation = edge.relation.label().to_string();
+                    Hit { symbol, depth: i as u32 + 1, relation, resolution: edge.resolution, site: site(&edge) }
                 })
                 .collect(),
         ))
@@ -366,7 +368,7 @@ impl<'s> Graph<'s> {
 
     /// Test functions that reach `root` through calls and instantiations.
     pub fn tests(&self, root: SymbolRow, depth: u32) -> Result<Traversal, GraphError> {
-        let mut all = self.walk(root, &["calls", "instantiates", "uses"], Direction::Incoming, depth)?;
+        let mut all = self.walk(root, &[Relation::Calls, Relation::Instantiates, Relation::Uses], Direction::Incoming, depth)?;
         let mut tests = Vec::new();
         for h in all.hits.drain(..) {
             if self.store.metrics(h.symbol.id)?.is_some_and(|m| m.is_test) {
@@ -384,10 +386,12 @@ impl<'s> Graph<'s> {
         let mut out_edges: FxHashMap<i64, Vec<i64>> = FxHashMap::default();
         let mut constructors: FxHashMap<i64, Vec<i64>> = FxHashMap::default();
         for (src, dst, relation, _) in self.store.resolved_edges()? {
-            match relation.as_str() {
+            match relation {
                 // A test of a subclass exercises the methods it inherits and overrides.
-                "calls" | "instantiates" | "uses" | "overrides" => out_edges.entry(src).or_default().push(dst),
-                "construct" => constructors.entry(dst).or_default().push(src),
+                Relation::Calls | Relation::Instantiates | Relation::Uses | Relation::Overrides => {
+                    out_edges.entry(src).or_default().push(dst)
+                }
+                Relation::Construct => constructors.entry(dst).or_default().push(src),
                 _ => {}
             }
         }
@@ -405,15 +409,16 @@ impl<'s> Graph<'s> {
         }
         let syms = self.store.graph_symbols()?;
         let files = self.store.graph_files()?;
-        let file_info: FxHashMap<i64, (&str, &str)> = files.iter().map(|f| (f.id, (f.path.as_str(), f.language.as_str()))).collect();
+        let file_info: FxHashMap<i64, (&str, Option<Language>)> =
+            files.iter().map(|f| (f.id, (f.path.as_str(), Some(f.language)))).collect();
         let mut untested: Vec<(f64, &str, i64)> = Vec::new();
         for s in &syms {
-            let kind = SymbolKind::parse(&s.kind).unwrap_or(SymbolKind::Function);
+            let kind = s.kind;
             if !kind.is_callable() || reached.contains(&s.id) {
                 continue;
             }
             let Some(m) = metrics.get(&s.id) else { continue };
-            let (path, language) = file_info.get(&s.file_id).copied().unwrap_or(("", ""));
+            let (path, language) = file_info.get(&s.file_id).copied().unwrap_or(("", None));
             if m.is_test || crate::tests::is_test_path(path) || !is_public(s, kind, language) {
                 continue;
             }
@@ -438,7 +443,7 @@ impl<'s> Graph<'s> {
                 break;
             }
             if let Some(s) = self.symbol(m.symbol_id)?
-                && s.kind != "module"
+                && s.kind != SymbolKind::Module
             {
                 out.push((s, m));
             }
@@ -483,13 +488,14 @@ impl<'s> Graph<'s> {
                 (symbols, edges)
             }
         };
-        let paths: FxHashMap<i64, (String, String)> = self.store.graph_files()?.into_iter().map(|f| (f.id, (f.path, f.language))).collect();
+        let paths: FxHashMap<i64, (String, &str)> =
+            self.store.graph_files()?.into_iter().map(|f| (f.id, (f.path, f.language.name()))).collect();
         match format {
             ExportFormat::Json => {
                 #[derive(Serialize)]
                 struct ExportSymbol<'a> {
                     id: i64,
-                    kind: &'a str,
+                    kind: SymbolKind,
                     name: &'a str,
                     qualified_name: &'a str,
                     path: &'a str,
@@ -501,14 +507,14 @@ impl<'s> Graph<'s> {
                     #[serde(skip_serializing_if = "Option::is_none")]
                     parent: Option<i64>,
                 }
-                let empty = (String::new(), String::new());
+                let empty = (String::new(), "");
                 let symbols: Vec<ExportSymbol> = symbols
                     .iter()
                     .map(|s| {
                         let (path, language) = paths.get(&s.file_id).unwrap_or(&empty);
                         ExportSymbol {
                             id: s.id,
-                            kind: &s.kind,
+                            kind: s.kind,
                             name: &s.name,
                             qualified_name: &s.qualified_name,
                             path,
@@ -527,11 +533,11 @@ impl<'s> Graph<'s> {
                 let mut out = String::from("digraph kenning {\n  rankdir=LR;\n  node [shape=box, fontname=\"monospace\"];\n");
                 let known: FxHashSet<i64> = symbols.iter().map(|s| s.id).collect();
                 for s in &symbols {
-                    out.push_str(&format!("  n{} [label=\"{}\\n{}\"];\n", s.id, escape(&s.kind), escape(&s.qualified_name)));
+                    out.push_str(&format!("  n{} [label=\"{}\\n{}\"];\n", s.id, escape(s.kind.as_str()), escape(&s.qualified_name)));
                 }
-                for e in edges.iter().filter(|e| e.relation != "parent_of") {
+                for e in edges.iter().filter(|e| e.relation != Relation::ParentOf) {
                     if let Some(d) = e.dst.filter(|d| known.contains(d) && known.contains(&e.src)) {
-                        let label = Relation::parse(&e.relation).map_or(e.relation.as_str(), |r| r.label());
+                        let label = e.relation.label();
                         out.push_str(&format!("  n{} -> n{} [label=\"{}\"];\n", e.src, d, label));
                     }
                 }
@@ -546,19 +552,14 @@ fn escape(text: &str) -> String {
     text.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
-fn is_type_kind(kind: &str) -> bool {
-    SymbolKind::parse(kind).is_some_and(SymbolKind::is_type)
-}
-
 fn site(e: &EdgeRow) -> Site {
     Site { path: e.path.clone(), line: e.line, col: e.col }
 }
 
 fn hit(symbol: SymbolRow, depth: u32, edge: &EdgeRow, direction: Direction) -> Hit {
-    let relation = match Relation::parse(&edge.relation) {
-        Some(r) if direction == Direction::Incoming => r.inverse_name().to_string(),
-        Some(r) => r.label().to_string(),
-        None => edge.relation.clone(),
+    let relation = match direction {
+        Direction::Incoming => edge.relation.inverse_name(),
+        Direction::Outgoing => edge.relation.label(),
     };
-    Hit { symbol, depth, relation, resolution: edge.resolution.clone(), site: site(edge) }
+    Hit { symbol, depth, relation: relation.to_string(), resolution: edge.resolution, site: site(edge) }
 }

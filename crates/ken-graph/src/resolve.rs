@@ -9,7 +9,7 @@
 //! cannot hang or overflow.
 
 use crate::program::{Family, Program, Sym, is_common_method, is_python_builtin};
-use ken_core::{Relation, Resolution, SymbolKind};
+use ken_core::{RefKind, Relation, Resolution, SymbolKind};
 use ken_store::{NewEdge, RefRow};
 use rustc_hash::FxHashSet;
 
@@ -236,15 +236,18 @@ pub(crate) fn link_file(ctx: &mut Ctx, refs: &[RefRow]) -> Vec<NewEdge> {
             // An attribute that names nothing in the repository (a dict's
             // `items`, a library object's field) stays a raw reference only:
             // as edges these would be a third of the graph and say nothing.
-            None if r.kind == "field_use" => continue,
+            None if r.kind == RefKind::FieldUse => continue,
             None => {
-                let relation = if r.kind == "instantiate" { Relation::Instantiates } else { Relation::Calls };
+                let relation = if r.kind == RefKind::Instantiate { Relation::Instantiates } else { Relation::Calls };
                 (None, Resolution::Unresolved, relation)
             }
         };
         edges.push(edge(src, dst, relation, how, &r.name, r.qualifier.clone(), r.line, r.col));
     }
-    edges.sort_by(|a, b| (a.line, a.col, a.relation, a.src_id, a.dst_id).cmp(&(b.line, b.col, b.relation, b.src_id, b.dst_id)));
+    // By the relation's name, as when relations were strings: edge ordinals stay put.
+    edges.sort_by(|a, b| {
+        (a.line, a.col, a.relation.as_str(), a.src_id, a.dst_id).cmp(&(b.line, b.col, b.relation.as_str(), b.src_id, b.dst_id))
+    });
     edges.dedup();
     edges
 }
@@ -260,16 +263,7 @@ fn edge(
     line: u32,
     col: u32,
 ) -> NewEdge {
-    NewEdge {
-        src_id: src,
-        dst_id: dst,
-        relation: relation.as_str(),
-        resolution: how.as_str(),
-        name: name.to_string(),
-        qualifier,
-        line,
-        col,
-    }
+    NewEdge { src_id: src, dst_id: dst, relation, resolution: how, name: name.to_string(), qualifier, line, col }
 }
 
 /// The callee of `qualifier.name(...)` called from `scope`.
@@ -1039,13 +1033,8 @@ mod tests {
             ".",
             "::",
         ];
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut rng = ken_test_support::Rng::new(0x9E37_79B9_7F4A_7C15);
+        let mut next = || rng.next_u64();
         for _ in 0..20_000 {
             let len = (next() % 24) as usize;
             let text: String = (0..len).map(|_| PALETTE[(next() % PALETTE.len() as u64) as usize]).collect();

@@ -1,14 +1,14 @@
 //! Which symbols are tests, and which are public: for `ken graph tests`,
 //! `ken graph untested` and the importance score.
 
-use ken_core::SymbolKind;
+use ken_core::{Language, SymbolKind};
 use ken_store::{GraphFile, GraphSymbol};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 pub(crate) struct TestClassifier<'a> {
     syms: &'a [GraphSymbol],
     test_files: FxHashSet<i64>,
-    language: FxHashMap<i64, &'a str>,
+    language: FxHashMap<i64, Language>,
     index: FxHashMap<i64, usize>,
 }
 
@@ -17,7 +17,7 @@ impl<'a> TestClassifier<'a> {
         TestClassifier {
             syms,
             test_files: files.iter().filter(|f| is_test_path(&f.path)).map(|f| f.id).collect(),
-            language: files.iter().map(|f| (f.id, f.language.as_str())).collect(),
+            language: files.iter().map(|f| (f.id, f.language)).collect(),
             index: syms.iter().enumerate().map(|(i, s)| (s.id, i)).collect(),
         }
     }
@@ -31,11 +31,11 @@ impl<'a> TestClassifier<'a> {
     /// a test file's module.
     pub fn is_test(&self, i: usize) -> bool {
         let s = &self.syms[i];
-        let kind = SymbolKind::parse(&s.kind).unwrap_or(SymbolKind::Function);
-        let language = self.language.get(&s.file_id).copied().unwrap_or("");
+        let kind = s.kind;
+        let language = self.language.get(&s.file_id).copied();
         let in_test_file = self.in_test_file(s.file_id);
         if kind == SymbolKind::Module {
-            return in_test_file && matches!(language, "javascript" | "typescript" | "tsx" | "ruby");
+            return in_test_file && matches!(language, Some(Language::JavaScript | Language::TypeScript | Language::Tsx | Language::Ruby));
         }
         if !kind.is_callable() {
             return false;
@@ -60,15 +60,15 @@ impl<'a> TestClassifier<'a> {
         }
         let name = s.name.as_str();
         match language {
-            "python" => {
+            Some(Language::Python) => {
                 let in_test_class = s.parent_id.and_then(|p| self.index.get(&p)).is_some_and(|&p| {
                     let parent = &self.syms[p];
-                    parent.kind == "class"
+                    parent.kind == SymbolKind::Class
                         && (parent.name.starts_with("Test") || parent.name.ends_with("Test") || parent.name.ends_with("Tests"))
                 });
                 name.starts_with("test") && (in_test_file || in_test_class)
             }
-            "go" => in_test_file && (name.starts_with("Test") || name.starts_with("Benchmark") || name.starts_with("Fuzz")),
+            Some(Language::Go) => in_test_file && (name.starts_with("Test") || name.starts_with("Benchmark") || name.starts_with("Fuzz")),
             _ => in_test_file && name.starts_with("test"),
         }
     }
@@ -93,19 +93,21 @@ pub(crate) fn is_test_path(path: &str) -> bool {
 }
 
 /// Whether code outside the symbol's module is meant to use it.
-pub(crate) fn is_public(s: &GraphSymbol, kind: SymbolKind, language: &str) -> bool {
+pub(crate) fn is_public(s: &GraphSymbol, kind: SymbolKind, language: Option<Language>) -> bool {
     let name = s.name.as_str();
     let head = s.head.as_str();
     match language {
-        "python" => {
+        Some(Language::Python) => {
             let dunder = name.starts_with("__") && name.ends_with("__");
             !name.starts_with('_') || (dunder && matches!(name, "__init__" | "__call__"))
         }
-        "rust" => head.contains("pub") || kind == SymbolKind::Module,
-        "go" => name.chars().next().is_some_and(char::is_uppercase),
-        "java" | "csharp" | "typescript" | "tsx" | "php" | "cpp" => !head.contains("private") && !name.starts_with('#'),
-        "javascript" => !name.starts_with('#') && !name.starts_with('_'),
-        "ruby" => !name.starts_with('_'),
+        Some(Language::Rust) => head.contains("pub") || kind == SymbolKind::Module,
+        Some(Language::Go) => name.chars().next().is_some_and(char::is_uppercase),
+        Some(Language::Java | Language::CSharp | Language::TypeScript | Language::Tsx | Language::Php | Language::Cpp) => {
+            !head.contains("private") && !name.starts_with('#')
+        }
+        Some(Language::JavaScript) => !name.starts_with('#') && !name.starts_with('_'),
+        Some(Language::Ruby) => !name.starts_with('_'),
         _ => true,
     }
 }

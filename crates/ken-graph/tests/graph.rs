@@ -22,24 +22,7 @@ impl Fixture {
 
     /// Writes the files of a fixture; an empty body deletes the file.
     fn write(&self, text: &str) {
-        let mut files: Vec<(String, String)> = Vec::new();
-        for line in text.lines() {
-            if let Some(path) = line.trim_start().strip_prefix("//- ") {
-                files.push((path.trim().to_string(), String::new()));
-            } else if let Some((_, body)) = files.last_mut() {
-                body.push_str(line);
-                body.push('\n');
-            }
-        }
-        for (path, body) in files {
-            let full = self.dir.path().join("repo").join(&path);
-            if body.trim().is_empty() {
-                let _ = std::fs::remove_file(&full);
-                continue;
-            }
-            std::fs::create_dir_all(full.parent().unwrap()).unwrap();
-            std::fs::write(&full, body).unwrap();
-        }
+        ken_test_support::write_files(&self.dir.path().join("repo"), &ken_test_support::files(text));
     }
 
     fn index(&self) -> ken_index::IndexSummary {
@@ -70,7 +53,7 @@ fn render_edges(store: &Store) -> String {
         let src = &names[&e.src];
         match e.dst {
             Some(dst) => {
-                let how = if e.resolution == "exact" { String::new() } else { format!(" [{}]", e.resolution) };
+                let how = if e.resolution == ken_core::Resolution::Exact { String::new() } else { format!(" [{}]", e.resolution) };
                 resolved.push(format!("{src} -{}-> {}{how}", e.relation, names[&dst]));
             }
             None => unresolved.push(format!("{src} -{}-> ?{}", e.relation, e.name)),

@@ -927,8 +927,11 @@ fn millis(d: Duration) -> u64 {
 mod tests {
     use super::*;
 
+    /// The bridge and its futures cross threads (checked when this compiles),
+    /// and making a request's future starts nothing: servers start when a
+    /// request runs, and nothing was sent or counted.
     #[test]
-    fn bridge_and_futures_are_send() {
+    fn futures_are_send_and_lazy() {
         fn send_sync<T: Send + Sync>(_: &T) {}
         fn send<T: Send>(_: T) {}
         let bridge = LspBridge::new(Path::new("/"), LspConfig::default());
@@ -940,5 +943,11 @@ mod tests {
         send(bridge.hover(&at));
         send(bridge.warm("python", "a.py"));
         send(bridge.shutdown());
+        let status = bridge.status();
+        assert!(!status.is_empty(), "the default servers are listed");
+        for server in status {
+            assert!(matches!(server.state.as_str(), "not_started" | "missing"), "{} is {}", server.name, server.state);
+            assert_eq!((server.requests, server.failures, server.cache_hits), (0, 0, 0), "{}", server.name);
+        }
     }
 }

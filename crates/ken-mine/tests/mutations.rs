@@ -43,20 +43,7 @@ fn seeds() -> Vec<(String, Language, String)> {
     out
 }
 
-/// xorshift64*: small, seeded, and the same on every machine.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        if n == 0 { 0 } else { (self.next() % n as u64) as usize }
-    }
-}
+use ken_test_support::Rng;
 
 /// A char boundary at or before `at`.
 fn floor(text: &str, mut at: usize) -> usize {
@@ -200,7 +187,7 @@ fn mutated_fixtures_never_crash_the_miner() {
     let mut failures = Vec::new();
     let mut runs = 0;
     for (i, (path, language, text)) in seeds.iter().enumerate() {
-        let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ (i as u64 + 1));
+        let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15 ^ (i as u64 + 1));
         if let Err(e) = check(&mut miner, path, *language, text) {
             failures.push(format!("{path} (seed as is): {e}"));
         }

@@ -7,7 +7,7 @@
 //! `max_nodes`. Generic names (the noise filter) are never added: they would
 //! glue unrelated communities together in stage 4.
 
-use ken_core::Relation;
+use ken_core::{Relation, SymbolKind};
 use ken_search::LaneRanks;
 use ken_store::{Store, StoreError, SymbolRow};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -17,25 +17,27 @@ use std::collections::VecDeque;
 /// Relations followed, with their weight in clustering and their priority
 /// when a node has more neighbours than it may keep (lower first).
 /// `imports` is left out: module-level, it links everything to everything.
-pub(crate) const RELATIONS: &[(&str, f64, u8)] = &[
-    ("calls", 1.0, 0),
-    ("instantiates", 1.0, 0),
-    ("overrides", 1.0, 0),
-    ("derived_class_of", 1.0, 0),
-    ("construct", 1.0, 0),
-    ("uses", 0.5, 1),
-    ("parent_of", 0.5, 2),
+pub(crate) const RELATIONS: &[(Relation, f64, u8)] = &[
+    (Relation::Calls, 1.0, 0),
+    (Relation::Instantiates, 1.0, 0),
+    (Relation::Overrides, 1.0, 0),
+    (Relation::DerivedClassOf, 1.0, 0),
+    (Relation::Construct, 1.0, 0),
+    (Relation::Uses, 0.5, 1),
+    (Relation::ParentOf, 0.5, 2),
 ];
 
-pub(crate) fn relation_names() -> Vec<&'static str> {
+pub(crate) fn followed_relations() -> Vec<Relation> {
     RELATIONS.iter().map(|r| r.0).collect()
 }
 
+/// An edge's weight in clustering; a language server's `references` (not a
+/// stored relation) weighs as a use.
 pub(crate) fn relation_weight(relation: &str) -> f64 {
-    RELATIONS.iter().find(|r| r.0 == relation).map_or(0.5, |r| r.1)
+    RELATIONS.iter().find(|r| r.0.as_str() == relation).map_or(0.5, |r| r.1)
 }
 
-fn relation_priority(relation: &str) -> u8 {
+fn relation_priority(relation: Relation) -> u8 {
     RELATIONS.iter().find(|r| r.0 == relation).map_or(3, |r| r.2)
 }
 
@@ -182,11 +184,10 @@ pub(crate) struct Neighbour {
 
 /// A node's neighbours over [`RELATIONS`], strongest first.
 pub(crate) fn static_neighbours(store: &Store, id: i64) -> Result<Vec<Neighbour>, StoreError> {
-    let relations = relation_names();
+    let relations = followed_relations();
     let mut by_id: FxHashMap<i64, Neighbour> = FxHashMap::default();
-    let mut add = |other: i64, relation: &str, forward: bool| {
-        let Some(r) = Relation::parse(relation) else { return };
-        let label = if forward { r.label() } else { r.inverse_name() };
+    let mut add = |other: i64, relation: Relation, forward: bool| {
+        let label = if forward { relation.label() } else { relation.inverse_name() };
         let priority = relation_priority(relation);
         let entry = by_id.entry(other).or_insert(Neighbour { id: other, label, priority, count: 0 });
         entry.count += 1;
@@ -197,12 +198,12 @@ pub(crate) fn static_neighbours(store: &Store, id: i64) -> Result<Vec<Neighbour>
     };
     for e in store.edges_from(id, &relations)? {
         if let Some(dst) = e.dst.filter(|&d| d != id) {
-            add(dst, &e.relation, true);
+            add(dst, e.relation, true);
         }
     }
     for e in store.edges_to(id, &relations)? {
         if e.src != id {
-            add(e.src, &e.relation, false);
+            add(e.src, e.relation, false);
         }
     }
     let mut out: Vec<Neighbour> = by_id.into_values().collect();
@@ -257,7 +258,7 @@ pub(crate) fn grow_static(store: &Store, graph: &mut CodeGraph, at: usize, limit
         }
         let Some(symbol) = store.symbol_by_id(n.id)? else { continue };
         // A module contains everything in its file: it says nothing about the query.
-        if symbol.kind == "module" {
+        if symbol.kind == SymbolKind::Module {
             continue;
         }
         if is_noise(&symbol.name, limits.noise) {
@@ -272,12 +273,12 @@ pub(crate) fn grow_static(store: &Store, graph: &mut CodeGraph, at: usize, limit
 
 /// Every stored edge between two nodes of the graph (over [`RELATIONS`]).
 pub(crate) fn connect_static(store: &Store, graph: &mut CodeGraph) -> Result<(), StoreError> {
-    let relations = relation_names();
+    let relations = followed_relations();
     let ids: FxHashSet<i64> = graph.index.keys().copied().collect();
     for src in 0..graph.nodes.len() {
         for e in store.edges_from(graph.nodes[src].symbol.id, &relations)? {
             if let Some(dst) = e.dst.filter(|d| ids.contains(d)).and_then(|d| graph.index.get(&d).copied()) {
-                graph.add_edge(src, dst, &e.relation, Via::Graph);
+                graph.add_edge(src, dst, e.relation.as_str(), Via::Graph);
             }
         }
     }

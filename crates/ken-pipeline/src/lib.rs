@@ -30,6 +30,7 @@ pub use live::{Live, LiveReport};
 pub use rank::Factors;
 
 use graph::{CodeGraph, Limits};
+use ken_core::SymbolKind;
 use ken_search::{SearchError, SearchOptions, Searcher};
 use ken_store::{StoreError, SymbolRow};
 use rustc_hash::FxHashMap;
@@ -85,7 +86,8 @@ pub struct ClusterSymbol {
     pub id: String,
     pub name: String,
     pub qualified_name: String,
-    pub kind: String,
+    #[schemars(with = "String")]
+    pub kind: SymbolKind,
     pub file_path: String,
     pub range: Range,
     pub score: f64,
@@ -394,7 +396,7 @@ fn to_symbol(s: &SymbolRow, score: f64, raw_code: String, explain: Option<Explan
         id: symbol_id(s),
         name: s.name.clone(),
         qualified_name: s.qualified_name.clone(),
-        kind: s.kind.clone(),
+        kind: s.kind,
         file_path: s.path.clone(),
         range: Range {
             start: Position { line: s.start_line, char: s.start_col.saturating_sub(1) },
@@ -429,7 +431,8 @@ fn title(graph: &CodeGraph, members: &[usize], paths: &[&str]) -> String {
     let mut parents: FxHashMap<&str, usize> = FxHashMap::default();
     for &m in members {
         // Only members of a type: a module "parent" says nothing the place does not.
-        let member = matches!(graph.nodes[m].symbol.kind.as_str(), "method" | "field" | "property" | "constructor" | "constant");
+        let member =
+            matches!(graph.nodes[m].symbol.kind, SymbolKind::Method | SymbolKind::Field | SymbolKind::Constructor | SymbolKind::Constant);
         if let Some(p) = graph.nodes[m].symbol.parent.as_ref().filter(|_| member) {
             *parents.entry(p.as_str()).or_default() += 1;
         }

@@ -8,6 +8,7 @@
 
 use crate::config::PipelineConfig;
 use crate::graph::{self, CodeGraph, Limits, Origin, Via, is_noise};
+use ken_core::SymbolKind;
 use ken_lsp::{LspBridge, SymbolPosition};
 use ken_store::{Store, StoreError};
 use serde::Serialize;
@@ -65,7 +66,7 @@ impl Live<'_> {
                     let s = &graph.nodes[n].symbol;
                     SymbolPosition {
                         path: s.path.clone(),
-                        language: s.language.clone(),
+                        language: s.language.name().to_string(),
                         line: s.start_line,
                         col: s.start_col,
                         name: s.name.clone(),
@@ -128,7 +129,7 @@ impl Live<'_> {
                 continue;
             }
             let Some(user) = store.symbol_at(&path, line)? else { continue };
-            if user.kind == "module" {
+            if user.kind == SymbolKind::Module {
                 continue; // an import or module-level line: no symbol to show
             }
             if let Some(&existing) = graph.index.get(&user.id) {

@@ -74,3 +74,23 @@ pub(crate) fn structure(graph: &CodeGraph, members: &[usize], distance: &[Option
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// score = w1·text + w2·centrality + w3·proximity, with the weights the
+    /// caller gives: the default favours text, and moving weight moves the order.
+    #[test]
+    fn the_score_weighs_the_three_factors() {
+        let seed = Factors { text: 0.9, centrality: 0.2, proximity: 1.0 };
+        let hub = Factors { text: 0.3, centrality: 1.0, proximity: 0.5 };
+        let defaults = RankingWeights::default();
+        let score = |f: &Factors, w: &RankingWeights| (f.score(w) * 1e4).round() / 1e4;
+        assert_eq!((score(&seed, &defaults), score(&hub, &defaults)), (0.68, 0.595));
+        let centrality_only = RankingWeights { w1: 0.0, w2: 1.0, w3: 0.0 };
+        assert_eq!((score(&seed, &centrality_only), score(&hub, &centrality_only)), (0.2, 1.0));
+        let none = RankingWeights { w1: 0.0, w2: 0.0, w3: 0.0 };
+        assert_eq!(score(&seed, &none), 0.0);
+    }
+}

@@ -9,6 +9,7 @@
 use crate::lexical::{self, Word};
 use crate::shard::{PointFilter, VectorShard};
 use crate::sync::chunk_header;
+use ken_core::{Language, SymbolKind};
 use ken_embed::Embedder;
 use ken_store::{Store, StoreError, SymbolRow, UnitText};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -46,8 +47,8 @@ impl Mode {
 pub struct SearchOptions {
     pub k: usize,
     pub mode: Mode,
-    pub languages: Vec<String>,
-    pub kinds: Vec<String>,
+    pub languages: Vec<Language>,
+    pub kinds: Vec<SymbolKind>,
     pub path_glob: Option<String>,
     /// RRF's k: larger flattens the advantage of top ranks.
     pub rrf_k: f32,
@@ -117,13 +118,15 @@ pub struct Hit {
     /// The symbol the hit is (or, for a chunk, is named after).
     pub name: String,
     pub qualified_name: String,
-    pub kind: String,
+    #[schemars(with = "String")]
+    pub kind: SymbolKind,
     /// `symbol` or `chunk`.
     pub unit: &'static str,
     /// The symbol's id in the index (for a chunk: the symbol it is named after).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub symbol_id: Option<i64>,
-    pub language: String,
+    #[schemars(with = "String")]
+    pub language: Language,
     pub score: f32,
     pub lanes: LaneRanks,
     /// Where the code sits: RepoGPT's header for chunks, kind and name for symbols.
@@ -249,11 +252,66 @@ pub struct Searcher<'a> {
     pub dense_off: Option<String>,
 }
 
-#[derive(Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 struct Candidate {
     score: f32,
     lanes: LaneRanks,
     exact_tier: Option<u8>,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Lane {
+    Dense,
+    Sparse,
+    Exact,
+}
+
+/// Reciprocal Rank Fusion of the lanes: each lane adds `weight / (k + rank)`
+/// to every point it ranks, and records the rank.
+struct Fusion {
+    rrf_k: f32,
+    candidates: FxHashMap<i64, Candidate>,
+}
+
+impl Fusion {
+    fn new(rrf_k: f32) -> Fusion {
+        Fusion { rrf_k, candidates: FxHashMap::default() }
+    }
+
+    fn add(&mut self, ranked: &[i64], lane: Lane, weight: f32) {
+        for (rank, &id) in ranked.iter().enumerate() {
+            let c = self.candidates.entry(id).or_default();
+            c.score += weight / (self.rrf_k + rank as f32 + 1.0);
+            let slot = match lane {
+                Lane::Dense => &mut c.lanes.dense,
+                Lane::Sparse => &mut c.lanes.sparse,
+                Lane::Exact => &mut c.lanes.exact,
+            };
+            *slot = Some(rank + 1);
+        }
+    }
+
+    /// Best first (ties by point id). `tiers` are the exact lane's match
+    /// tiers: a strong name match goes first whatever the other lanes say,
+    /// and takes the top score so scores stay in order.
+    fn ranked(mut self, tiers: &FxHashMap<i64, u8>) -> Vec<(i64, Candidate)> {
+        for (id, tier) in tiers {
+            if let Some(c) = self.candidates.get_mut(id) {
+                c.exact_tier = Some(*tier);
+            }
+        }
+        let mut ranked: Vec<(i64, Candidate)> = self.candidates.into_iter().collect();
+        ranked.sort_by(|a, b| b.1.score.total_cmp(&a.1.score).then(a.0.cmp(&b.0)));
+        let best_tier = ranked.iter().filter_map(|(_, c)| c.exact_tier).filter(|&t| t <= STRONG_TIER).min();
+        if let Some(best) = best_tier
+            && let Some(pos) = ranked.iter().position(|(_, c)| c.exact_tier == Some(best))
+        {
+            let mut pinned = ranked.remove(pos);
+            pinned.1.score = pinned.1.score.max(ranked.first().map_or(0.0, |r| r.1.score));
+            ranked.insert(0, pinned);
+        }
+        ranked
+    }
 }
 
 impl Searcher<'_> {
@@ -267,19 +325,7 @@ impl Searcher<'_> {
         }
         let (filter, paths) = self.filter(options)?;
         let fetch = (options.k * options.overfetch).max(40);
-        let mut candidates: FxHashMap<i64, Candidate> = FxHashMap::default();
-        let mut add_lane = |ranked: &[i64], lane: usize, weight: f32| {
-            for (rank, &id) in ranked.iter().enumerate() {
-                let c = candidates.entry(id).or_default();
-                c.score += weight / (options.rrf_k + rank as f32 + 1.0);
-                let slot = match lane {
-                    0 => &mut c.lanes.dense,
-                    1 => &mut c.lanes.sparse,
-                    _ => &mut c.lanes.exact,
-                };
-                *slot = Some(rank + 1);
-            }
-        };
+        let mut fusion = Fusion::new(options.rrf_k);
 
         // Dense lane.
         if options.mode.uses_dense() {
@@ -294,7 +340,7 @@ impl Searcher<'_> {
                     let t = Instant::now();
                     let ranked: Vec<i64> = shard.search_dense(vector, fetch, &filter)?.into_iter().map(|p| p.0).collect();
                     timings.dense_ms = ms(t);
-                    add_lane(&ranked, 0, options.weights[0]);
+                    fusion.add(&ranked, Lane::Dense, options.weights[0]);
                 }
                 _ => notes.push(format!(
                     "semantic lane off: {}",
@@ -310,7 +356,7 @@ impl Searcher<'_> {
                 None => Vec::new(),
             };
             timings.sparse_ms = ms(t);
-            add_lane(&ranked, 1, options.weights[1]);
+            fusion.add(&ranked, Lane::Sparse, options.weights[1]);
         }
         // Exact identifier lane.
         let mut tiers: FxHashMap<i64, u8> = FxHashMap::default();
@@ -319,27 +365,11 @@ impl Searcher<'_> {
             let exact = self.exact_lane(&plan, options, paths.as_ref())?;
             timings.exact_ms = ms(t);
             let ranked: Vec<i64> = exact.iter().map(|(id, _)| *id).collect();
-            add_lane(&ranked, 2, options.weights[2]);
+            fusion.add(&ranked, Lane::Exact, options.weights[2]);
             tiers = exact.into_iter().collect();
         }
         let t = Instant::now();
-        for (id, tier) in &tiers {
-            if let Some(c) = candidates.get_mut(id) {
-                c.exact_tier = Some(*tier);
-            }
-        }
-        let mut ranked: Vec<(i64, Candidate)> = candidates.into_iter().collect();
-        ranked.sort_by(|a, b| b.1.score.total_cmp(&a.1.score).then(a.0.cmp(&b.0)));
-        // A strong name match goes first whatever the other lanes say.
-        let best_tier = ranked.iter().filter_map(|(_, c)| c.exact_tier).filter(|&t| t <= STRONG_TIER).min();
-        if let Some(best) = best_tier
-            && let Some(pos) = ranked.iter().position(|(_, c)| c.exact_tier == Some(best))
-        {
-            let mut pinned = ranked.remove(pos);
-            // Scores stay in order: the pinned hit takes the top score.
-            pinned.1.score = pinned.1.score.max(ranked.first().map_or(0.0, |r| r.1.score));
-            ranked.insert(0, pinned);
-        }
+        let ranked = fusion.ranked(&tiers);
         let ids: Vec<i64> = ranked.iter().take(fetch * 2).map(|(id, _)| *id).collect();
         let units = self.store.units_by_points(&ids)?;
         let by_id: FxHashMap<i64, &UnitText> = units.iter().map(|u| (u.point_id, u)).collect();
@@ -522,10 +552,10 @@ const TIER_FUZZY: u8 = 5;
 /// Tiers that are surely what the user named (a fuzzy match is only a guess).
 const STRONG_TIER: u8 = TIER_FOLDED;
 
-fn kind_rank(kind: &str) -> u8 {
-    match ken_core::SymbolKind::parse(kind) {
-        Some(k) if k.is_type() => 0,
-        Some(k) if k.is_callable() => 1,
+fn kind_rank(kind: &SymbolKind) -> u8 {
+    match kind {
+        k if k.is_type() => 0,
+        k if k.is_callable() => 1,
         _ => 2,
     }
 }
@@ -538,7 +568,7 @@ fn duplicates(hit: &Hit, unit: &UnitText) -> bool {
     let (a0, a1, b0, b1) = (hit.start_line, hit.end_line, unit.start_line, unit.end_line);
     let overlap = a1.min(b1).saturating_add(1).saturating_sub(a0.max(b0)) as f32;
     let len = |s: u32, e: u32| (e + 1).saturating_sub(s).max(1) as f32;
-    let is_leaf = |kind: &str| !matches!(kind, "class" | "struct" | "interface" | "trait" | "enum" | "module" | "impl");
+    let is_leaf = |kind: &SymbolKind| !(kind.is_type() || *kind == SymbolKind::Module);
     match (hit.unit == "chunk", unit.is_chunk) {
         // Two symbols are two answers, even nested ones (a class and its method).
         (false, false) => false,
@@ -567,10 +597,10 @@ fn to_hit(unit: &UnitText, c: &Candidate, terms: &[String]) -> Hit {
         end_line: unit.end_line,
         name: unit.name.clone(),
         qualified_name: unit.qualified_name.clone(),
-        kind: unit.kind.clone(),
+        kind: unit.kind,
         unit: if unit.is_chunk { "chunk" } else { "symbol" },
         symbol_id: unit.symbol_id,
-        language: unit.language.clone(),
+        language: unit.language,
         score: c.score,
         lanes: c.lanes,
         header,
@@ -605,4 +635,128 @@ fn snippet(code: &str, start_line: u32, terms: &[String]) -> Snippet {
 
 fn ms(t: Instant) -> f64 {
     t.elapsed().as_secs_f64() * 1000.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use expect_test::{Expect, expect};
+
+    /// Fuses lanes (weight 1, k 60) and prints the ranking: id, score, and
+    /// the rank in each lane (dense/BM25/exact).
+    fn check_fusion(lanes: &[(&[i64], Lane)], tiers: &[(i64, u8)], expect: Expect) {
+        let mut fusion = Fusion::new(60.0);
+        for (ranked, lane) in lanes {
+            fusion.add(ranked, *lane, 1.0);
+        }
+        let rank = |r: Option<usize>| r.map_or("-".to_string(), |r| r.to_string());
+        let lines: Vec<String> = fusion
+            .ranked(&tiers.iter().copied().collect())
+            .iter()
+            .map(|(id, c)| format!("{id} {:.5} {}/{}/{}", c.score, rank(c.lanes.dense), rank(c.lanes.sparse), rank(c.lanes.exact)))
+            .collect();
+        expect.assert_eq(&(lines.join("\n") + "\n"));
+    }
+
+    #[test]
+    fn rrf_sums_one_over_k_plus_rank_across_lanes() {
+        check_fusion(
+            &[(&[1, 2, 3], Lane::Dense), (&[3, 1], Lane::Sparse)],
+            &[],
+            expect![[r#"
+                1 0.03252 1/2/-
+                3 0.03227 3/1/-
+                2 0.01613 2/-/-
+            "#]],
+        );
+    }
+
+    #[test]
+    fn equal_scores_break_by_point_id() {
+        check_fusion(
+            &[(&[5], Lane::Dense), (&[4], Lane::Sparse)],
+            &[],
+            expect![[r#"
+                4 0.01639 -/1/-
+                5 0.01639 1/-/-
+            "#]],
+        );
+    }
+
+    #[test]
+    fn a_strong_name_match_goes_first_with_the_top_score() {
+        let lanes: &[(&[i64], Lane)] = &[(&[1, 2], Lane::Dense), (&[1], Lane::Sparse), (&[2], Lane::Exact)];
+        check_fusion(
+            lanes,
+            &[(2, TIER_NAME)],
+            expect![[r#"
+                2 0.03279 2/-/1
+                1 0.03279 1/1/-
+            "#]],
+        );
+        // A fuzzy match is only a guess: it keeps its fused place.
+        check_fusion(
+            lanes,
+            &[(2, TIER_FUZZY)],
+            expect![[r#"
+                1 0.03279 1/1/-
+                2 0.03252 2/-/1
+            "#]],
+        );
+    }
+
+    fn unit(kind: SymbolKind, is_chunk: bool, qualified_name: &str, lines: (u32, u32)) -> UnitText {
+        UnitText {
+            point_id: 0,
+            file_id: 1,
+            path: "m.py".into(),
+            language: Language::Python,
+            kind,
+            is_chunk,
+            symbol_id: None,
+            name: qualified_name.rsplit('.').next().unwrap_or_default().into(),
+            qualified_name: qualified_name.into(),
+            signature: String::new(),
+            docstring: None,
+            start_line: lines.0,
+            end_line: lines.1,
+            code: String::new(),
+            class: None,
+            method: None,
+        }
+    }
+
+    /// Which later results repeat code already shown (the first of each pair).
+    #[test]
+    fn duplicates_drop_repeated_code_and_keep_nested_answers() {
+        use SymbolKind::*;
+        let shown_function = unit(Function, false, "m.f", (10, 20));
+        let shown_class = unit(Class, false, "m.C", (1, 40));
+        let shown_chunk = unit(Module, true, "m", (1, 30));
+        let cases = [
+            ("a method of a shown class", &shown_class, unit(Method, false, "m.C.g", (5, 9))),
+            ("a chunk cut from a shown class", &shown_class, unit(Class, true, "m.C", (1, 20))),
+            ("a chunk overlapping a shown class, named otherwise", &shown_class, unit(Module, true, "m", (30, 45))),
+            ("a chunk inside a shown function", &shown_function, unit(Module, true, "m", (12, 18))),
+            ("a function inside a shown chunk", &shown_chunk, unit(Function, false, "m.h", (5, 9))),
+            ("a class inside a shown chunk", &shown_chunk, unit(Class, false, "m.D", (5, 9))),
+            ("a chunk mostly overlapping a shown chunk", &shown_chunk, unit(Module, true, "m", (16, 40))),
+            ("a chunk barely overlapping a shown chunk", &shown_chunk, unit(Module, true, "m", (28, 60))),
+        ];
+        let lines: Vec<String> = cases
+            .iter()
+            .map(|(case, shown, later)| format!("{case}: {}", duplicates(&to_hit(shown, &Candidate::default(), &[]), later)))
+            .collect();
+        expect![[r#"
+            a method of a shown class: false
+            a chunk cut from a shown class: true
+            a chunk overlapping a shown class, named otherwise: false
+            a chunk inside a shown function: true
+            a function inside a shown chunk: true
+            a class inside a shown chunk: false
+            a chunk mostly overlapping a shown chunk: true
+            a chunk barely overlapping a shown chunk: false
+        "#]]
+        .assert_eq(&(lines.join("\n") + "\n"));
+    }
 }

@@ -316,13 +316,8 @@ mod tests {
             "a", "Z", "_", ".", "::", ":", "1", "é", "ß", "İ", "🦀", "…", "-", " ", "\n", "(", ")", "HTTP", "Redirect", "self", "x",
             "\u{0}", "\u{200b}", "ǅ", "ﬁ", "Σ",
         ];
-        let mut state = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut rng = ken_test_support::Rng::new(0x2545_F491_4F6C_DD1D);
+        let mut next = || rng.next_u64();
         for _ in 0..5000 {
             let len = (next() % 40) as usize;
             let text: String = (0..len).map(|_| PALETTE[(next() % PALETTE.len() as u64) as usize]).collect();

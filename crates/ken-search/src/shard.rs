@@ -53,17 +53,17 @@ pub struct PointPayload<'a> {
 /// The filter applied inside the shard (with payload indexes), not after.
 fn to_qdrant(filter: &PointFilter) -> Option<Filter> {
     let mut must = Vec::new();
-    let strings = |key: &str, values: &[String]| {
+    let strings = |key: &str, values: Vec<&str>| {
         Condition::Field(FieldCondition::new_match(
             key.try_into().expect("static payload key"),
-            Match::new_any(AnyVariants::Strings(values.iter().cloned().collect())),
+            Match::new_any(AnyVariants::Strings(values.into_iter().map(Into::into).collect())),
         ))
     };
     if !filter.languages.is_empty() {
-        must.push(strings("lang", &filter.languages));
+        must.push(strings("lang", filter.languages.iter().map(|l| l.name()).collect()));
     }
     if !filter.kinds.is_empty() {
-        must.push(strings("kind", &filter.kinds));
+        must.push(strings("kind", filter.kinds.iter().map(|k| k.as_str()).collect()));
     }
     if let Some(ids) = &filter.file_ids {
         must.push(Condition::Field(FieldCondition::new_match(

@@ -13,7 +13,7 @@
 
 use crate::lexical;
 use crate::shard::{PointPayload, ShardError, SharedShard};
-use ken_core::{Chunk, ChunkContext, Language};
+use ken_core::{Chunk, ChunkContext, SymbolKind};
 use ken_embed::Embedder;
 use ken_store::{EmbedProgress, PointRow, Store, StoreError, UnitText};
 use rayon::prelude::*;
@@ -207,8 +207,8 @@ fn payload(unit: &UnitText) -> PointPayload<'_> {
     PointPayload {
         file_id: unit.file_id,
         path: &unit.path,
-        language: &unit.language,
-        kind: &unit.kind,
+        language: unit.language.name(),
+        kind: unit.kind.as_str(),
         is_chunk: unit.is_chunk,
         name: &unit.name,
         qualified_name: &unit.qualified_name,
@@ -344,8 +344,8 @@ pub fn chunk_header(unit: &UnitText) -> String {
         class: context(&unit.class),
         method: context(&unit.method),
     };
-    let language = Language::from_name(&unit.language).unwrap_or(Language::Python);
-    let canonical = if unit.kind == "module" { "" } else { unit.qualified_name.as_str() };
+    let language = unit.language;
+    let canonical = if unit.kind == SymbolKind::Module { "" } else { unit.qualified_name.as_str() };
     ken_mine::render_header(&unit.path, language, &chunk, canonical)
 }
 

@@ -4,6 +4,7 @@
 
 use crate::write::Writer;
 use crate::{Result, Store};
+use ken_core::{Language, RefKind, Relation, Resolution, SymbolKind};
 use rusqlite::{OptionalExtension, Row, params};
 use serde::Serialize;
 
@@ -12,7 +13,7 @@ use serde::Serialize;
 pub struct GraphFile {
     pub id: i64,
     pub path: String,
-    pub language: String,
+    pub language: Language,
     pub module: String,
     pub package: Option<String>,
     pub linked: bool,
@@ -24,7 +25,7 @@ pub struct GraphSymbol {
     pub id: i64,
     pub file_id: i64,
     pub parent_id: Option<i64>,
-    pub kind: String,
+    pub kind: SymbolKind,
     pub name: String,
     pub qualified_name: String,
     pub return_type: Option<String>,
@@ -42,7 +43,7 @@ pub struct GraphSymbol {
 pub struct RefRow {
     pub file_id: i64,
     pub enclosing_id: i64,
-    pub kind: String,
+    pub kind: RefKind,
     pub name: String,
     pub qualifier: Option<String>,
     pub alias: Option<String>,
@@ -65,8 +66,8 @@ pub struct BindingRow {
 pub struct NewEdge {
     pub src_id: i64,
     pub dst_id: Option<i64>,
-    pub relation: &'static str,
-    pub resolution: &'static str,
+    pub relation: Relation,
+    pub resolution: Resolution,
     pub name: String,
     pub qualifier: Option<String>,
     pub line: u32,
@@ -78,8 +79,8 @@ pub struct NewEdge {
 pub struct EdgeRow {
     pub src: i64,
     pub dst: Option<i64>,
-    pub relation: String,
-    pub resolution: String,
+    pub relation: Relation,
+    pub resolution: Resolution,
     pub name: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub qualifier: Option<String>,
@@ -108,7 +109,7 @@ fn graph_symbol(r: &Row) -> rusqlite::Result<GraphSymbol> {
         id: r.get(0)?,
         file_id: r.get(1)?,
         parent_id: r.get(2)?,
-        kind: r.get(3)?,
+        kind: crate::symbol_kind(r, 3)?,
         name: r.get(4)?,
         qualified_name: r.get(5)?,
         return_type: r.get(6)?,
@@ -120,12 +121,16 @@ fn graph_symbol(r: &Row) -> rusqlite::Result<GraphSymbol> {
     })
 }
 
+fn relation(r: &Row, idx: usize) -> rusqlite::Result<Relation> {
+    crate::typed(r, idx, "relation", Relation::parse)
+}
+
 fn edge_row(r: &Row) -> rusqlite::Result<EdgeRow> {
     Ok(EdgeRow {
         src: r.get(0)?,
         dst: r.get(1)?,
-        relation: r.get(2)?,
-        resolution: r.get(3)?,
+        relation: relation(r, 2)?,
+        resolution: crate::typed(r, 3, "resolution", Resolution::parse)?,
         name: r.get(4)?,
         qualifier: r.get(5)?,
         path: r.get(6)?,
@@ -145,7 +150,7 @@ impl Store {
                 Ok(GraphFile {
                     id: r.get(0)?,
                     path: r.get(1)?,
-                    language: r.get(2)?,
+                    language: crate::language(r, 2)?,
                     module: r.get(3)?,
                     package: r.get(4)?,
                     linked: r.get::<_, i64>(5)? != 0,
@@ -174,13 +179,13 @@ impl Store {
     }
 
     /// References of the given kinds; of every file when `files` is `None`.
-    pub fn graph_refs(&self, kinds: &[&str], files: Option<&[i64]>) -> Result<Vec<RefRow>> {
-        let kinds_sql = kinds.iter().map(|k| format!("'{}'", k.replace('\'', ""))).collect::<Vec<_>>().join(",");
+    pub fn graph_refs(&self, kinds: &[RefKind], files: Option<&[i64]>) -> Result<Vec<RefRow>> {
+        let kinds_sql = kinds.iter().map(|k| format!("'{}'", k.as_str())).collect::<Vec<_>>().join(",");
         let map = |r: &Row| -> rusqlite::Result<RefRow> {
             Ok(RefRow {
                 file_id: r.get(0)?,
                 enclosing_id: r.get(1)?,
-                kind: r.get(2)?,
+                kind: crate::typed(r, 2, "reference kind", RefKind::parse)?,
                 name: r.get(3)?,
                 qualifier: r.get(4)?,
                 alias: r.get(5)?,
@@ -229,16 +234,16 @@ impl Store {
     }
 
     /// Edges leaving `src` with one of `relations` (all relations if empty).
-    pub fn edges_from(&self, src: i64, relations: &[&str]) -> Result<Vec<EdgeRow>> {
+    pub fn edges_from(&self, src: i64, relations: &[Relation]) -> Result<Vec<EdgeRow>> {
         self.edges_by("e.src_id", src, relations)
     }
 
     /// Edges arriving at `dst` with one of `relations` (all relations if empty).
-    pub fn edges_to(&self, dst: i64, relations: &[&str]) -> Result<Vec<EdgeRow>> {
+    pub fn edges_to(&self, dst: i64, relations: &[Relation]) -> Result<Vec<EdgeRow>> {
         self.edges_by("e.dst_id", dst, relations)
     }
 
-    fn edges_by(&self, column: &str, id: i64, relations: &[&str]) -> Result<Vec<EdgeRow>> {
+    fn edges_by(&self, column: &str, id: i64, relations: &[Relation]) -> Result<Vec<EdgeRow>> {
         let sql = format!(
             "SELECT {EDGE_COLUMNS} FROM edges e JOIN files f ON f.id = e.file_id
              WHERE {column} = ?1 AND e.dst_id IS NOT NULL ORDER BY f.path, e.line, e.col"
@@ -248,7 +253,7 @@ impl Store {
         let mut out = Vec::new();
         for row in rows {
             let row = row?;
-            if relations.is_empty() || relations.contains(&row.relation.as_str()) {
+            if relations.is_empty() || relations.contains(&row.relation) {
                 out.push(row);
             }
         }
@@ -256,11 +261,11 @@ impl Store {
     }
 
     /// Resolved edges as `(src, dst, relation, file_id)`: what analytics need.
-    pub fn resolved_edges(&self) -> Result<Vec<(i64, i64, String, i64)>> {
+    pub fn resolved_edges(&self) -> Result<Vec<(i64, i64, Relation, i64)>> {
         let rows = self
             .conn
             .prepare("SELECT src_id, dst_id, relation, file_id FROM edges WHERE dst_id IS NOT NULL")?
-            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, relation(r, 2)?, r.get(3)?)))?
             .collect::<rusqlite::Result<_>>()?;
         Ok(rows)
     }
@@ -348,8 +353,8 @@ impl Writer<'_> {
                 ordinal as i64,
                 e.src_id,
                 e.dst_id,
-                e.relation,
-                e.resolution,
+                e.relation.as_str(),
+                e.resolution.as_str(),
                 e.name,
                 e.qualifier,
                 e.line,

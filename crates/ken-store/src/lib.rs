@@ -15,6 +15,7 @@ pub use read::{FileRow, IndexStats, SymbolQuery, SymbolRow};
 pub use vectors::{EmbedProgress, PointRow, UnitFilter, UnitText};
 pub use write::{FileRecord, Writer};
 
+use ken_core::{Language, SymbolKind};
 use rusqlite::{Connection, OpenFlags};
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -46,12 +47,46 @@ pub enum StoreError {
     DiskFull(String),
     #[error("the index cannot be written ({0}); make its directory writable or pass --index-dir, then run again")]
     ReadOnly(String),
+    #[error(
+        "the index holds the {what} `{value}`, which this version of ken does not know: another version wrote it; run `ken index --rebuild`"
+    )]
+    UnknownValue { what: &'static str, value: String },
     #[error("index database error: {0}")]
     Sqlite(rusqlite::Error),
 }
 
+/// A column value outside a typed domain (a kind, language or relation this
+/// version does not know), carried through rusqlite to [`StoreError::UnknownValue`].
+#[derive(Debug, thiserror::Error)]
+#[error("unknown {what} `{value}`")]
+struct UnknownValue {
+    what: &'static str,
+    value: String,
+}
+
+/// Column `idx` of `row` parsed into a typed domain value.
+pub(crate) fn typed<T>(row: &rusqlite::Row, idx: usize, what: &'static str, parse: fn(&str) -> Option<T>) -> rusqlite::Result<T> {
+    let text: String = row.get(idx)?;
+    parse(&text).ok_or_else(|| {
+        rusqlite::Error::FromSqlConversionFailure(idx, rusqlite::types::Type::Text, Box::new(UnknownValue { what, value: text }))
+    })
+}
+
+pub(crate) fn symbol_kind(row: &rusqlite::Row, idx: usize) -> rusqlite::Result<SymbolKind> {
+    typed(row, idx, "symbol kind", SymbolKind::parse)
+}
+
+pub(crate) fn language(row: &rusqlite::Row, idx: usize) -> rusqlite::Result<Language> {
+    typed(row, idx, "language", Language::from_name)
+}
+
 impl From<rusqlite::Error> for StoreError {
     fn from(err: rusqlite::Error) -> StoreError {
+        if let rusqlite::Error::FromSqlConversionFailure(_, _, source) = &err
+            && let Some(unknown) = source.downcast_ref::<UnknownValue>()
+        {
+            return StoreError::UnknownValue { what: unknown.what, value: unknown.value.clone() };
+        }
         match err.sqlite_error_code() {
             Some(rusqlite::ErrorCode::DiskFull) => StoreError::DiskFull(err.to_string()),
             Some(rusqlite::ErrorCode::ReadOnly) => StoreError::ReadOnly(err.to_string()),

@@ -1,6 +1,7 @@
 //! Typed reads: file states for incremental indexing, symbol lookup, outlines.
 
 use crate::{Result, Store};
+use ken_core::{Language, SymbolKind};
 use rusqlite::{OptionalExtension, Row, params};
 use serde::Serialize;
 
@@ -22,11 +23,13 @@ pub struct SymbolRow {
     pub id: i64,
     #[serde(skip)]
     pub parent_id: Option<i64>,
-    pub kind: String,
+    #[schemars(with = "String")]
+    pub kind: SymbolKind,
     pub name: String,
     pub qualified_name: String,
     pub path: String,
-    pub language: String,
+    #[schemars(with = "String")]
+    pub language: Language,
     pub start_line: u32,
     pub start_col: u32,
     pub end_line: u32,
@@ -47,11 +50,11 @@ fn symbol_row(r: &Row) -> rusqlite::Result<SymbolRow> {
     Ok(SymbolRow {
         id: r.get(0)?,
         parent_id: r.get(1)?,
-        kind: r.get(2)?,
+        kind: crate::symbol_kind(r, 2)?,
         name: r.get(3)?,
         qualified_name: r.get(4)?,
         path: r.get(5)?,
-        language: r.get(6)?,
+        language: crate::language(r, 6)?,
         start_line: r.get(7)?,
         start_col: r.get(8)?,
         end_line: r.get(9)?,
@@ -66,8 +69,8 @@ fn symbol_row(r: &Row) -> rusqlite::Result<SymbolRow> {
 #[derive(Clone, Debug, Default)]
 pub struct SymbolQuery {
     pub text: String,
-    pub kinds: Vec<String>,
-    pub language: Option<String>,
+    pub kinds: Vec<SymbolKind>,
+    pub language: Option<Language>,
     pub limit: usize,
 }
 
@@ -116,11 +119,9 @@ impl Store {
                AND (?2 IS NULL OR f.language = ?2)"
         );
         let mut stmt = self.conn.prepare_cached(&sql)?;
-        let mut rows: Vec<SymbolRow> = stmt
-            .query_map(params![pattern, query.language], symbol_row)?
-            .filter_map(|r| r.ok())
-            .filter(|s| query.kinds.is_empty() || query.kinds.iter().any(|k| k == &s.kind))
-            .collect();
+        let mut rows: Vec<SymbolRow> =
+            stmt.query_map(params![pattern, query.language.map(Language::name)], symbol_row)?.collect::<rusqlite::Result<Vec<_>>>()?;
+        rows.retain(|s| query.kinds.is_empty() || query.kinds.contains(&s.kind));
         let lower = needle.to_lowercase();
         let tier = |s: &SymbolRow| -> u8 {
             let name = s.name.to_lowercase();
@@ -139,10 +140,10 @@ impl Store {
                 5
             }
         };
-        let kind_rank = |kind: &str| match kind {
-            "class" | "struct" | "interface" | "trait" | "enum" => 0,
-            "function" | "method" | "constructor" => 1,
-            "module" => 2,
+        let kind_rank = |kind: &SymbolKind| match kind {
+            k if k.is_type() => 0,
+            k if k.is_callable() => 1,
+            SymbolKind::Module => 2,
             _ => 3,
         };
         rows.sort_by_cached_key(|s| (tier(s), kind_rank(&s.kind), s.qualified_name.len(), s.path.clone(), s.start_line));

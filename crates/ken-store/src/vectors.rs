@@ -7,6 +7,7 @@
 //! holds, so a killed run resumes where it stopped.
 
 use crate::{Result, Store};
+use ken_core::{Language, SymbolKind};
 use rusqlite::{OptionalExtension, params};
 use rustc_hash::FxHashMap;
 use serde::Serialize;
@@ -19,10 +20,10 @@ pub struct UnitText {
     pub point_id: i64,
     pub file_id: i64,
     pub path: String,
-    pub language: String,
+    pub language: Language,
     /// Symbol kind; for a chunk, the kind of the symbol it is named after
     /// (`module` for top-level code).
-    pub kind: String,
+    pub kind: SymbolKind,
     pub is_chunk: bool,
     /// The symbol (for a chunk: the one it is named after, if any).
     pub symbol_id: Option<i64>,
@@ -71,8 +72,8 @@ pub struct PointRow {
 /// Which units a search may return. Empty lists allow everything.
 #[derive(Clone, Debug, Default)]
 pub struct UnitFilter {
-    pub languages: Vec<String>,
-    pub kinds: Vec<String>,
+    pub languages: Vec<Language>,
+    pub kinds: Vec<SymbolKind>,
     /// Only these files (a `--path` glob resolved against the index).
     pub file_ids: Option<Vec<i64>>,
     /// Only these points (scoring a known set, e.g. a graph's nodes).
@@ -124,8 +125,8 @@ fn symbol_unit(r: &rusqlite::Row) -> rusqlite::Result<UnitText> {
         point_id: UnitText::point_id(false, id),
         file_id: r.get(1)?,
         path: r.get(2)?,
-        language: r.get(3)?,
-        kind: r.get(4)?,
+        language: crate::language(r, 3)?,
+        kind: crate::symbol_kind(r, 4)?,
         is_chunk: false,
         symbol_id: Some(id),
         name: r.get(5)?,
@@ -152,8 +153,8 @@ fn chunk_unit(r: &rusqlite::Row) -> rusqlite::Result<UnitText> {
         point_id: UnitText::point_id(true, id),
         file_id: r.get(1)?,
         path: r.get(2)?,
-        language: r.get(3)?,
-        kind: r.get(4)?,
+        language: crate::language(r, 3)?,
+        kind: crate::symbol_kind(r, 4)?,
         is_chunk: true,
         name: r.get(5)?,
         qualified_name: r.get(6)?,
@@ -260,7 +261,7 @@ impl Store {
     /// query over hashed terms (`t1 OR t2 …`). Ties go to the lower id.
     pub fn lexical_search(&self, query: &str, limit: usize, filter: &UnitFilter) -> Result<Vec<(i64, f32)>> {
         let mut sql = format!("SELECT rowid, -bm25(lexical, {NAMES_WEIGHT}, 1.0) AS score FROM lexical WHERE lexical MATCH ?1");
-        let list = |items: &[String]| items.iter().map(|s| format!("'{}'", s.replace('\'', "''"))).collect::<Vec<_>>().join(",");
+        let list = |items: &[&str]| items.iter().map(|s| format!("'{s}'")).collect::<Vec<_>>().join(",");
         let ids = |items: &[i64]| items.iter().map(i64::to_string).collect::<Vec<_>>().join(",");
         if let Some(points) = &filter.point_ids {
             sql += &format!(" AND rowid IN ({})", ids(points));
@@ -271,7 +272,7 @@ impl Store {
         if !filter.languages.is_empty() {
             sql += &format!(
                 " AND rowid IN (SELECT p.id FROM points p JOIN files f ON f.id = p.file_id WHERE f.language IN ({}))",
-                list(&filter.languages)
+                list(&filter.languages.iter().map(|l| l.name()).collect::<Vec<_>>())
             );
         }
         if !filter.kinds.is_empty() {
@@ -282,7 +283,7 @@ impl Store {
                     LEFT JOIN chunks c ON p.unit = 1 AND c.id = p.id >> 1
                     LEFT JOIN symbols cs ON cs.id = c.symbol_id
                     WHERE coalesce(s.kind, cs.kind, 'module') IN ({}))",
-                list(&filter.kinds)
+                list(&filter.kinds.iter().map(|k| k.as_str()).collect::<Vec<_>>())
             );
         }
         sql += " ORDER BY score DESC, rowid LIMIT ?2";

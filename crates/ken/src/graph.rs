@@ -121,7 +121,7 @@ pub fn run(store: &Store, args: &GraphArgs, out: &mut Output) -> Result<()> {
         }
         GraphCommand::Overrides(t) => {
             let root = resolve(&t.symbol)?;
-            if !matches!(root.kind.as_str(), "method" | "constructor" | "function") {
+            if !root.kind.is_callable() {
                 bail!("{} is a {}; `ken graph overrides` takes a method", root.qualified_name, root.kind);
             }
             let (up, down) = graph.overrides(root)?;
@@ -197,7 +197,7 @@ pub fn run(store: &Store, args: &GraphArgs, out: &mut Output) -> Result<()> {
 }
 
 fn require_type(root: &SymbolRow, command: &str) -> Result<()> {
-    if ken_core::SymbolKind::parse(&root.kind).is_some_and(ken_core::SymbolKind::is_type) {
+    if root.kind.is_type() {
         Ok(())
     } else {
         bail!("{} is a {}; `ken graph {command}` takes a class, struct, interface or trait", root.qualified_name, root.kind)
@@ -227,7 +227,7 @@ fn print_walk(t: Traversal, json: bool, what: &str, text: &mut Output) -> Result
     }
     for h in &t.hits {
         let indent = "  ".repeat(h.depth as usize);
-        let how = if h.resolution == "exact" { String::new() } else { format!("  [{}]", h.resolution) };
+        let how = if h.resolution == ken_core::Resolution::Exact { String::new() } else { format!("  [{}]", h.resolution) };
         let _ =
             writeln!(out, "{indent}{:<15} {}  {}:{}:{}{how}", h.relation, h.symbol.qualified_name, h.site.path, h.site.line, h.site.col);
     }

@@ -256,15 +256,12 @@ fn index(cwd: &Path, index_dir: Option<PathBuf>, args: IndexArgs) -> Result<()> 
     Ok(())
 }
 
-/// `--kind` values must be symbol kinds.
-pub(crate) fn check_kinds(kinds: &[String]) -> Result<()> {
-    for kind in kinds {
-        ken_core::SymbolKind::parse_or_list(kind).map_err(anyhow::Error::msg)?;
-    }
-    Ok(())
+/// `--kind` values as symbol kinds.
+pub(crate) fn parse_kinds(kinds: &[String]) -> Result<Vec<ken_core::SymbolKind>> {
+    kinds.iter().map(|kind| ken_core::SymbolKind::parse_or_list(kind).map_err(anyhow::Error::msg)).collect()
 }
 
-/// The canonical name of a `--lang` value.
-pub(crate) fn language_name(text: &str) -> Result<String> {
-    Ok(ken_core::Language::from_name_or_list(text).map_err(anyhow::Error::msg)?.name().to_string())
+/// A `--lang` value (a name or an alias such as `py`) as a language.
+pub(crate) fn parse_language(text: &str) -> Result<ken_core::Language> {
+    ken_core::Language::from_name_or_list(text).map_err(anyhow::Error::msg)
 }

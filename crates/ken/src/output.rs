@@ -1,5 +1,6 @@
 //! Text and JSON renderings of library results for the terminal.
 
+use ken_core::SymbolKind;
 use ken_index::IndexSummary;
 use ken_store::SymbolRow;
 use serde::Serialize;
@@ -107,7 +108,7 @@ pub fn outline_text(path: &str, rows: &[SymbolRow]) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "{path}");
     for (r, depth) in rows.iter().zip(depths(rows)) {
-        if r.kind == "module" {
+        if r.kind == SymbolKind::Module {
             continue;
         }
         let indent = "  ".repeat(depth);
@@ -134,9 +135,9 @@ pub fn outline_json(path: &str, rows: &[SymbolRow]) -> Outline {
     // Build bottom-up: rows are parents first, so walk in reverse.
     let mut children: std::collections::HashMap<i64, Vec<OutlineNode>> = Default::default();
     let mut top = Vec::new();
-    let module_ids: Vec<i64> = rows.iter().filter(|r| r.kind == "module").map(|r| r.id).collect();
+    let module_ids: Vec<i64> = rows.iter().filter(|r| r.kind == SymbolKind::Module).map(|r| r.id).collect();
     for r in rows.iter().rev() {
-        if r.kind == "module" {
+        if r.kind == SymbolKind::Module {
             continue;
         }
         let mut kids = children.remove(&r.id).unwrap_or_default();

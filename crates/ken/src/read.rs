@@ -144,14 +144,14 @@ pub fn execute(engine: &Engine, context: &Context, command: &ReadCommand, out: &
 }
 
 fn symbols(engine: &Engine, args: &SymbolsArgs, out: &mut Output) -> Result<()> {
-    crate::check_kinds(&args.kind)?;
-    let language = args.lang.as_deref().map(crate::language_name).transpose()?;
+    let kinds = crate::parse_kinds(&args.kind)?;
+    let language = args.lang.as_deref().map(crate::parse_language).transpose()?;
     let store = engine.store()?;
     let name = args.name.clone().unwrap_or_default();
     let rows = if args.rank {
         let mut rows: Vec<(SymbolRow, f64)> = match &args.name {
             Some(name) => store
-                .find_symbols(&SymbolQuery { text: name.clone(), kinds: args.kind.clone(), language: language.clone(), limit: 0 })?
+                .find_symbols(&SymbolQuery { text: name.clone(), kinds: kinds.clone(), language, limit: 0 })?
                 .into_iter()
                 .map(|s| {
                     let importance = store.metrics(s.id).ok().flatten().map_or(0.0, |m| m.importance);
@@ -161,8 +161,8 @@ fn symbols(engine: &Engine, args: &SymbolsArgs, out: &mut Output) -> Result<()> 
             None => ken_graph::Graph::new(&store)
                 .ranked(usize::MAX)?
                 .into_iter()
-                .filter(|(s, _)| args.kind.is_empty() || args.kind.contains(&s.kind))
-                .filter(|(s, _)| language.as_ref().is_none_or(|l| &s.language == l))
+                .filter(|(s, _)| kinds.is_empty() || kinds.contains(&s.kind))
+                .filter(|(s, _)| language.is_none_or(|l| s.language == l))
                 .map(|(s, m)| (s, m.importance))
                 .collect(),
         };
@@ -170,7 +170,7 @@ fn symbols(engine: &Engine, args: &SymbolsArgs, out: &mut Output) -> Result<()> 
         rows.truncate(if args.limit == 0 { usize::MAX } else { args.limit });
         rows.into_iter().map(|(s, _)| s).collect()
     } else {
-        store.find_symbols(&SymbolQuery { text: name.clone(), kinds: args.kind.clone(), language, limit: args.limit })?
+        store.find_symbols(&SymbolQuery { text: name.clone(), kinds, language, limit: args.limit })?
     };
     if args.json {
         writeln!(out.stdout, "{}", serde_json::to_string_pretty(&rows)?)?;

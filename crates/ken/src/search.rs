@@ -62,9 +62,9 @@ pub fn check(args: &SearchArgs) -> Result<()> {
         bail!("-k must be between 1 and {} with --pipeline", ken_pipeline::MAX_TOP_K);
     }
     for language in &args.lang {
-        crate::language_name(language)?;
+        crate::parse_language(language)?;
     }
-    crate::check_kinds(&args.kind)?;
+    crate::parse_kinds(&args.kind)?;
     ken_search::plan_query(&args.query.join(" "))?;
     Ok(())
 }
@@ -80,7 +80,7 @@ pub fn search(engine: &Engine, context: &Context, args: &SearchArgs, out: &mut O
         query = query.chars().take(MAX_QUERY_CHARS).collect();
     }
     let cut_note = format!("the query was cut to its first {MAX_QUERY_CHARS} characters");
-    let languages = args.lang.iter().map(|l| crate::language_name(l)).collect::<Result<Vec<_>>>()?;
+    let languages = args.lang.iter().map(|l| Ok(crate::parse_language(l)?.name().to_string())).collect::<Result<Vec<_>>>()?;
     if args.pipeline.wanted() {
         let mut config =
             engine.config.with_overrides(&args.pipeline.overrides()?, "", &Source::Flag).map_err(|e| anyhow::anyhow!("{e}"))?;

@@ -129,7 +129,11 @@ pub fn serve(cwd: &Path, index_dir: Option<PathBuf>, args: ServeArgs) -> Result<
     let mut config = load_config(&root)?;
     if let Some(addr) = &args.addr {
         config.server.addr = addr.clone();
-        config.validate(&Source::Flag, "").map_err(|e| anyhow::anyhow!("--addr: {e}"))?;
+        // Name the flag the user typed, once, not the setting behind it.
+        config.validate(&Source::Flag, "").map_err(|e| match e {
+            ken_pipeline::ConfigError::Invalid { problem, .. } => anyhow::anyhow!("--addr {problem}"),
+            other => anyhow::anyhow!("{other}"),
+        })?;
     }
     let addr = config.server.addr.clone();
     let rt = runtime()?;

@@ -528,6 +528,17 @@ fn user_errors_say_what_to_do() {
         error: unknown kind `gadget`; use one of: module, class, struct, interface, trait, enum, function, method, constructor, field, constant
     "#]],
     );
+    // An index another version wrote, with a kind this one does not know.
+    let db = rusqlite::Connection::open(repo.path().join(".kenning/index.sqlite")).unwrap();
+    db.execute("UPDATE symbols SET kind = 'impl'", []).unwrap();
+    drop(db);
+    check_error(
+        &repo,
+        &["symbols", "a"],
+        expect![[r#"
+        error: the index holds the symbol kind `impl`, which this version of ken does not know: another version wrote it; run `ken index --rebuild`
+    "#]],
+    );
     std::fs::write(repo.path().join(".kenning/index.sqlite"), "garbage that is not sqlite").unwrap();
     let _ = std::fs::remove_file(repo.path().join(".kenning/index.sqlite-wal"));
     let _ = std::fs::remove_file(repo.path().join(".kenning/index.sqlite-shm"));

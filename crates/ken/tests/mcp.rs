@@ -4,8 +4,9 @@
 mod support;
 
 use expect_test::expect;
+use ken_test_support::Rng;
 use serde_json::{Value, json};
-use support::{McpSession as Session, Repo, Rng, SHOP, stdout};
+use support::{McpSession as Session, Repo, SHOP, stdout};
 
 #[test]
 fn an_agent_session() {

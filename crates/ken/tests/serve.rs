@@ -4,9 +4,10 @@
 mod support;
 
 use expect_test::expect;
+use ken_test_support::Rng;
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Stdio};
-use support::{Repo, Rng, json, ken_command, ken_embed_in, pypi_corpus, stdout};
+use support::{Repo, json, ken_command, ken_embed_in, pypi_corpus, stdout};
 
 /// A running `ken serve`; killed on drop.
 pub struct Server {
@@ -405,7 +406,7 @@ fn serve_without_an_index_says_what_to_do() {
     expect!["error: no index in $REPO/.kenning; run `ken index` in the repository first (or pass --index-dir)"].assert_eq(message.trim());
     stdout(&repo.ken(&["index", "--quiet"]));
     let out = ken_command(repo.path(), &["serve", "--addr", "not-an-address"]).output().unwrap();
-    expect!["error: --addr: command line: `server.addr` must be an address with a port, e.g. 127.0.0.1:7878 (got `not-an-address`)"]
+    expect!["error: --addr must be an address with a port, e.g. 127.0.0.1:7878 (got `not-an-address`)"]
         .assert_eq(String::from_utf8_lossy(&out.stderr).trim());
 }
 

@@ -20,30 +20,20 @@ impl Fixture {
     pub fn new(text: &str) -> Fixture {
         let dir = tempfile::tempdir().expect("create a tempdir");
         let mut fixture = Fixture { dir, def: None, call: None };
-        let mut current: Option<(String, String)> = None;
-        for line in text.lines() {
-            if let Some(path) = line.strip_prefix("//- /") {
-                if let Some((path, body)) = current.take() {
-                    fixture.write(&path, &body);
+        for (path, text) in ken_test_support::files(text) {
+            // `$0` marks the definition and `$1` the call: remember where, then drop them.
+            let mut body = String::new();
+            for (line_no, line) in text.lines().enumerate() {
+                let mut line = line.to_owned();
+                for (marker, slot) in [("$0", &mut fixture.def), ("$1", &mut fixture.call)] {
+                    if let Some(col) = line.find(marker) {
+                        *slot = Some((path.clone(), line_no as u32 + 1, col as u32 + 1));
+                        line.replace_range(col..col + 2, "");
+                    }
                 }
-                current = Some((path.trim().to_owned(), String::new()));
-                continue;
+                body.push_str(&line);
+                body.push('\n');
             }
-            let Some((path, body)) = current.as_mut() else {
-                continue;
-            };
-            let line_no = body.lines().count() as u32 + 1;
-            let mut line = line.to_owned();
-            for (marker, slot) in [("$0", &mut fixture.def), ("$1", &mut fixture.call)] {
-                if let Some(col) = line.find(marker) {
-                    *slot = Some((path.clone(), line_no, col as u32 + 1));
-                    line.replace_range(col..col + 2, "");
-                }
-            }
-            body.push_str(&line);
-            body.push('\n');
-        }
-        if let Some((path, body)) = current.take() {
             fixture.write(&path, &body);
         }
         fixture

@@ -9,18 +9,7 @@ use ken_core::{ChunkBudget, FileAnalysis, Symbol};
 use ken_mine::Miner;
 use std::fmt::Write;
 
-pub fn files(fixture: &str) -> Vec<(String, String)> {
-    let mut out: Vec<(String, String)> = Vec::new();
-    for line in fixture.lines() {
-        if let Some(path) = line.trim_start().strip_prefix("//- ") {
-            out.push((path.trim().to_string(), String::new()));
-        } else if let Some((_, text)) = out.last_mut() {
-            text.push_str(line);
-            text.push('\n');
-        }
-    }
-    out
-}
+pub use ken_test_support::files;
 
 fn mine(fixture: &str, budget: ChunkBudget) -> Vec<(String, String, FileAnalysis)> {
     let mut miner = Miner::new();

@@ -21,22 +21,9 @@ impl Repo {
     }
 
     pub fn write_fixture(&self, fixture: &str) {
-        let mut current: Option<(String, String)> = None;
-        let flush = |cur: Option<(String, String)>| {
-            if let Some((path, text)) = cur {
-                self.write(&path, &text);
-            }
-        };
-        for line in fixture.lines() {
-            if let Some(path) = line.trim_start().strip_prefix("//- ") {
-                flush(current.take());
-                current = Some((path.trim().to_string(), String::new()));
-            } else if let Some((_, text)) = current.as_mut() {
-                text.push_str(line);
-                text.push('\n');
-            }
+        for (path, text) in ken_test_support::files(fixture) {
+            self.write(&path, &text);
         }
-        flush(current);
     }
 
     pub fn path(&self) -> &Path {
@@ -215,28 +202,6 @@ def send_invoice(invoice, mailer):
     """Email an invoice as a PDF."""
     mailer.send(invoice.render_pdf())
 "#;
-
-/// xorshift64: a small seeded generator for mutation tests, the same on
-/// every machine, so a failing case can be replayed from its seed.
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed.max(1))
-    }
-
-    /// A number below `n` (0 when `n` is 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n.max(1) as u64) as usize
-    }
-
-    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
-    }
-}
 
 /// A real `ken mcp` stdio session, speaking newline-delimited JSON-RPC as an agent would.
 pub struct McpSession {
