@@ -3,6 +3,13 @@
 //! an error naming the field.
 
 use crate::Error;
+
+/// The response types the engine answers with, for the surfaces that
+/// serialise them and describe them (OpenAPI): they need no other crate.
+pub use ken_graph::Traversal;
+pub use ken_pipeline::PipelineResponse;
+pub use ken_search::SearchResponse;
+pub use ken_store::SymbolRow;
 use ken_pipeline::{MAX_TOP_K, Overrides};
 use ken_search::{MAX_QUERY_CHARS, Mode};
 use schemars::JsonSchema;

@@ -13,7 +13,7 @@ pub use walk::VENDORED_DIRS;
 use crossbeam_channel::bounded;
 use ken_core::{ChunkBudget, FileAnalysis, Language};
 use ken_mine::Miner;
-use ken_store::{FileRecord, Store, StoreError};
+use ken_store::{FileRecord, FileRow, Store, StoreError};
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 use serde::Serialize;
@@ -149,6 +149,22 @@ enum Outcome {
     Skipped { reason: &'static str, path: String, detail: Option<String> },
 }
 
+/// What this run must do, from the walk compared with the index.
+struct Plan<'a> {
+    /// Indexed files no longer on disk (renamed ones included).
+    gone: Vec<&'a FileRow>,
+    /// A new path whose content is a vanished file's: moved, not re-mined.
+    renames: Vec<(&'a FileRow, &'a Candidate)>,
+    /// Files to check (with their row when indexed) or mine, biggest first.
+    work: Vec<(&'a Candidate, Option<&'a FileRow>)>,
+    /// The index was mined by another miner version or budget: mine everything.
+    remine_all: bool,
+    fingerprint: String,
+}
+
+/// Walks, mines the changed files on every core and stores them from one
+/// writer thread, in batches, then links the graph (unless `opts.graph` is
+/// false) and summarises the index.
 pub fn index(opts: &IndexOptions, progress: &(dyn Fn(Progress) + Sync)) -> Result<IndexSummary, IndexError> {
     let started = Instant::now();
     if !opts.root.exists() {
@@ -170,27 +186,56 @@ pub fn index(opts: &IndexOptions, progress: &(dyn Fn(Progress) + Sync)) -> Resul
     progress(Progress::Walked { files: walked.candidates.len() as u64 });
     let walk_seconds = started.elapsed().as_secs_f64();
 
+    let stored: FxHashMap<String, FileRow> = store.file_rows()?.into_iter().map(|f| (f.path.clone(), f)).collect();
+    let plan = plan(&store, opts, &walked, &stored)?;
+    let mut summary = IndexSummary::default();
+    let mut skipped: Vec<(&'static str, String, Option<String>)> =
+        walked.skipped.iter().map(|(reason, path)| (*reason, path.clone(), None)).collect();
+    mine_and_store(&mut store, &plan, &stored, &root, opts.budget, &mut summary, &mut skipped, progress)?;
+    summary.phases.walk = walk_seconds;
+    summary.phases.mine_and_store = started.elapsed().as_secs_f64() - walk_seconds;
+
+    let link_started = Instant::now();
+    if opts.graph {
+        progress(Progress::Linking);
+        summary.graph = ken_graph::link(&mut store)?;
+    }
+    if summary.mined_files > 0 || summary.changes.deleted > 0 || summary.graph.files_linked > 0 {
+        let _ = store.checkpoint();
+    }
+    summary.phases.link = link_started.elapsed().as_secs_f64();
+
+    summary.root = root.to_string_lossy().into_owned();
+    summary.index_dir = index_dir.to_string_lossy().into_owned();
+    summary.vendored_dirs_skipped = walked.vendored_dirs;
+    summary.unsupported_files = walked.unsupported;
+    describe(&store, &mut summary, skipped)?;
+    summary.seconds = started.elapsed().as_secs_f64();
+    Ok(summary)
+}
+
+/// Compares the walk with the index: what is gone, renamed, to check or new.
+fn plan<'a>(
+    store: &Store,
+    opts: &IndexOptions,
+    walked: &'a walk::Walked,
+    stored: &'a FxHashMap<String, FileRow>,
+) -> Result<Plan<'a>, StoreError> {
     let fingerprint = format!(
         "miner={MINER_VERSION};chars={};lines={};overlap={}",
         opts.budget.max_chars, opts.budget.max_lines, opts.budget.overlap_lines
     );
     let remine_all = store.meta("fingerprint")?.as_deref() != Some(fingerprint.as_str());
 
-    let stored: FxHashMap<String, ken_store::FileRow> = store.file_rows()?.into_iter().map(|f| (f.path.clone(), f)).collect();
-    let mut summary = IndexSummary::default();
-    let mut skipped: Vec<(&'static str, String, Option<String>)> =
-        walked.skipped.iter().map(|(reason, path)| (*reason, path.clone(), None)).collect();
-
-    // Split the walk into files to check and files that are new here.
     let walked_paths: rustc_hash::FxHashSet<&str> = walked.candidates.iter().map(|c| c.rel.as_str()).collect();
-    let gone: Vec<&ken_store::FileRow> = stored.values().filter(|f| !walked_paths.contains(f.path.as_str())).collect();
+    let gone: Vec<&FileRow> = stored.values().filter(|f| !walked_paths.contains(f.path.as_str())).collect();
     let (known, fresh): (Vec<&Candidate>, Vec<&Candidate>) = walked.candidates.iter().partition(|c| stored.contains_key(&c.rel));
 
     // Renames: a new path whose content matches a path that disappeared.
-    let mut renames: Vec<(&ken_store::FileRow, &Candidate)> = Vec::new();
+    let mut renames: Vec<(&FileRow, &Candidate)> = Vec::new();
     let mut fresh_to_mine: Vec<&Candidate> = fresh.clone();
     if !gone.is_empty() && !fresh.is_empty() && !remine_all {
-        let mut by_hash: FxHashMap<&str, Vec<&ken_store::FileRow>> = FxHashMap::default();
+        let mut by_hash: FxHashMap<&str, Vec<&FileRow>> = FxHashMap::default();
         for f in &gone {
             by_hash.entry(f.hash.as_str()).or_default().push(f);
         }
@@ -203,24 +248,39 @@ pub fn index(opts: &IndexOptions, progress: &(dyn Fn(Progress) + Sync)) -> Resul
             }
         }
     }
-    let renamed_ids: rustc_hash::FxHashSet<i64> = renames.iter().map(|(row, _)| row.id).collect();
-
-    let mut work: Vec<(&Candidate, Option<&ken_store::FileRow>)> =
+    let mut work: Vec<(&Candidate, Option<&FileRow>)> =
         known.iter().map(|c| (*c, stored.get(&c.rel))).chain(fresh_to_mine.iter().map(|c| (*c, None))).collect();
     // Big files first, so no core idles at the end.
     work.sort_by_key(|(c, _)| std::cmp::Reverse(c.size));
-    let total = work.len() as u64;
+    Ok(Plan { gone, renames, work, remine_all, fingerprint })
+}
 
-    let budget = opts.budget;
+/// Mines the plan's work on every core and writes the outcomes from one
+/// writer thread, committing every [`BATCH_FILES`] files or [`BATCH_TIME`]:
+/// a killed run keeps every committed batch.
+#[allow(clippy::too_many_arguments)]
+fn mine_and_store(
+    store: &mut Store,
+    plan: &Plan,
+    stored: &FxHashMap<String, FileRow>,
+    root: &Path,
+    budget: ChunkBudget,
+    summary: &mut IndexSummary,
+    skipped: &mut Vec<(&'static str, String, Option<String>)>,
+    progress: &(dyn Fn(Progress) + Sync),
+) -> Result<(), StoreError> {
+    let total = plan.work.len() as u64;
+    let remine_all = plan.remine_all;
+    let renamed_ids: rustc_hash::FxHashSet<i64> = plan.renames.iter().map(|(row, _)| row.id).collect();
     let (tx, rx) = bounded::<Outcome>(256);
-    let writer_result: Result<(), StoreError> = std::thread::scope(|scope| {
+    std::thread::scope(|scope| {
         let writer = scope.spawn(|| -> Result<(), StoreError> {
             let mut batch = store.writer()?;
-            for id in gone.iter().map(|f| f.id).filter(|id| !renamed_ids.contains(id)) {
+            for id in plan.gone.iter().map(|f| f.id).filter(|id| !renamed_ids.contains(id)) {
                 batch.delete_file(id)?;
                 summary.changes.deleted += 1;
             }
-            for (row, c) in &renames {
+            for (row, c) in &plan.renames {
                 let naming = ken_mine::naming(c.language, &c.rel, row.package.as_deref());
                 batch.rename_file(row.id, &record(c, &row.hash), &naming.module, |local| ken_mine::qualify(&naming, local))?;
                 summary.changes.renamed += 1;
@@ -269,12 +329,12 @@ pub fn index(opts: &IndexOptions, progress: &(dyn Fn(Progress) + Sync)) -> Resul
                     progress(Progress::Mining { done, total });
                 }
             }
-            batch.set_meta("fingerprint", &fingerprint)?;
+            batch.set_meta("fingerprint", &plan.fingerprint)?;
             batch.set_meta("root", &root.to_string_lossy())?;
             batch.commit()?;
             Ok(())
         });
-        work.par_iter().for_each_init(
+        plan.work.par_iter().for_each_init(
             || (Miner::new(), tx.clone()),
             |(miner, tx), (candidate, row)| {
                 let outcome = process(miner, candidate, *row, &budget, remine_all);
@@ -284,23 +344,13 @@ pub fn index(opts: &IndexOptions, progress: &(dyn Fn(Progress) + Sync)) -> Resul
         );
         drop(tx);
         writer.join().unwrap_or_else(|_| Ok(()))
-    });
-    writer_result?;
-    summary.phases.walk = walk_seconds;
-    summary.phases.mine_and_store = started.elapsed().as_secs_f64() - walk_seconds;
-    let link_started = Instant::now();
-    if opts.graph {
-        progress(Progress::Linking);
-        summary.graph = ken_graph::link(&mut store)?;
-    }
-    if summary.mined_files > 0 || summary.changes.deleted > 0 || summary.graph.files_linked > 0 {
-        let _ = store.checkpoint();
-    }
-    summary.phases.link = link_started.elapsed().as_secs_f64();
+    })
+}
 
+/// The summary's view of the whole index: counts, languages, and the
+/// skipped files with their reasons (internal errors listed first).
+fn describe(store: &Store, summary: &mut IndexSummary, mut skipped: Vec<(&'static str, String, Option<String>)>) -> Result<(), StoreError> {
     let stats = store.stats()?;
-    summary.root = root.to_string_lossy().into_owned();
-    summary.index_dir = index_dir.to_string_lossy().into_owned();
     summary.files_by_language = store.files_by_language()?.into_iter().collect();
     summary.files = stats.files;
     summary.lines = stats.lines;
@@ -313,17 +363,13 @@ pub fn index(opts: &IndexOptions, progress: &(dyn Fn(Progress) + Sync)) -> Resul
     for (reason, _, _) in &skipped {
         *summary.skipped.entry(reason.to_string()).or_default() += 1;
     }
-    // Internal errors first: they are the ones to report.
     skipped.sort_by_key(|(reason, _, _)| *reason != INTERNAL_ERROR);
     summary.skipped_files = skipped
         .into_iter()
         .take(MAX_SKIPPED_LISTED)
         .map(|(reason, path, detail)| SkippedFile { path, reason: reason.to_string(), detail })
         .collect();
-    summary.vendored_dirs_skipped = walked.vendored_dirs;
-    summary.unsupported_files = walked.unsupported;
-    summary.seconds = started.elapsed().as_secs_f64();
-    Ok(summary)
+    Ok(())
 }
 
 fn record<'a>(c: &'a Candidate, hash: &'a str) -> FileRecord<'a> {

@@ -181,138 +181,24 @@ impl Pipeline<'_> {
         let start = Instant::now();
         let mut timings = StageTimings::default();
         let mut notes = Vec::new();
-        let store = self.searcher.store;
 
-        // Stage 1: seeds. The query vector is kept for stage 5.
-        let mut options = filters.clone();
-        options.k = config.top_k * 2;
-        let mut query_vector = options.query_vector.clone();
-        if query_vector.is_none()
-            && options.mode.uses_dense()
-            && self.searcher.shard.is_some()
-            && let Some(embedder) = self.searcher.embedder
-        {
-            let t = Instant::now();
-            match embedder.embed_query(query) {
-                Ok(v) => query_vector = Some(v),
-                Err(e) => notes.push(format!("semantic lane off: {e}")),
-            }
-            timings.embed_ms = ms(t);
-        }
-        options.query_vector = query_vector.clone();
         let t = Instant::now();
-        let retrieved = self.searcher.search(query, &options)?;
-        notes.extend(retrieved.notes.iter().cloned());
-        let mut graph = CodeGraph::default();
-        for (rank, hit) in retrieved.hits.iter().enumerate() {
-            let Some(id) = hit.symbol_id else { continue };
-            if graph.index.contains_key(&id) {
-                continue; // a chunk of a symbol already seeded
-            }
-            if let Some(symbol) = store.symbol_by_id(id)? {
-                graph.add(symbol, Origin::Seed { rank: rank + 1, score: hit.score, lanes: hit.lanes });
-            }
-        }
+        let (query_vector, embed_ms) = self.query_vector(query, filters, &mut notes);
+        let (mut graph, query_text) = self.seed(query, filters, query_vector.clone(), config, &mut notes)?;
         let seeds = graph.nodes.len();
-        timings.seeds_ms = ms(t) + timings.embed_ms;
+        timings.embed_ms = embed_ms;
+        timings.seeds_ms = ms(t);
 
-        // Stages 2–3: expansion and graph.
         let t = Instant::now();
-        let limits = Limits {
-            max_depth: config.max_graph_depth,
-            max_nodes: config.max_nodes.max(seeds),
-            max_neighbors: config.max_neighbors,
-            noise: &config.noise_names,
-        };
-        let mut live_report = None;
-        match (config.expansion, &self.live) {
-            (Expansion::Lsp, Some(live)) => {
-                let report = live.expand(store, &mut graph, &limits, config)?;
-                if report.fallback_nodes > 0 {
-                    notes.push(format!(
-                        "{} of {} symbols were expanded with the static graph instead of a language server ({})",
-                        report.fallback_nodes,
-                        report.expanded_nodes,
-                        report.reasons.join("; ")
-                    ));
-                }
-                live_report = Some(report);
-            }
-            (Expansion::Lsp, None) => {
-                notes.push("live expansion is not available here; used the static graph".into());
-                graph::expand_static(store, &mut graph, 0..seeds, &limits)?;
-            }
-            (Expansion::Static, _) => graph::expand_static(store, &mut graph, 0..seeds, &limits)?,
-        }
-        graph::connect_static(store, &mut graph)?;
+        let live_report = self.expand(&mut graph, config, &mut notes)?;
         timings.expansion_ms = ms(t);
 
-        // Stage 4: clustering.
         let t = Instant::now();
-        let weighted: Vec<(usize, usize, f64)> = graph.edges.iter().map(|e| (e.src, e.dst, graph::relation_weight(&e.relation))).collect();
-        let membership = louvain::communities(graph.nodes.len(), &weighted, config.clustering_resolution);
-        let mut groups: Vec<Vec<usize>> = Vec::new();
-        for (node, &c) in membership.iter().enumerate() {
-            if groups.len() <= c {
-                groups.resize(c + 1, Vec::new());
-            }
-            groups[c].push(node);
-        }
+        let (membership, groups) = cluster(&graph, config);
         timings.clustering_ms = ms(t);
 
-        // Stage 5: text relevance for every node, then factors per cluster.
         let t = Instant::now();
-        let text = self.text_relevance(query, query_vector, &graph)?;
-        let strong = |node: usize| graph.nodes[node].is_seed() && text[node] >= config.strong_seed;
-        groups.retain(|members| members.len() >= config.min_cluster_size || members.iter().any(|&m| strong(m)));
-        let mut files = SourceFiles::new(&self.root);
-        let distance = rank::seed_distances(&graph);
-        let mut clusters: Vec<(f64, Vec<ScoredNode>)> = groups
-            .iter()
-            .map(|members| {
-                let structure = rank::structure(&graph, members, &distance);
-                let mut scored: Vec<ScoredNode> = members
-                    .iter()
-                    .zip(structure)
-                    .map(|(&m, (centrality, proximity))| {
-                        let factors = Factors { text: text[m], centrality, proximity };
-                        (m, factors, factors.score(&config.ranking_weights))
-                    })
-                    .collect();
-                scored.sort_by(|a, b| b.2.total_cmp(&a.2).then(a.0.cmp(&b.0)));
-                (scored.first().map_or(0.0, |s| s.2), scored)
-            })
-            .collect();
-        clusters.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1[0].0.cmp(&b.1[0].0)));
-        clusters.truncate(config.top_k);
-        let results: Vec<Cluster> = clusters
-            .into_iter()
-            .enumerate()
-            .map(|(i, (score, members))| {
-                let member_nodes: Vec<usize> = members.iter().map(|m| m.0).collect();
-                let community = membership[member_nodes[0]];
-                let edges = graph.edges.iter().filter(|e| membership[e.src] == community && membership[e.dst] == community).count();
-                let mut paths: Vec<&str> = member_nodes.iter().map(|&m| graph.nodes[m].symbol.path.as_str()).collect();
-                paths.sort_unstable();
-                paths.dedup();
-                let title = title(&graph, &member_nodes, &paths);
-                let metadata = ClusterMetadata {
-                    size: members.len(),
-                    seeds: member_nodes.iter().filter(|&&m| graph.nodes[m].is_seed()).count(),
-                    files: paths.len(),
-                    edges,
-                };
-                let symbols = members
-                    .iter()
-                    .map(|&(m, factors, score)| {
-                        let node = &graph.nodes[m];
-                        let explain = explain.then(|| Explanation { origin: explain_origin(&graph, node), factors });
-                        to_symbol(&node.symbol, score, files.code(&node.symbol, config.max_code_lines), explain)
-                    })
-                    .collect();
-                Cluster { cluster_id: format!("cluster_{i}"), score, title, symbols, metadata }
-            })
-            .collect();
+        let results = self.rank(query, query_vector, &graph, &membership, groups, config, explain)?;
         timings.ranking_ms = ms(t);
         timings.total_ms = ms(start);
         let expansion = ExpansionReport {
@@ -329,11 +215,158 @@ impl Pipeline<'_> {
             query_id: query_id(),
             execution_time_ms: start.elapsed().as_millis() as u64,
             results,
-            query: retrieved.query,
+            query: query_text,
             timings,
             expansion,
             notes,
         })
+    }
+
+    /// The query's embedding, made once: stage 1 searches with it and stage 5
+    /// scores every node against it. Also the milliseconds it took.
+    fn query_vector(&self, query: &str, filters: &SearchOptions, notes: &mut Vec<String>) -> (Option<Vec<f32>>, f64) {
+        if filters.query_vector.is_some() || !filters.mode.uses_dense() || self.searcher.shard.is_none() {
+            return (filters.query_vector.clone(), 0.0);
+        }
+        let Some(embedder) = self.searcher.embedder else { return (None, 0.0) };
+        let t = Instant::now();
+        let vector = match embedder.embed_query(query) {
+            Ok(v) => Some(v),
+            Err(e) => {
+                notes.push(format!("semantic lane off: {e}"));
+                None
+            }
+        };
+        (vector, ms(t))
+    }
+
+    /// Stage 1: hybrid retrieval of `top_k × 2` hits; each symbol hit (a
+    /// chunk counts as the symbol it is named after) becomes a seed node.
+    /// Also the query as the search understood it.
+    fn seed(
+        &self,
+        query: &str,
+        filters: &SearchOptions,
+        query_vector: Option<Vec<f32>>,
+        config: &PipelineConfig,
+        notes: &mut Vec<String>,
+    ) -> Result<(CodeGraph, String), PipelineError> {
+        let options = SearchOptions { k: config.top_k * 2, query_vector, ..filters.clone() };
+        let retrieved = self.searcher.search(query, &options)?;
+        notes.extend(retrieved.notes.iter().cloned());
+        let mut graph = CodeGraph::default();
+        for (rank, hit) in retrieved.hits.iter().enumerate() {
+            let Some(id) = hit.symbol_id else { continue };
+            if graph.index.contains_key(&id) {
+                continue; // a chunk of a symbol already seeded
+            }
+            if let Some(symbol) = self.searcher.store.symbol_by_id(id)? {
+                graph.add(symbol, Origin::Seed { rank: rank + 1, score: hit.score, lanes: hit.lanes });
+            }
+        }
+        Ok((graph, retrieved.query))
+    }
+
+    /// Stages 2–3: grow the graph from the seeds over the stored graph or
+    /// live language servers, then add every stored edge between its nodes.
+    fn expand(&self, graph: &mut CodeGraph, config: &PipelineConfig, notes: &mut Vec<String>) -> Result<Option<LiveReport>, PipelineError> {
+        let store = self.searcher.store;
+        let seeds = graph.nodes.len();
+        let limits = Limits {
+            max_depth: config.max_graph_depth,
+            max_nodes: config.max_nodes.max(seeds),
+            max_neighbors: config.max_neighbors,
+            noise: &config.noise_names,
+        };
+        let mut live_report = None;
+        match (config.expansion, &self.live) {
+            (Expansion::Lsp, Some(live)) => {
+                let report = live.expand(store, graph, &limits, config)?;
+                if report.fallback_nodes > 0 {
+                    notes.push(format!(
+                        "{} of {} symbols were expanded with the static graph instead of a language server ({})",
+                        report.fallback_nodes,
+                        report.expanded_nodes,
+                        report.reasons.join("; ")
+                    ));
+                }
+                live_report = Some(report);
+            }
+            (Expansion::Lsp, None) => {
+                notes.push("live expansion is not available here; used the static graph".into());
+                graph::expand_static(store, graph, 0..seeds, &limits)?;
+            }
+            (Expansion::Static, _) => graph::expand_static(store, graph, 0..seeds, &limits)?,
+        }
+        graph::connect_static(store, graph)?;
+        Ok(live_report)
+    }
+
+    /// Stage 5: text relevance for every node, factors per cluster, the
+    /// clusters ranked by their best member and cut to `top_k`, each with
+    /// its members' code.
+    #[allow(clippy::too_many_arguments)]
+    fn rank(
+        &self,
+        query: &str,
+        query_vector: Option<Vec<f32>>,
+        graph: &CodeGraph,
+        membership: &[usize],
+        mut groups: Vec<Vec<usize>>,
+        config: &PipelineConfig,
+        explain: bool,
+    ) -> Result<Vec<Cluster>, PipelineError> {
+        let text = self.text_relevance(query, query_vector, graph)?;
+        let strong = |node: usize| graph.nodes[node].is_seed() && text[node] >= config.strong_seed;
+        groups.retain(|members| members.len() >= config.min_cluster_size || members.iter().any(|&m| strong(m)));
+        let mut files = SourceFiles::new(&self.root);
+        let distance = rank::seed_distances(graph);
+        let mut clusters: Vec<(f64, Vec<ScoredNode>)> = groups
+            .iter()
+            .map(|members| {
+                let structure = rank::structure(graph, members, &distance);
+                let mut scored: Vec<ScoredNode> = members
+                    .iter()
+                    .zip(structure)
+                    .map(|(&m, (centrality, proximity))| {
+                        let factors = Factors { text: text[m], centrality, proximity };
+                        (m, factors, factors.score(&config.ranking_weights))
+                    })
+                    .collect();
+                scored.sort_by(|a, b| b.2.total_cmp(&a.2).then(a.0.cmp(&b.0)));
+                (scored.first().map_or(0.0, |s| s.2), scored)
+            })
+            .collect();
+        clusters.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1[0].0.cmp(&b.1[0].0)));
+        clusters.truncate(config.top_k);
+        Ok(clusters
+            .into_iter()
+            .enumerate()
+            .map(|(i, (score, members))| {
+                let member_nodes: Vec<usize> = members.iter().map(|m| m.0).collect();
+                let community = membership[member_nodes[0]];
+                let edges = graph.edges.iter().filter(|e| membership[e.src] == community && membership[e.dst] == community).count();
+                let mut paths: Vec<&str> = member_nodes.iter().map(|&m| graph.nodes[m].symbol.path.as_str()).collect();
+                paths.sort_unstable();
+                paths.dedup();
+                let title = title(graph, &member_nodes, &paths);
+                let metadata = ClusterMetadata {
+                    size: members.len(),
+                    seeds: member_nodes.iter().filter(|&&m| graph.nodes[m].is_seed()).count(),
+                    files: paths.len(),
+                    edges,
+                };
+                let symbols = members
+                    .iter()
+                    .map(|&(m, factors, score)| {
+                        let node = &graph.nodes[m];
+                        let explain = explain.then(|| Explanation { origin: explain_origin(graph, node), factors });
+                        to_symbol(&node.symbol, score, files.code(&node.symbol, config.max_code_lines), explain)
+                    })
+                    .collect();
+                Cluster { cluster_id: format!("cluster_{i}"), score, title, symbols, metadata }
+            })
+            .collect())
     }
 
     /// Each node's text relevance in [0, 1]: its dense and BM25 scores, each
@@ -389,6 +422,21 @@ fn explain_origin(graph: &CodeGraph, node: &graph::Node) -> ExplainOrigin {
 /// Seed 003's symbol id: `file_path:name:line`.
 pub fn symbol_id(s: &SymbolRow) -> String {
     format!("{}:{}:{}", s.path, s.name, s.start_line)
+}
+
+/// Stage 4: Louvain communities over the weighted edges; each node's
+/// community, and the communities' members.
+fn cluster(graph: &CodeGraph, config: &PipelineConfig) -> (Vec<usize>, Vec<Vec<usize>>) {
+    let weighted: Vec<(usize, usize, f64)> = graph.edges.iter().map(|e| (e.src, e.dst, graph::relation_weight(&e.relation))).collect();
+    let membership = louvain::communities(graph.nodes.len(), &weighted, config.clustering_resolution);
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for (node, &c) in membership.iter().enumerate() {
+        if groups.len() <= c {
+            groups.resize(c + 1, Vec::new());
+        }
+        groups[c].push(node);
+    }
+    (membership, groups)
 }
 
 fn to_symbol(s: &SymbolRow, score: f64, raw_code: String, explain: Option<Explanation>) -> ClusterSymbol {

@@ -18,11 +18,11 @@ pub fn document() -> Value {
     let hybrid_request = req(requests.subschema_for::<HybridSearchRequest>());
     let search_request = req(requests.subschema_for::<SearchRequest>());
     let reindex_request = req(requests.subschema_for::<ReindexRequest>());
-    let pipeline = responses.subschema_for::<ken_pipeline::PipelineResponse>().to_value();
-    let search = responses.subschema_for::<ken_search::SearchResponse>().to_value();
-    let symbols = responses.subschema_for::<Vec<ken_store::SymbolRow>>().to_value();
+    let pipeline = responses.subschema_for::<ken_engine::api::PipelineResponse>().to_value();
+    let search = responses.subschema_for::<ken_engine::api::SearchResponse>().to_value();
+    let symbols = responses.subschema_for::<Vec<ken_engine::api::SymbolRow>>().to_value();
     let symbol = responses.subschema_for::<SymbolDetail>().to_value();
-    let traversal = responses.subschema_for::<ken_graph::Traversal>().to_value();
+    let traversal = responses.subschema_for::<ken_engine::api::Traversal>().to_value();
     let status = responses.subschema_for::<StatusResponse>().to_value();
     let health = responses.subschema_for::<Health>().to_value();
     let error = responses.subschema_for::<ErrorBody>().to_value();
