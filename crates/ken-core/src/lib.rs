@@ -388,6 +388,21 @@ pub fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
     }
 }
 
+/// A request to stop a long run, checked between batches; clones share it.
+/// A cancelled run keeps what it committed, and the next run resumes.
+#[derive(Clone, Debug, Default)]
+pub struct Cancel(std::sync::Arc<std::sync::atomic::AtomicBool>);
+
+impl Cancel {
+    pub fn cancel(&self) {
+        self.0.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    pub fn is_cancelled(&self) -> bool {
+        self.0.load(std::sync::atomic::Ordering::Relaxed)
+    }
+}
+
 /// Failure injection for crash tests: when `KEN_FAILPOINT` names this point,
 /// the process aborts here as a `kill -9` would (no unwinding, no cleanup).
 /// Reading the variable once keeps the check free on the hot path.

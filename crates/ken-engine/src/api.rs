@@ -8,10 +8,10 @@ use crate::Error;
 /// serialise them and describe them (OpenAPI): they need no other crate.
 pub use ken_graph::Traversal;
 pub use ken_pipeline::PipelineResponse;
-pub use ken_search::SearchResponse;
-pub use ken_store::SymbolRow;
 use ken_pipeline::{MAX_TOP_K, Overrides};
+pub use ken_search::SearchResponse;
 use ken_search::{MAX_QUERY_CHARS, Mode};
+pub use ken_store::SymbolRow;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 

@@ -64,6 +64,8 @@ pub struct Engine {
     runtime: Option<tokio::runtime::Handle>,
     /// Held by the index run (one at a time).
     pub(crate) indexing: Mutex<()>,
+    /// The running (or last) index run's cancel flag.
+    pub(crate) cancel: Mutex<ken_core::Cancel>,
 }
 
 /// Validated language names as the domain type.
@@ -145,6 +147,7 @@ impl Engine {
             lsp,
             runtime,
             indexing: Mutex::new(()),
+            cancel: Mutex::default(),
         })
     }
 

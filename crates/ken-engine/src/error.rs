@@ -24,6 +24,8 @@ pub enum ErrorKind {
     NoIndex,
     /// The embedding model cannot be loaded.
     ModelUnavailable,
+    /// The caller cancelled the run; what it committed stays.
+    Cancelled,
     /// A bug or an IO failure.
     Internal,
 }
@@ -39,6 +41,7 @@ impl ErrorKind {
             ErrorKind::Busy => "busy",
             ErrorKind::NoIndex => "no_index",
             ErrorKind::ModelUnavailable => "model_unavailable",
+            ErrorKind::Cancelled => "cancelled",
             ErrorKind::Internal => "internal",
         }
     }
@@ -169,6 +172,7 @@ impl From<ken_index::IndexError> for Error {
     fn from(e: ken_index::IndexError) -> Error {
         match e {
             ken_index::IndexError::Store(e) => e.into(),
+            ken_index::IndexError::Cancelled => Error::new(ErrorKind::Cancelled, e.to_string()),
             other => Error::invalid("root", other.to_string()),
         }
     }

@@ -1,6 +1,6 @@
 //! `Engine::index`: every phase of an index run, in this process.
 
-use crate::{Engine, Error};
+use crate::{Engine, Error, ErrorKind};
 use ken_embed::{ModelSpec, Resolver};
 use ken_index::{IndexOptions, IndexSummary};
 use ken_store::{EmbedProgress, Store};
@@ -58,9 +58,12 @@ impl Engine {
     /// Brings the index up to date: walk, mine and store, link, points with
     /// their BM25 documents, then (unless `embed` is false) embeddings, all
     /// in this process and through the engine's one shard handle. One run
-    /// at a time; a second call waits. A killed run resumes on the next.
+    /// at a time; a second call waits. A killed run resumes on the next;
+    /// so does one stopped by [`Engine::cancel_index`] (or by cancelling
+    /// `request.options.cancel`), which answers `ErrorKind::Cancelled`.
     pub fn index(&self, request: &IndexRequest, progress: &(dyn Fn(IndexProgress) + Sync)) -> Result<IndexReport, Error> {
         let _one_at_a_time = self.indexing.lock().unwrap_or_else(|e| e.into_inner());
+        *self.cancel.lock().unwrap_or_else(|e| e.into_inner()) = request.options.cancel.clone();
         let started = Instant::now();
         let mut options = request.options.clone();
         options.root = self.root.clone();
@@ -81,7 +84,7 @@ impl Engine {
                 })
             });
             progress(IndexProgress::Points);
-            let vectors = self.vector_phases(&mut store, request, progress);
+            let vectors = self.vector_phases(&mut store, request, &options.cancel, progress);
             let linked = linked.map(|l| l.join().unwrap_or_else(|_| Err(Error::internal("linking panicked")))).transpose();
             (linked, vectors)
         });
@@ -100,7 +103,20 @@ impl Engine {
             // A rebuild or a new model may have changed what queries embed with.
             *embedder = None;
         }
+        if options.cancel.is_cancelled() {
+            return Err(Error::new(ErrorKind::Cancelled, "the index run was cancelled; what it stored stays, and the next run resumes"));
+        }
         Ok(IndexReport { summary, vectors })
+    }
+
+    /// Asks the running index run, if any, to stop after its current batch.
+    /// Returns whether one was running.
+    pub fn cancel_index(&self) -> bool {
+        let running = self.indexing.try_lock().is_err();
+        if running {
+            self.cancel.lock().unwrap_or_else(|e| e.into_inner()).cancel();
+        }
+        running
     }
 
     /// Points and BM25 documents, then embeddings. The engine's explicit
@@ -110,6 +126,7 @@ impl Engine {
         &self,
         store: &mut Store,
         request: &IndexRequest,
+        cancel: &ken_core::Cancel,
         progress: &(dyn Fn(IndexProgress) + Sync),
     ) -> Result<VectorReport, Error> {
         if request.options.rebuild || request.reembed {
@@ -124,7 +141,7 @@ impl Engine {
             }
         };
         let known_model = ken_search::indexed_model(store)?.map(|(id, _)| id);
-        let sync = ken_search::sync_points(store, &self.shards, known_model.as_deref())?;
+        let sync = ken_search::sync_points(store, &self.shards, known_model.as_deref(), cancel)?;
         let mut report = VectorReport { sync, ..VectorReport::default() };
         if !request.embed {
             return Ok(report);
@@ -140,7 +157,7 @@ impl Engine {
             Err(e) => return Err(Error::new(crate::ErrorKind::ModelUnavailable, e.to_string())),
         };
         progress(IndexProgress::Embedding(store.embed_progress()?));
-        let summary = ken_search::embed_pending(store, &self.shards, embedder.as_ref(), &spec_text, 256, None, |p| {
+        let summary = ken_search::embed_pending(store, &self.shards, embedder.as_ref(), &spec_text, 256, cancel, |p| {
             progress(IndexProgress::Embedding(*p))
         })?;
         report.embed = Some(summary);

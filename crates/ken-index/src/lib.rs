@@ -38,6 +38,8 @@ pub struct IndexOptions {
     pub rebuild: bool,
     /// Resolve references into the dependency graph after mining.
     pub graph: bool,
+    /// Stops the run between files: what was stored stays, the rest waits for the next run.
+    pub cancel: ken_core::Cancel,
 }
 
 impl IndexOptions {
@@ -50,6 +52,7 @@ impl IndexOptions {
             include_vendored: false,
             rebuild: false,
             graph: true,
+            cancel: ken_core::Cancel::default(),
         }
     }
 }
@@ -137,6 +140,8 @@ pub enum IndexError {
     RootMissing(PathBuf),
     #[error("{0} is not a directory; pass the path of a repository to index")]
     RootNotDir(PathBuf),
+    #[error("the index run was cancelled; what it stored stays, and the next run resumes")]
+    Cancelled,
     #[error(transparent)]
     Store(#[from] StoreError),
 }
@@ -191,7 +196,10 @@ pub fn index(opts: &IndexOptions, progress: &(dyn Fn(Progress) + Sync)) -> Resul
     let mut summary = IndexSummary::default();
     let mut skipped: Vec<(&'static str, String, Option<String>)> =
         walked.skipped.iter().map(|(reason, path)| (*reason, path.clone(), None)).collect();
-    mine_and_store(&mut store, &plan, &stored, &root, opts.budget, &mut summary, &mut skipped, progress)?;
+    mine_and_store(&mut store, &plan, &stored, &root, opts, &mut summary, &mut skipped, progress)?;
+    if opts.cancel.is_cancelled() {
+        return Err(IndexError::Cancelled);
+    }
     summary.phases.walk = walk_seconds;
     summary.phases.mine_and_store = started.elapsed().as_secs_f64() - walk_seconds;
 
@@ -264,7 +272,7 @@ fn mine_and_store(
     plan: &Plan,
     stored: &FxHashMap<String, FileRow>,
     root: &Path,
-    budget: ChunkBudget,
+    opts: &IndexOptions,
     summary: &mut IndexSummary,
     skipped: &mut Vec<(&'static str, String, Option<String>)>,
     progress: &(dyn Fn(Progress) + Sync),
@@ -337,7 +345,10 @@ fn mine_and_store(
         plan.work.par_iter().for_each_init(
             || (Miner::new(), tx.clone()),
             |(miner, tx), (candidate, row)| {
-                let outcome = process(miner, candidate, *row, &budget, remine_all);
+                if opts.cancel.is_cancelled() {
+                    return; // left as it was: the next run looks at it again
+                }
+                let outcome = process(miner, candidate, *row, &opts.budget, remine_all);
                 // The writer only stops early on an error, which is reported below.
                 let _ = tx.send(outcome);
             },

@@ -13,7 +13,7 @@
 
 use crate::lexical;
 use crate::shard::{PointPayload, ShardError, SharedShard};
-use ken_core::{Chunk, ChunkContext, SymbolKind};
+use ken_core::{Cancel, Chunk, ChunkContext, SymbolKind};
 use ken_embed::Embedder;
 use ken_store::{EmbedProgress, PointRow, Store, StoreError, UnitText};
 use rayon::prelude::*;
@@ -90,7 +90,7 @@ pub fn reset(store: &mut Store, shards: &SharedShard) -> Result<(), SyncError> {
 
 /// Phase 1: brings the points, their BM25 documents and the shard in line
 /// with the index.
-pub fn sync_points(store: &mut Store, shards: &SharedShard, model: Option<&str>) -> Result<SyncSummary, SyncError> {
+pub fn sync_points(store: &mut Store, shards: &SharedShard, model: Option<&str>, cancel: &Cancel) -> Result<SyncSummary, SyncError> {
     let start = Instant::now();
     let mut summary = SyncSummary::default();
     let gone = store.deleted_point_files()?;
@@ -113,6 +113,9 @@ pub fn sync_points(store: &mut Store, shards: &SharedShard, model: Option<&str>)
         None => Prepared::default(),
     };
     for (i, batch) in batches.iter().enumerate() {
+        if cancel.is_cancelled() {
+            break; // the rest stays unsynced for the next run
+        }
         let current = std::mem::take(&mut next);
         let following = batches.get(i + 1).map(|b| read_units(store, b)).transpose()?;
         let (written, prepared) = rayon::join(
@@ -216,14 +219,14 @@ fn payload(unit: &UnitText) -> PointPayload<'_> {
 }
 
 /// Phase 2: embeds points that lack a dense vector, symbols first, calling
-/// `progress` after each batch. Stops early (resumably) when `deadline` passes.
+/// `progress` after each batch. Stops early (resumably) when cancelled.
 pub fn embed_pending(
     store: &mut Store,
     shards: &SharedShard,
     embedder: &dyn Embedder,
     spec: &str,
     batch: usize,
-    deadline: Option<Instant>,
+    cancel: &Cancel,
     mut progress: impl FnMut(&EmbedProgress),
 ) -> Result<EmbedSummary, SyncError> {
     let start = Instant::now();
@@ -231,7 +234,7 @@ pub fn embed_pending(
     check_model(store, shards, embedder, spec)?;
     let mut summary = EmbedSummary { model: model.clone(), ..Default::default() };
     loop {
-        if deadline.is_some_and(|d| Instant::now() >= d) {
+        if cancel.is_cancelled() {
             break;
         }
         let ids = store.pending_points(batch.max(1))?;
@@ -295,7 +298,7 @@ fn check_model(store: &mut Store, shards: &SharedShard, embedder: &dyn Embedder,
                 shards.destroy()?;
                 store.reset_points()?;
                 store.set_meta("embed_dim", &embedder.dim().to_string())?;
-                sync_points(store, shards, Some(embedder.model_id()))?;
+                sync_points(store, shards, Some(embedder.model_id()), &Cancel::default())?;
             } else {
                 store.reset_dense()?;
             }

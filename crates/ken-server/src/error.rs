@@ -62,7 +62,7 @@ impl From<ken_engine::Error> for ApiError {
         let status = match e.kind {
             InvalidField => 400,
             NotFound => 404,
-            Ambiguous | Conflict => 409,
+            Ambiguous | Conflict | Cancelled => 409,
             Busy | NoIndex | ModelUnavailable => 503,
             Internal => 500,
         };

@@ -52,6 +52,7 @@ pub fn router(engine: Arc<Engine>) -> Router {
         .route("/api/v1/graph/{relation}", get(graph))
         .route("/api/v1/status", get(status))
         .route("/api/v1/index", post(reindex))
+        .route("/api/v1/index/cancel", post(cancel_reindex))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(axum::extract::DefaultBodyLimit::max(body_limit))
@@ -161,6 +162,12 @@ async fn reindex(State(state): State<AppState>, body: Bytes) -> Response {
         Ok(result) => respond(result.map_err(ApiError::from)),
         Err(_) => ApiError::internal("the reindex task failed; see the server log").into_response(),
     }
+}
+
+/// Stops the running reindex after its current batch; it answers 409 `cancelled`.
+async fn cancel_reindex(State(state): State<AppState>) -> Response {
+    let running = state.engine.cancel_index();
+    axum::Json(serde_json::json!({ "cancelled": running })).into_response()
 }
 
 async fn not_found() -> ApiError {

@@ -106,7 +106,12 @@ pub fn document() -> Value {
                 "summary": "Bring the index up to date (runs `ken index`)", "operationId": "reindex",
                 "requestBody": { "required": false, "content": { "application/json": { "schema": reindex_request } } },
                 "responses": { "200": { "description": "The index summary" }, "400": err("Invalid request"),
-                    "409": err("A reindex is already running"), "500": err("Indexing failed") } } },
+                    "409": err("The run was cancelled (`cancelled`)"), "500": err("Indexing failed") } } },
+            "/api/v1/index/cancel": { "post": {
+                "summary": "Stop the running reindex after its current batch; what it stored stays", "operationId": "cancelReindex",
+                "responses": { "200": { "description": "`{\"cancelled\": true}` when a reindex was running",
+                    "content": { "application/json": { "schema": { "type": "object", "properties": { "cancelled": { "type": "boolean" } },
+                        "required": ["cancelled"] } } } } } } },
         },
         "components": { "schemas": Value::Object(schemas) },
     })

@@ -541,3 +541,44 @@ fn every_surface_gives_the_same_answer() {
         assert!(!stderr.contains("lane off"), "{query}: {stderr}");
     }
 }
+
+/// A running reindex can be cancelled: it stops after its current batch and
+/// answers 409 `cancelled`; the server goes on answering, and the next
+/// reindex finishes the job (every point embedded, the dense lane back).
+/// Rounds repeat (each a rebuild, so each embeds from scratch) until a
+/// cancel lands inside a run, so the test asks nothing of the machine's speed.
+#[test]
+fn a_reindex_can_be_cancelled_and_the_next_one_finishes() {
+    let repo = copy_of(&pypi_corpus("requests", "2.32.3"));
+    stdout(&support::ken_in(repo.path(), &["index", ".", "-q"]));
+    let server = std::sync::Arc::new(Server::start_in(repo.path(), &[], true));
+    let mut cancelled = None;
+    for _ in 0..5 {
+        let writer = server.clone();
+        let reindex = std::thread::spawn(move || writer.post("/api/v1/index", r#"{"rebuild": true}"#));
+        while !reindex.is_finished() && server.get("/api/v1/status").1["reindexing"] != true {
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        let (status, cancel) = server.post("/api/v1/index/cancel", "");
+        assert_eq!(status, 200, "{cancel}");
+        let answer = reindex.join().unwrap();
+        if cancel["cancelled"] == true && answer.0 == 409 {
+            cancelled = Some(answer.1);
+            break;
+        }
+    }
+    let answer = cancelled.expect("a cancel landed inside a reindex in five rounds");
+    assert_eq!(answer["error"]["code"], "cancelled", "{answer}");
+    let (status, v) = server.post("/api/v1/search", r#"{"query": "Session.send", "k": 3}"#);
+    assert_eq!(status, 200, "the server answers after a cancel: {v}");
+
+    let (status, v) = server.post("/api/v1/index", "{}");
+    assert_eq!(status, 200, "{v}");
+    let embeddings = &server.get("/api/v1/status").1["embeddings"];
+    assert!(embeddings["symbols"].as_u64() > Some(0), "{embeddings}");
+    assert_eq!(embeddings["symbols"], embeddings["symbols_embedded"], "{embeddings}");
+    assert_eq!(embeddings["chunks"], embeddings["chunks_embedded"], "{embeddings}");
+    let (_, v) = server.post("/api/v1/search", r#"{"query": "how are redirects resolved", "k": 5}"#);
+    assert!(v["hits"].as_array().unwrap().iter().any(|h| h["lanes"]["dense"].is_u64()), "{v}");
+    assert_eq!(server.post("/api/v1/index/cancel", "").1["cancelled"], false, "nothing runs now");
+}
