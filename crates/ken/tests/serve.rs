@@ -371,7 +371,8 @@ fn symbols_graph_status_and_openapi() {
         /api/v1/symbol
         /api/v1/graph/{relation}
         /api/v1/status
-        /api/v1/index"#]]
+        /api/v1/index
+        /api/v1/index/cancel"#]]
     .assert_eq(&paths.join("\n"));
     // Every schema reference resolves.
     let text = doc.to_string();
