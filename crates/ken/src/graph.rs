@@ -1,6 +1,6 @@
 //! `ken graph …`: queries over the dependency graph.
 
-use crate::read::Output;
+use crate::output::Output;
 use anyhow::{Result, bail};
 use clap::{Args, Subcommand, ValueEnum};
 use ken_graph::{ExportFormat, Graph, Hit, SymbolRef, Traversal};

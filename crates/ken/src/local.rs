@@ -5,13 +5,13 @@
 //!
 //! The protocol is one JSON line each way: the client's arguments, working
 //! directory and terminal, then what the command printed. Both ends are
-//! this binary, so the command runs the same code (`read::execute`) and
+//! this binary, so the command runs the same code (`read::answer`) and
 //! prints the same bytes. A server declines what it cannot answer as the
 //! client would (another version, another model, language servers it did
 //! not start), and the client then runs the command itself. A socket whose
 //! server is gone is removed by whoever finds it.
 
-use crate::read::{Context, Output, ReadCommand};
+use crate::output::{Context, Output};
 use ken_engine::Engine;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -20,21 +20,24 @@ use std::sync::Arc;
 pub const SOCKET_FILE: &str = "ken.sock";
 
 #[derive(Serialize, Deserialize)]
-struct Ask {
-    version: String,
-    context: Context,
+pub struct Ask {
+    pub version: String,
+    pub context: Context,
     /// The command line as typed, program name first.
-    args: Vec<String>,
+    pub args: Vec<String>,
     /// The embedding model the client was told to use (`--model`, `--model-dir`, `KEN_MODEL_DIR`).
-    model: Option<String>,
+    pub model: Option<String>,
 }
 
 #[derive(Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-enum Answer {
+pub enum Answer {
     Done(Output),
     Declined(String),
 }
+
+/// What a server does with a client's request (`read::answer`).
+pub type Handler = fn(&Engine, Ask) -> Answer;
 
 /// The longest request line a server reads.
 const MAX_ASK_BYTES: u64 = 1 << 20;
@@ -99,11 +102,11 @@ impl Drop for Listening {
     }
 }
 
-/// Answers the read commands for `index_dir` from `engine`, until the
+/// Answers the read commands for `index_dir` from `engine` with `handler`, until the
 /// returned guard is dropped. Call inside a tokio runtime. `None` (with a
 /// warning) when another live server already answers, or the socket cannot
 /// be made; the server itself works on.
-pub fn listen(engine: Arc<Engine>, index_dir: &Path) -> Option<Listening> {
+pub fn listen(engine: Arc<Engine>, index_dir: &Path, handler: Handler) -> Option<Listening> {
     #[cfg(unix)]
     {
         let path = index_dir.join(SOCKET_FILE);
@@ -130,7 +133,7 @@ pub fn listen(engine: Arc<Engine>, index_dir: &Path) -> Option<Listening> {
         }
         tokio::spawn(async move {
             while let Ok((stream, _)) = listener.accept().await {
-                tokio::spawn(serve_one(engine.clone(), stream));
+                tokio::spawn(serve_one(engine.clone(), stream, handler));
             }
         });
         Some(Listening { path })
@@ -143,7 +146,7 @@ pub fn listen(engine: Arc<Engine>, index_dir: &Path) -> Option<Listening> {
 }
 
 #[cfg(unix)]
-async fn serve_one(engine: Arc<Engine>, stream: tokio::net::UnixStream) {
+async fn serve_one(engine: Arc<Engine>, stream: tokio::net::UnixStream, handler: Handler) {
     use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt};
     let (read, mut write) = stream.into_split();
     let mut line = String::new();
@@ -151,7 +154,7 @@ async fn serve_one(engine: Arc<Engine>, stream: tokio::net::UnixStream) {
         return;
     }
     let answer = match serde_json::from_str::<Ask>(&line) {
-        Ok(ask) => tokio::task::spawn_blocking(move || answer(&engine, ask))
+        Ok(ask) => tokio::task::spawn_blocking(move || handler(&engine, ask))
             .await
             .unwrap_or_else(|_| Answer::Declined("the command panicked in the server".into())),
         Err(e) => Answer::Declined(format!("not a request: {e}")),
@@ -160,32 +163,4 @@ async fn serve_one(engine: Arc<Engine>, stream: tokio::net::UnixStream) {
         reply.push('\n');
         let _ = write.write_all(reply.as_bytes()).await;
     }
-}
-
-/// Runs a client's command on this server's engine, or says why not.
-fn answer(engine: &Engine, ask: Ask) -> Answer {
-    if ask.version != env!("CARGO_PKG_VERSION") {
-        return Answer::Declined(format!("this server runs ken {}, the client {}", env!("CARGO_PKG_VERSION"), ask.version));
-    }
-    let command = match crate::parse_read_command(&ask.args) {
-        Some(command) => command,
-        None => return Answer::Declined("not a read command".into()),
-    };
-    if let ReadCommand::Search(args) = &command {
-        if ask.model.is_some() && ask.model.as_deref() != engine.model_text() {
-            return Answer::Declined("the client asks for another embedding model".into());
-        }
-        let wants_lsp = match &args.pipeline.expansion {
-            Some(e) => e == "lsp",
-            None => args.pipeline.wanted() && engine.config.expansion == ken_pipeline::Expansion::Lsp,
-        };
-        if wants_lsp && engine.lsp().is_none() {
-            return Answer::Declined("this server has no language servers (start it with --lsp)".into());
-        }
-    }
-    let mut output = Output::default();
-    if let Err(e) = crate::read::execute(engine, &ask.context, &command, &mut output) {
-        output.error = Some(crate::error_text(&e));
-    }
-    Answer::Done(output)
 }

@@ -1,10 +1,28 @@
-//! Text and JSON renderings of library results for the terminal.
+//! What a command prints (`Output`, collected so a server can print it for
+//! a client) and the text and JSON renderings of library results.
 
 use ken_core::SymbolKind;
 use ken_index::IndexSummary;
 use ken_store::SymbolRow;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::fmt::Write;
+use std::path::PathBuf;
+
+/// What a read command printed, and its error (printed as `error: …`).
+#[derive(Debug, Default, Serialize, Deserialize)]
+pub struct Output {
+    pub stdout: String,
+    pub stderr: String,
+    pub error: Option<String>,
+}
+
+/// Where a read command runs: the directory it was typed in (paths are
+/// relative to it) and whether its stdout is a colour terminal.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Context {
+    pub cwd: PathBuf,
+    pub color: bool,
+}
 
 fn thousands(n: u64) -> String {
     let digits = n.to_string();

@@ -3,30 +3,15 @@
 //! [`Output`], so the same code answers in this process or in a `ken serve`
 //! or `ken mcp` that holds the index (`local.rs`): the bytes are the same.
 
-use crate::{graph, output, search};
+use crate::local::{Answer, Ask};
+use crate::output::{self, Context, Output};
+use crate::{graph, search};
 use anyhow::{Result, bail};
 use clap::{Args, Subcommand};
 use ken_engine::{Engine, EngineOptions};
 use ken_store::{SymbolQuery, SymbolRow};
-use serde::{Deserialize, Serialize};
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
-
-/// What a read command printed, and its error (printed as `error: …`).
-#[derive(Debug, Default, Serialize, Deserialize)]
-pub struct Output {
-    pub stdout: String,
-    pub stderr: String,
-    pub error: Option<String>,
-}
-
-/// Where a read command runs: the directory it was typed in (paths are
-/// relative to it) and whether its stdout is a colour terminal.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Context {
-    pub cwd: PathBuf,
-    pub color: bool,
-}
 
 #[derive(Args)]
 pub struct SymbolsArgs {
@@ -243,4 +228,32 @@ fn status(engine: &Engine, json: bool, out: &mut Output) -> Result<()> {
         writeln!(out.stdout, "reindexing  yes (searches read the last committed state)")?;
     }
     Ok(())
+}
+
+/// Runs a client's command on this server's engine, or says why not.
+pub fn answer(engine: &Engine, ask: Ask) -> Answer {
+    if ask.version != env!("CARGO_PKG_VERSION") {
+        return Answer::Declined(format!("this server runs ken {}, the client {}", env!("CARGO_PKG_VERSION"), ask.version));
+    }
+    let command = match crate::parse_read_command(&ask.args) {
+        Some(command) => command,
+        None => return Answer::Declined("not a read command".into()),
+    };
+    if let ReadCommand::Search(args) = &command {
+        if ask.model.is_some() && ask.model.as_deref() != engine.model_text() {
+            return Answer::Declined("the client asks for another embedding model".into());
+        }
+        let wants_lsp = match &args.pipeline.expansion {
+            Some(e) => e == "lsp",
+            None => args.pipeline.wanted() && engine.config.expansion == ken_pipeline::Expansion::Lsp,
+        };
+        if wants_lsp && engine.lsp().is_none() {
+            return Answer::Declined("this server has no language servers (start it with --lsp)".into());
+        }
+    }
+    let mut output = Output::default();
+    if let Err(e) = execute(engine, &ask.context, &command, &mut output) {
+        output.error = Some(crate::error_text(&e));
+    }
+    Answer::Done(output)
 }

@@ -1,12 +1,13 @@
-//! `ken search`: arguments, the first search of an unindexed repository, and the text rendering.
+//! `ken search`: arguments, the first search of an unindexed repository, the
+//! pipeline's flags, and the text renderings of hits and clusters.
 
 use crate::model::ModelArgs;
-use crate::read::{Context, Output};
+use crate::output::{Context, Output};
 use anyhow::{Context as _, Result, bail};
 use clap::Args;
 use ken_engine::api::{HybridSearchRequest, SearchRequest};
 use ken_engine::{Engine, EngineOptions};
-use ken_pipeline::{Expansion, PipelineConfig, Source};
+use ken_pipeline::{Expansion, Overrides, PipelineConfig, PipelineResponse, RankingWeights, Source};
 use ken_search::{MAX_QUERY_CHARS, Mode, SearchResponse};
 use ken_store::Store;
 use std::fmt::Write as _;
@@ -45,7 +46,7 @@ pub struct SearchArgs {
     #[command(flatten)]
     pub model: ModelArgs,
     #[command(flatten)]
-    pub pipeline: crate::serve::PipelineArgs,
+    pub pipeline: PipelineArgs,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
@@ -103,7 +104,7 @@ pub fn search(engine: &Engine, context: &Context, args: &SearchArgs, out: &mut O
         if args.json {
             writeln!(out.stdout, "{}", serde_json::to_string_pretty(&response)?)?;
         } else {
-            out.stdout.push_str(&crate::serve::render(&response, args.pipeline.explain));
+            out.stdout.push_str(&render_pipeline(&response, args.pipeline.explain));
             for note in &response.notes {
                 writeln!(out.stderr, "note: {note}")?;
             }
@@ -257,4 +258,130 @@ pub fn busy_message(index_dir: &Path) -> Option<String> {
         p.embedded(),
         p.total()
     ))
+}
+
+/// The pipeline's knobs on the command line (`ken search --pipeline`).
+#[derive(Args, Clone, Debug, Default)]
+pub struct PipelineArgs {
+    /// Run the five-stage pipeline: seeds, graph expansion, clustering,
+    /// reranking. Prints clusters of related symbols.
+    #[arg(long)]
+    pub pipeline: bool,
+    /// Say why each symbol is there: seed or relation, and the factor scores (implies --pipeline).
+    #[arg(long)]
+    pub explain: bool,
+    /// Grow the graph over the stored graph (static) or live language servers (lsp).
+    #[arg(long, value_name = "static|lsp")]
+    pub expansion: Option<String>,
+    /// Steps of expansion from the seeds (0–5, default 2).
+    #[arg(long, value_name = "N")]
+    pub depth: Option<u32>,
+    /// Most symbols in the graph (default 100).
+    #[arg(long, value_name = "N")]
+    pub max_nodes: Option<usize>,
+    /// Louvain resolution: higher gives smaller clusters (default 1.0).
+    #[arg(long, value_name = "R")]
+    pub resolution: Option<f64>,
+    /// Ranking weights: text relevance, centrality, proximity (default 0.4,0.35,0.25).
+    #[arg(long, value_name = "W1,W2,W3")]
+    pub weights: Option<String>,
+}
+
+impl PipelineArgs {
+    pub fn wanted(&self) -> bool {
+        self.pipeline || self.explain || self.expansion.is_some()
+    }
+
+    pub fn overrides(&self) -> Result<Overrides> {
+        let expansion = match &self.expansion {
+            Some(text) => Some(Expansion::parse(text).with_context(|| format!("unknown --expansion `{text}`; use static or lsp"))?),
+            None => None,
+        };
+        let ranking_weights = match &self.weights {
+            Some(text) => {
+                let w: Vec<f64> = text
+                    .split(',')
+                    .map(|p| p.trim().parse::<f64>())
+                    .collect::<Result<_, _>>()
+                    .ok()
+                    .filter(|w: &Vec<f64>| w.len() == 3)
+                    .with_context(|| format!("--weights `{text}` must be three numbers, e.g. 0.4,0.35,0.25"))?;
+                Some(RankingWeights { w1: w[0], w2: w[1], w3: w[2] })
+            }
+            None => None,
+        };
+        Ok(Overrides {
+            ranking_weights,
+            max_graph_depth: self.depth,
+            clustering_resolution: self.resolution,
+            max_nodes: self.max_nodes,
+            min_cluster_size: None,
+            expansion,
+        })
+    }
+}
+
+/// Clusters as text: score, title, then each symbol (and, with `explain`, why).
+pub fn render_pipeline(response: &PipelineResponse, explain: bool) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    let e = &response.expansion;
+    let symbols: usize = response.results.iter().map(|c| c.symbols.len()).sum();
+    let _ = writeln!(
+        out,
+        "{} symbols in {} clusters ({} seeds, {} graph, {} nodes, {} edges)\n",
+        symbols,
+        response.results.len(),
+        e.seeds,
+        match e.mode {
+            Expansion::Static => "static",
+            Expansion::Lsp => "live LSP",
+        },
+        e.nodes,
+        e.edges
+    );
+    if response.results.is_empty() {
+        let _ = writeln!(out, "no results for `{}`", response.query);
+    }
+    for (i, cluster) in response.results.iter().enumerate() {
+        let _ = writeln!(out, "cluster {}  {:.3}  {}", i + 1, cluster.score, cluster.title);
+        for s in &cluster.symbols {
+            let _ = writeln!(
+                out,
+                "  {:.3}  {:<9} {}  {}:{}-{}",
+                s.score, s.kind, s.qualified_name, s.file_path, s.range.start.line, s.range.end.line
+            );
+            if explain && let Some(x) = &s.explain {
+                let origin = match &x.origin {
+                    ken_pipeline::ExplainOrigin::Seed { rank, lanes } => {
+                        let mut parts = Vec::new();
+                        for (lane, rank) in [("dense", lanes.dense), ("bm25", lanes.sparse), ("exact", lanes.exact)] {
+                            if let Some(r) = rank {
+                                parts.push(format!("{lane} {r}"));
+                            }
+                        }
+                        format!("seed #{rank} ({})", parts.join(", "))
+                    }
+                    ken_pipeline::ExplainOrigin::Reached { from_name, relation, via, depth, .. } => {
+                        let via = match via {
+                            ken_pipeline::Via::Graph => "graph",
+                            ken_pipeline::Via::Lsp => "lsp",
+                        };
+                        format!("{from_name} {relation} this ({via}, depth {depth})")
+                    }
+                };
+                let f = &x.factors;
+                let _ =
+                    writeln!(out, "         {origin} · text {:.2} · centrality {:.2} · proximity {:.2}", f.text, f.centrality, f.proximity);
+            }
+        }
+        out.push('\n');
+    }
+    let t = &response.timings;
+    let _ = writeln!(
+        out,
+        "stages: seeds {:.1} ms · expansion {:.1} ms · clustering {:.1} ms · ranking {:.1} ms · total {:.1} ms",
+        t.seeds_ms, t.expansion_ms, t.clustering_ms, t.ranking_ms, t.total_ms
+    );
+    out
 }
