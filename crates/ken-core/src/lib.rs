@@ -23,10 +23,37 @@ pub enum Language {
     Cpp,
     Ruby,
     Php,
+    Bash,
+    /// Documents, chunked by heading.
+    Markdown,
+    Rst,
+    AsciiDoc,
+    /// Configuration, chunked by top-level key, table, stage or target.
+    Yaml,
+    Toml,
+    Json,
+    Ini,
+    Dockerfile,
+    Make,
+    /// Any other text: line windows, searchable by BM25 and vectors.
+    Text,
+}
+
+/// What a language's files hold, which decides how they are mined.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Family {
+    /// Source code, mined with a tree-sitter grammar and queries.
+    Code,
+    /// Prose documents: sections by heading.
+    Doc,
+    /// Configuration: units by key, table, stage or target.
+    Config,
+    /// Plain text: line windows only.
+    Text,
 }
 
 impl Language {
-    pub const ALL: [Language; 12] = [
+    pub const ALL: [Language; 23] = [
         Language::Python,
         Language::Rust,
         Language::JavaScript,
@@ -39,6 +66,17 @@ impl Language {
         Language::Cpp,
         Language::Ruby,
         Language::Php,
+        Language::Bash,
+        Language::Markdown,
+        Language::Rst,
+        Language::AsciiDoc,
+        Language::Yaml,
+        Language::Toml,
+        Language::Json,
+        Language::Ini,
+        Language::Dockerfile,
+        Language::Make,
+        Language::Text,
     ];
 
     /// Stable lower-case name, used in the index, on the CLI and in JSON.
@@ -56,6 +94,26 @@ impl Language {
             Language::Cpp => "cpp",
             Language::Ruby => "ruby",
             Language::Php => "php",
+            Language::Bash => "bash",
+            Language::Markdown => "markdown",
+            Language::Rst => "rst",
+            Language::AsciiDoc => "asciidoc",
+            Language::Yaml => "yaml",
+            Language::Toml => "toml",
+            Language::Json => "json",
+            Language::Ini => "ini",
+            Language::Dockerfile => "dockerfile",
+            Language::Make => "make",
+            Language::Text => "text",
+        }
+    }
+
+    pub fn family(self) -> Family {
+        match self {
+            Language::Markdown | Language::Rst | Language::AsciiDoc => Family::Doc,
+            Language::Yaml | Language::Toml | Language::Json | Language::Ini | Language::Dockerfile | Language::Make => Family::Config,
+            Language::Text => Family::Text,
+            _ => Family::Code,
         }
     }
 
@@ -69,6 +127,11 @@ impl Language {
             "c#" | "cs" => "csharp",
             "c++" | "cxx" => "cpp",
             "rb" => "ruby",
+            "sh" | "shell" => "bash",
+            "md" => "markdown",
+            "adoc" => "asciidoc",
+            "yml" => "yaml",
+            "makefile" => "make",
             other => other,
         };
         Language::ALL.into_iter().find(|l| l.name() == alias)
@@ -87,6 +150,8 @@ impl Language {
         match self {
             Language::Rust | Language::Cpp | Language::C => "::",
             Language::Php => "\\",
+            // A document's sections and a configuration's keys, after the file's path.
+            l if l.family() != Family::Code => " > ",
             _ => ".",
         }
     }
@@ -137,6 +202,10 @@ string_enum! {
         Constructor => "constructor",
         Field => "field",
         Constant => "constant",
+        /// A section of a document, under its heading.
+        Doc => "doc",
+        /// A unit of configuration: a top-level key or table, a job, a stage, a target.
+        Config => "config",
     }
 }
 

@@ -39,6 +39,9 @@ pub(crate) enum Family {
     C,
     Ruby,
     Php,
+    Shell,
+    /// Documents, configuration and text: nothing resolves into them.
+    Other,
 }
 
 impl Family {
@@ -53,6 +56,8 @@ impl Family {
             Language::C | Language::Cpp => Family::C,
             Language::Ruby => Family::Ruby,
             Language::Php => Family::Php,
+            Language::Bash => Family::Shell,
+            _ => Family::Other,
         }
     }
 
@@ -372,6 +377,13 @@ fn interpret_import(file: &FileInfo, r: &RefRow, at: usize) -> Vec<Import> {
             None => vec![import(None, name.to_string(), None, true)],
         },
         Family::C | Family::Ruby => vec![import(None, name.to_string(), None, false)],
+        // `source lib/util.sh` brings in every function of that file.
+        Family::Shell => {
+            let file = name.trim_matches(['"', '\'']);
+            let module = file.rsplit_once('.').map_or(file, |(stem, _)| stem);
+            vec![import(None, module.to_string(), None, true)]
+        }
+        Family::Other => Vec::new(),
     }
 }
 

@@ -11,6 +11,27 @@ use std::sync::atomic::{AtomicU64, Ordering};
 pub const VENDORED_DIRS: &[&str] =
     &["node_modules", "target", "dist", "vendor", "third_party", "bower_components", "__pycache__", ".venv", "venv"];
 
+/// Hidden files and directories people still search: CI pipelines, editor
+/// and hook settings, environment templates (never `.env` itself: secrets).
+pub const HIDDEN_KEPT: &[&str] = &[
+    ".github",
+    ".gitlab",
+    ".gitlab-ci.yml",
+    ".circleci",
+    ".travis.yml",
+    ".pre-commit-config.yaml",
+    ".editorconfig",
+    ".env.example",
+    ".env.sample",
+    ".env.template",
+    ".env.dist",
+];
+
+/// Directories of packaging metadata, written by build tools.
+fn is_generated_dir(name: &str) -> bool {
+    name.ends_with(".dist-info") || name.ends_with(".egg-info")
+}
+
 /// A file the walk found, with what the incremental check needs.
 #[derive(Clone, Debug)]
 pub struct Candidate {
@@ -27,7 +48,8 @@ pub struct Walked {
     pub candidates: Vec<Candidate>,
     /// (reason, path) of every file skipped during the walk.
     pub skipped: Vec<(&'static str, String)>,
-    /// Files in no language Kenning mines.
+    /// Files in no language Kenning mines (none since plain text is indexed
+    /// as `text`; kept for the summary's shape).
     pub unsupported: u64,
     pub vendored_dirs: u64,
 }
@@ -43,7 +65,7 @@ pub fn walk(opts: &WalkOptions) -> Walked {
     let vendored = Arc::new(AtomicU64::new(0));
     let mut builder = ignore::WalkBuilder::new(opts.root);
     builder
-        .hidden(true)
+        .hidden(false)
         .git_ignore(true)
         .git_exclude(true)
         .git_global(false)
@@ -58,6 +80,13 @@ pub fn walk(opts: &WalkOptions) -> Walked {
             return false;
         }
         let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
+        let name = entry.file_name().to_str().unwrap_or("");
+        if entry.depth() > 0 && name.starts_with('.') && !HIDDEN_KEPT.contains(&name) {
+            return false;
+        }
+        if is_dir && entry.depth() > 0 && is_generated_dir(name) {
+            return false;
+        }
         if is_dir
             && entry.depth() > 0
             && !include_vendored
@@ -77,23 +106,19 @@ pub fn walk(opts: &WalkOptions) -> Walked {
         let out = &out;
         Box::new(move |result| {
             let mut local: Option<Result<Candidate, (&'static str, String)>> = None;
-            let mut unsupported = false;
             match result {
                 Ok(entry) => {
                     if entry.file_type().is_some_and(|t| t.is_file()) {
                         let rel = relative(root, entry.path());
-                        match ken_lang::detect(entry.path()) {
-                            None => unsupported = true,
-                            Some(language) => local = Some(candidate(entry.path(), rel, language, max)),
-                        }
+                        local = Some(match ken_lang::classify(entry.path()) {
+                            ken_lang::Detected::Index(language) => candidate(entry.path(), rel, language, max),
+                            ken_lang::Detected::Skip(reason) => Err((reason, rel)),
+                        });
                     }
                 }
                 Err(err) => local = Some(Err(classify_walk_error(root, &err))),
             }
             let mut out = out.lock().unwrap_or_else(|p| p.into_inner());
-            if unsupported {
-                out.unsupported += 1;
-            }
             match local {
                 Some(Ok(c)) => out.candidates.push(c),
                 Some(Err(skip)) => out.skipped.push(skip),

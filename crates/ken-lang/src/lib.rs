@@ -1,6 +1,9 @@
 //! The language registry: which grammar, file extensions, query files and
 //! conventions belong to each language Kenning mines.
 //!
+//! Documents, configuration and other text have no grammar here: ken-mine
+//! splits them by headings and keys ([`Detected`] says what to skip).
+//!
 //! Queries are data (`queries/<lang>/{symbols,references}.scm`), compiled once
 //! per process. A query that fails to compile disables that one feature for
 //! that one language and is reported by [`LanguageConfig::problems`]; it never
@@ -37,7 +40,9 @@ pub enum DocStyle {
 pub struct LanguageConfig {
     pub language: Language,
     pub extensions: &'static [&'static str],
-    pub grammar: tree_sitter::Language,
+    /// `None` for documents, configuration and text, which are mined by
+    /// their structure (headings, keys) rather than a syntax tree.
+    pub grammar: Option<tree_sitter::Language>,
     pub doc_style: DocStyle,
     /// Method names that make a method a constructor (`__init__`, `constructor`).
     pub constructor_names: &'static [&'static str],
@@ -63,7 +68,7 @@ impl LanguageConfig {
 struct Spec {
     language: Language,
     extensions: &'static [&'static str],
-    grammar: fn() -> tree_sitter::Language,
+    grammar: Option<fn() -> tree_sitter::Language>,
     doc_style: DocStyle,
     constructor_names: &'static [&'static str],
     decorator_kinds: &'static [&'static str],
@@ -96,7 +101,7 @@ fn specs() -> Vec<Spec> {
                 (symbols, references, types): (&'static str, &'static str, &'static str)| Spec {
         language,
         extensions,
-        grammar,
+        grammar: Some(grammar),
         doc_style,
         constructor_names,
         decorator_kinds,
@@ -205,7 +210,43 @@ fn specs() -> Vec<Spec> {
             COMMON_BODY,
             queries!("php"),
         ),
+        spec(
+            Language::Bash,
+            &["sh", "bash", "bats", "zsh", "ksh"],
+            || tree_sitter_bash::LANGUAGE.into(),
+            PrecedingComments,
+            &[],
+            &[],
+            COMMON_BODY,
+            queries!("bash"),
+        ),
+        structured(Language::Markdown, &["md", "markdown", "mdx"]),
+        structured(Language::Rst, &["rst"]),
+        structured(Language::AsciiDoc, &["adoc", "asciidoc"]),
+        structured(Language::Yaml, &["yml", "yaml"]),
+        structured(Language::Toml, &["toml"]),
+        structured(Language::Json, &["json", "jsonc", "json5"]),
+        structured(Language::Ini, &["ini", "cfg", "conf", "properties", "env"]),
+        structured(Language::Dockerfile, &["dockerfile", "containerfile"]),
+        structured(Language::Make, &["mk", "make"]),
+        structured(Language::Text, &["txt", "text"]),
     ]
+}
+
+/// A format without a grammar: ken-mine splits it by headings or keys.
+fn structured(language: Language, extensions: &'static [&'static str]) -> Spec {
+    Spec {
+        language,
+        extensions,
+        grammar: None,
+        doc_style: DocStyle::PrecedingComments,
+        constructor_names: &[],
+        decorator_kinds: &[],
+        body_fields: &[],
+        symbols: "",
+        references: "",
+        types: "",
+    }
 }
 
 fn compile(grammar: &tree_sitter::Language, source: &str, what: &str, lang: Language, problems: &mut Vec<String>) -> Option<Query> {
@@ -222,11 +263,14 @@ fn compile(grammar: &tree_sitter::Language, source: &str, what: &str, lang: Lang
 }
 
 fn build(spec: Spec) -> LanguageConfig {
-    let grammar = (spec.grammar)();
+    let grammar = spec.grammar.map(|g| g());
     let mut problems = Vec::new();
-    let symbols = compile(&grammar, spec.symbols, "symbols", spec.language, &mut problems);
-    let references = compile(&grammar, spec.references, "references", spec.language, &mut problems);
-    let types = compile(&grammar, spec.types, "types", spec.language, &mut problems);
+    let (mut symbols, mut references, mut types) = (None, None, None);
+    if let Some(grammar) = &grammar {
+        symbols = compile(grammar, spec.symbols, "symbols", spec.language, &mut problems);
+        references = compile(grammar, spec.references, "references", spec.language, &mut problems);
+        types = compile(grammar, spec.types, "types", spec.language, &mut problems);
+    }
     LanguageConfig {
         language: spec.language,
         extensions: spec.extensions,
@@ -258,8 +302,153 @@ pub fn all() -> Vec<&'static LanguageConfig> {
     Language::ALL.into_iter().map(config).collect()
 }
 
-/// The language of a file, judged by its extension (case-insensitive).
+/// The language of a file, judged by its name or extension (case-insensitive);
+/// `None` when neither is known (see [`classify`] for the fallback).
 pub fn detect(path: &Path) -> Option<Language> {
+    let name = path.file_name()?.to_str()?.to_ascii_lowercase();
+    if let Some(language) = by_name(&name) {
+        return Some(language);
+    }
     let ext = path.extension()?.to_str()?.to_ascii_lowercase();
     specs().iter().find(|s| s.extensions.contains(&ext.as_str())).map(|s| s.language)
 }
+
+/// What to do with a file the walk found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Detected {
+    /// Index it as this language (`Text` when nothing more is known: line
+    /// windows, if its content turns out to be text).
+    Index(Language),
+    /// Leave it out, counted under this reason (`binary`, `generated`, `data`).
+    Skip(&'static str),
+}
+
+/// A file's fate by its name alone; content checks (NUL bytes, minified
+/// lines, encoding) come later, when it is read.
+pub fn classify(path: &Path) -> Detected {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("").to_ascii_lowercase();
+    if GENERATED_NAMES.contains(&name.as_str()) || GENERATED_SUFFIXES.iter().any(|s| name.ends_with(s)) {
+        return Detected::Skip("generated");
+    }
+    let ext = name.rsplit_once('.').map_or("", |(_, e)| e);
+    if BINARY_EXTENSIONS.contains(&ext) {
+        return Detected::Skip("binary");
+    }
+    if DATA_EXTENSIONS.contains(&ext) {
+        return Detected::Skip("data");
+    }
+    Detected::Index(detect(path).unwrap_or(Language::Text))
+}
+
+/// Files known by name: build files, environment templates, licences.
+fn by_name(name: &str) -> Option<Language> {
+    Some(match name {
+        "dockerfile" | "containerfile" => Language::Dockerfile,
+        n if n.starts_with("dockerfile.") || n.ends_with(".dockerfile") => Language::Dockerfile,
+        "makefile" | "gnumakefile" | "bsdmakefile" => Language::Make,
+        ".env" | ".env.example" | ".env.sample" | ".env.template" | ".env.dist" | ".editorconfig" | "setup.cfg" | "tox.ini" => {
+            Language::Ini
+        }
+        ".bashrc" | ".bash_profile" | ".profile" | ".zshrc" => Language::Bash,
+        _ => return None,
+    })
+}
+
+/// Lock files and build output: written by tools, not read by people.
+const GENERATED_NAMES: &[&str] = &[
+    "package-lock.json",
+    "npm-shrinkwrap.json",
+    "yarn.lock",
+    "pnpm-lock.yaml",
+    "cargo.lock",
+    "poetry.lock",
+    "pipfile.lock",
+    "uv.lock",
+    "composer.lock",
+    "gemfile.lock",
+    "go.sum",
+    "bun.lockb",
+];
+const GENERATED_SUFFIXES: &[&str] = &[".min.js", ".min.css", ".map", ".pb.go", "_pb2.py"];
+
+const BINARY_EXTENSIONS: &[&str] = &[
+    "png",
+    "jpg",
+    "jpeg",
+    "gif",
+    "bmp",
+    "ico",
+    "icns",
+    "webp",
+    "tif",
+    "tiff",
+    "psd",
+    "svg",
+    "svgz",
+    "pdf",
+    "zip",
+    "gz",
+    "tgz",
+    "bz2",
+    "xz",
+    "zst",
+    "7z",
+    "rar",
+    "tar",
+    "jar",
+    "war",
+    "whl",
+    "egg",
+    "so",
+    "dylib",
+    "dll",
+    "exe",
+    "bin",
+    "o",
+    "a",
+    "lib",
+    "obj",
+    "class",
+    "pyc",
+    "pyo",
+    "pyd",
+    "wasm",
+    "woff",
+    "woff2",
+    "ttf",
+    "otf",
+    "eot",
+    "mp3",
+    "mp4",
+    "wav",
+    "ogg",
+    "flac",
+    "avi",
+    "mov",
+    "mkv",
+    "webm",
+    "sqlite",
+    "sqlite3",
+    "db",
+    "pkl",
+    "pickle",
+    "npy",
+    "npz",
+    "h5",
+    "onnx",
+    "pt",
+    "pth",
+    "ckpt",
+    "safetensors",
+    "gguf",
+    "node",
+    "rlib",
+    "crate",
+    "deb",
+    "rpm",
+    "dmg",
+    "iso",
+];
+
+/// Tables of data: large, and not what a code search is for.
+const DATA_EXTENSIONS: &[&str] = &["csv", "tsv", "parquet", "arrow", "feather", "avro", "xls", "xlsx", "ods", "log"];

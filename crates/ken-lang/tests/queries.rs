@@ -8,6 +8,9 @@ fn queries_compile() {
     let mut problems = Vec::new();
     for config in ken_lang::all() {
         problems.extend(config.problems().iter().cloned());
+        if config.grammar.is_none() {
+            continue; // documents, configuration and text: split by structure, no queries
+        }
         if config.symbols.is_none() {
             problems.push(format!("{}: no symbols query", config.language));
         }

@@ -259,6 +259,27 @@ fn contextualize(src: &Source, symbols: &[Symbol], start_row: usize, end_row: us
 
 /// RepoGPT's context header for a chunk: what gets embedded and shown.
 pub fn render_header(path: &str, language: Language, chunk: &Chunk, canonical_name: &str) -> String {
+    let lines = format!("lines {} to {}", chunk.start_line, chunk.end_line);
+    // A unit of a document or configuration is named `path > heading path`.
+    let unit = canonical_name.strip_prefix(path).and_then(|rest| rest.strip_prefix(" > ")).filter(|u| !u.is_empty());
+    match language.family() {
+        ken_core::Family::Doc => {
+            let mut header = format!("The following {language} text is from the file {path}, {lines}.");
+            if let Some(section) = unit {
+                header.push_str(&format!(" It is in the section `{section}`."));
+            }
+            return header;
+        }
+        ken_core::Family::Config => {
+            let mut header = format!("The following {language} configuration is from the file {path}, {lines}.");
+            if let Some(key) = unit {
+                header.push_str(&format!(" It is under `{key}`."));
+            }
+            return header;
+        }
+        ken_core::Family::Text => return format!("The following text is from the file {path}, {lines}."),
+        ken_core::Family::Code => {}
+    }
     let mut header = format!("The following {language} code is from the file {path}, lines {} to {}.", chunk.start_line, chunk.end_line);
     let describe = |header: &mut String, what: &str, ctx: &ChunkContext| {
         let relation = if ctx.encloses { "inside" } else { "after" };

@@ -1,5 +1,6 @@
 //! Pure analysis of one source file: symbols, raw references and contextual
-//! chunks, from a tree-sitter parse.
+//! chunks, from a tree-sitter parse; documents, configuration and text by
+//! their headings and keys (`structure.rs`).
 //!
 //! Nothing here touches the disk, processes or the network. Broken input is
 //! data: a file that does not parse still yields what tree-sitter recovered,
@@ -9,6 +10,7 @@ mod chunks;
 mod docs;
 mod naming;
 mod references;
+mod structure;
 mod symbols;
 mod types;
 
@@ -35,10 +37,14 @@ impl Miner {
     /// separators; it decides the module path.
     pub fn analyze(&mut self, path: &str, language: Language, source: &str, budget: &ChunkBudget) -> FileAnalysis {
         let config = ken_lang::config(language);
+        let Some(grammar) = &config.grammar else {
+            // Documents, configuration and text: split by headings and keys.
+            return structure::mine(path, language, source, budget);
+        };
         let parser = self.parsers.entry(language).or_insert_with(|| {
             let mut parser = Parser::new();
             // The registry only holds grammars this tree-sitter version loads.
-            let _ = parser.set_language(&config.grammar);
+            let _ = parser.set_language(grammar);
             parser
         });
         let lines = line_count(source);

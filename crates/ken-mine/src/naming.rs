@@ -19,6 +19,10 @@ pub struct Naming {
 /// Naming for the file at `path` (relative, `/`-separated).
 pub fn naming(language: Language, path: &str, declared_package: Option<&str>) -> Naming {
     let separator = language.path_separator();
+    if language.family() != ken_core::Family::Code {
+        // A document's or configuration's units are named after the file itself.
+        return Naming { module: path.to_string(), prefix: path.to_string(), separator };
+    }
     let stem_parts = || -> Vec<&str> {
         let mut parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty() && *p != ".").collect();
         if let Some(last) = parts.last_mut() {
@@ -86,7 +90,9 @@ pub fn naming(language: Language, path: &str, declared_package: Option<&str>) ->
                 None => (by_path, String::new()),
             }
         }
-        Language::C | Language::Cpp | Language::Ruby => (path_module(path), String::new()),
+        // Shell functions share one namespace once sourced, as C's do.
+        Language::C | Language::Cpp | Language::Ruby | Language::Bash => (path_module(path), String::new()),
+        _ => (path.to_string(), path.to_string()),
     };
     Naming { module, prefix, separator }
 }
@@ -102,7 +108,7 @@ pub fn qualify(naming: &Naming, local_path: &str) -> String {
         (true, false) => local_path.to_string(),
         (false, false) => {
             // Go and JS modules are paths: members hang off them with a dot.
-            let sep = if naming.prefix.contains('/') { "." } else { naming.separator };
+            let sep = if naming.prefix.contains('/') && naming.separator != " > " { "." } else { naming.separator };
             format!("{}{sep}{local_path}", naming.prefix)
         }
     }

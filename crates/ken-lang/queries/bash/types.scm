@@ -1,0 +1,1 @@
+; bash: no type facts.
