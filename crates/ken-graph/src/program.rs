@@ -379,7 +379,7 @@ fn interpret_import(file: &FileInfo, r: &RefRow, at: usize) -> Vec<Import> {
         Family::C | Family::Ruby => vec![import(None, name.to_string(), None, false)],
         // `source lib/util.sh` brings in every function of that file.
         Family::Shell => {
-            let file = name.trim_matches(['"', '\'']);
+            let file = name.trim_matches(['"', '\'']).trim_start_matches("./");
             let module = file.rsplit_once('.').map_or(file, |(stem, _)| stem);
             vec![import(None, module.to_string(), None, true)]
         }

@@ -402,7 +402,7 @@ fn process(miner: &mut Miner, c: &Candidate, row: Option<&ken_store::FileRow>, b
         && !remine_all
         && row.size == c.size
         && row.mtime_ns == c.mtime_ns
-        && row.language == c.language.name()
+        && same_language(row, c)
     {
         return Outcome::Unchanged;
     }
@@ -415,7 +415,7 @@ fn process(miner: &mut Miner, c: &Candidate, row: Option<&ken_store::FileRow>, b
     if let Some(row) = row
         && !remine_all
         && row.hash == hash
-        && row.language == c.language.name()
+        && same_language(row, c)
     {
         return Outcome::Touched { id: row.id, size: c.size, mtime_ns: c.mtime_ns };
     }
@@ -440,7 +440,14 @@ fn process(miner: &mut Miner, c: &Candidate, row: Option<&ken_store::FileRow>, b
     }
     // A bug in ken that one file triggers costs that file, not the run; the
     // file stays out of the index, so the next run tries it again.
-    let mined = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| miner.analyze(&c.rel, c.language, &text, budget)));
+    // A script without an extension says what it is on its first line.
+    let mut candidate = c.clone();
+    if c.language == Language::Text
+        && let Some(language) = ken_lang::sniff(&text)
+    {
+        candidate.language = language;
+    }
+    let mined = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| miner.analyze(&c.rel, candidate.language, &text, budget)));
     let analysis = match mined {
         Ok(analysis) => analysis,
         Err(panic) => {
@@ -448,7 +455,13 @@ fn process(miner: &mut Miner, c: &Candidate, row: Option<&ken_store::FileRow>, b
             return Outcome::Skipped { reason: INTERNAL_ERROR, path: c.rel.clone(), detail: Some(ken_core::panic_message(&*panic)) };
         }
     };
-    Outcome::Mined { candidate: c.clone(), hash, text, analysis: Box::new(analysis), existed: row.is_some() }
+    Outcome::Mined { candidate, hash, text, analysis: Box::new(analysis), existed: row.is_some() }
+}
+
+/// Whether the stored row was mined as the language the walk says now; a
+/// file the walk calls text may be stored under its shebang's language.
+fn same_language(row: &FileRow, c: &Candidate) -> bool {
+    row.language == c.language.name() || (c.language == Language::Text && Language::from_name(&row.language).is_some())
 }
 
 /// The skip reason of a file that made ken panic.

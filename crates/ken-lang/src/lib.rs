@@ -340,6 +340,25 @@ pub fn classify(path: &Path) -> Detected {
     Detected::Index(detect(path).unwrap_or(Language::Text))
 }
 
+/// The language a script names on its first line (`#!/usr/bin/env bash`).
+pub fn sniff(text: &str) -> Option<Language> {
+    let first = text.lines().next()?.strip_prefix("#!")?;
+    let mut words = first.split_whitespace();
+    let mut program = words.next()?.rsplit('/').next()?;
+    if program == "env" {
+        program = words.find(|w| !w.starts_with('-'))?;
+    }
+    let program = program.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+    Some(match program {
+        "bash" | "sh" | "dash" | "zsh" | "ksh" | "bats" => Language::Bash,
+        "python" | "pypy" => Language::Python,
+        "node" | "nodejs" | "deno" => Language::JavaScript,
+        "ruby" => Language::Ruby,
+        "php" => Language::Php,
+        _ => return None,
+    })
+}
+
 /// Files known by name: build files, environment templates, licences.
 fn by_name(name: &str) -> Option<Language> {
     Some(match name {

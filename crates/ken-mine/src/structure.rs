@@ -11,13 +11,24 @@
 use crate::naming::{naming, qualify};
 use ken_core::{Chunk, ChunkBudget, Family, FileAnalysis, Language, Span, Symbol, SymbolKind};
 
-/// A heading or key that opens a unit: its 0-based row, nesting level (1 is
-/// the top) and title.
+/// A heading or key that opens a unit: its first 0-based row, nesting level
+/// (1 is the top) and title, and where its text starts (after an underline).
 #[derive(Clone, Debug)]
 struct Heading {
     row: usize,
     level: usize,
     title: String,
+    /// The row holding the title (an rST overline comes before it).
+    title_row: usize,
+    /// The first row of the section's text.
+    body_row: usize,
+}
+
+impl Heading {
+    /// A heading on one line, its text on the next.
+    fn line(row: usize, level: usize, title: String) -> Heading {
+        Heading { row, level, title, title_row: row, body_row: row + 1 }
+    }
 }
 
 pub(crate) fn mine(path: &str, language: Language, source: &str, budget: &ChunkBudget) -> FileAnalysis {
@@ -59,10 +70,10 @@ pub(crate) fn mine(path: &str, language: Language, source: &str, budget: &ChunkB
             name: h.title.clone(),
             qualified_name: qualify(&naming, &local_path),
             local_path,
-            signature: lines[h.row].trim().chars().take(200).collect(),
-            docstring: if kind == SymbolKind::Doc { first_paragraph(&lines, h.row + 1, end_row) } else { None },
+            signature: lines[h.title_row].trim().chars().take(200).collect(),
+            docstring: if kind == SymbolKind::Doc { first_paragraph(&lines, h.body_row, end_row) } else { None },
             span: span(&lines, &starts, h.row, end_row),
-            name_line: h.row as u32 + 1,
+            name_line: h.title_row as u32 + 1,
             name_col: 1,
             parent: Some(parent.unwrap_or(0) as u32),
             return_type: None,
@@ -201,7 +212,7 @@ fn markdown(lines: &[&str]) -> Vec<Heading> {
         if (1..=6).contains(&hashes) && trimmed[hashes..].chars().next().is_none_or(char::is_whitespace) {
             let title = trimmed[hashes..].trim().trim_end_matches('#').trim();
             if !title.is_empty() {
-                out.push(Heading { row, level: hashes, title: clean_title(title) });
+                out.push(Heading::line(row, hashes, clean_title(title)));
             }
             continue;
         }
@@ -214,7 +225,7 @@ fn markdown(lines: &[&str]) -> Vec<Heading> {
             let above_is_heading = out.last().is_some_and(|h| h.row == row - 1);
             if !above.is_empty() && !above_is_heading && !above.starts_with(['-', '*', '>', '|', '#']) {
                 let level = if trimmed.starts_with('=') { 1 } else { 2 };
-                out.push(Heading { row: row - 1, level, title: clean_title(above) });
+                out.push(Heading { row: row - 1, level, title: clean_title(above), title_row: row - 1, body_row: row + 1 });
             }
         }
     }
@@ -248,7 +259,13 @@ fn rst(lines: &[&str]) -> Vec<Heading> {
                     styles.len()
                 }
             };
-            out.push(Heading { row: if over { row - 1 } else { row }, level, title: clean_title(title) });
+            out.push(Heading {
+                row: if over { row - 1 } else { row },
+                level,
+                title: clean_title(title),
+                title_row: row,
+                body_row: row + 2,
+            });
             row += 2;
             continue;
         }
@@ -272,7 +289,7 @@ fn asciidoc(lines: &[&str]) -> Vec<Heading> {
         }
         let eq = t.chars().take_while(|c| *c == '=').count();
         if (1..=6).contains(&eq) && t[eq..].starts_with(' ') && !t[eq..].trim().is_empty() {
-            out.push(Heading { row, level: eq, title: clean_title(&t[eq..]) });
+            out.push(Heading::line(row, eq, clean_title(&t[eq..])));
         }
     }
     out
@@ -309,7 +326,7 @@ fn yaml(lines: &[&str]) -> Vec<Heading> {
         let indent = line.len() - line.trim_start().len();
         if indent == 0 {
             if let Some(key) = yaml_key(line) {
-                out.push(Heading { row, level: 1, title: clean_title(key) });
+                out.push(Heading::line(row, 1, clean_title(key)));
                 in_group = matches!(key, "jobs" | "services" | "workflows");
                 nested_indent = None;
             }
@@ -322,7 +339,7 @@ fn yaml(lines: &[&str]) -> Vec<Heading> {
         if indent == want
             && let Some(key) = yaml_key(line.trim_start())
         {
-            out.push(Heading { row, level: 2, title: clean_title(key) });
+            out.push(Heading::line(row, 2, clean_title(key)));
         }
     }
     out
@@ -337,7 +354,7 @@ fn toml(lines: &[&str]) -> Vec<Heading> {
         if t.starts_with('[') {
             let name = t.trim_start_matches('[').split(']').next().unwrap_or("").trim();
             if !name.is_empty() {
-                out.push(Heading { row, level: 1, title: clean_title(name) });
+                out.push(Heading::line(row, 1, clean_title(name)));
                 in_table = true;
             }
         } else if !in_table
@@ -346,7 +363,7 @@ fn toml(lines: &[&str]) -> Vec<Heading> {
         {
             let key = key.trim().trim_matches(['"', '\'']);
             if !key.is_empty() && line.starts_with(|c: char| !c.is_whitespace()) {
-                out.push(Heading { row, level: 1, title: clean_title(key) });
+                out.push(Heading::line(row, 1, clean_title(key)));
             }
         }
     }
@@ -392,7 +409,7 @@ fn json(lines: &[&str]) -> Vec<Heading> {
                         && root_is_object == Some(true)
                         && let Some((key, key_row)) = last_string.take()
                     {
-                        out.push(Heading { row: key_row, level: 1, title: clean_title(&key) });
+                        out.push(Heading::line(key_row, 1, clean_title(&key)));
                     }
                 }
                 c if c.is_whitespace() => {}
@@ -413,14 +430,14 @@ fn ini(lines: &[&str]) -> Vec<Heading> {
     for (row, line) in lines.iter().enumerate() {
         let t = line.trim();
         if t.starts_with('[') && t.ends_with(']') && t.len() > 2 {
-            out.push(Heading { row, level: 1, title: clean_title(&t[1..t.len() - 1]) });
+            out.push(Heading::line(row, 1, clean_title(&t[1..t.len() - 1])));
             in_section = true;
         } else if !in_section && !t.starts_with(['#', ';']) && line.starts_with(|c: char| !c.is_whitespace()) {
             let t = t.strip_prefix("export ").unwrap_or(t);
             if let Some((key, _)) = t.split_once(['=', ':']) {
                 let key = key.trim();
                 if !key.is_empty() && !key.contains(' ') {
-                    out.push(Heading { row, level: 1, title: clean_title(key) });
+                    out.push(Heading::line(row, 1, clean_title(key)));
                 }
             }
         }
@@ -439,7 +456,7 @@ fn dockerfile(lines: &[&str]) -> Vec<Heading> {
                 Some(i) => words.get(i + 1).copied().unwrap_or(image),
                 None => image,
             };
-            out.push(Heading { row, level: 1, title: clean_title(name) });
+            out.push(Heading::line(row, 1, clean_title(name)));
         }
     }
     out
@@ -459,7 +476,7 @@ fn makefile(lines: &[&str]) -> Vec<Heading> {
             continue; // `x := y` is a variable
         }
         if targets.split_whitespace().all(|t| t.chars().all(|c| c.is_alphanumeric() || "_-./%$(){}".contains(c))) {
-            out.push(Heading { row, level: 1, title: clean_title(targets) });
+            out.push(Heading::line(row, 1, clean_title(targets)));
         }
     }
     out

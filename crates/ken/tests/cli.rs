@@ -67,84 +67,86 @@ fn incremental_index_processes_only_what_changed() {
         &repo,
         &[],
         expect![[r#"
-        {
-          "changes": {
-            "added": 3,
-            "deleted": 0,
-            "modified": 0,
-            "renamed": 0,
-            "unchanged": 0
-          },
-          "chunks": 3,
-          "files": 3,
-          "files_by_language": {
-            "python": 2,
-            "rust": 1
-          },
-          "files_with_parse_errors": 0,
-          "graph": {
-            "analytics": true,
-            "by_resolution": {
-              "exact": 13,
-              "unresolved": 1
-            },
-            "edges": 14,
-            "files_linked": 3,
-            "resolved": 13
-          },
-          "lines": 15,
-          "mined_files": 3,
-          "mined_lines": 15,
-          "parse_errors": 0,
-          "references": 4,
-          "skipped": {},
-          "skipped_files": [],
-          "symbols": 11,
-          "unsupported_files": 1,
-          "vendored_dirs_skipped": 0
-        }"#]],
+            {
+              "changes": {
+                "added": 4,
+                "deleted": 0,
+                "modified": 0,
+                "renamed": 0,
+                "unchanged": 0
+              },
+              "chunks": 4,
+              "files": 4,
+              "files_by_language": {
+                "markdown": 1,
+                "python": 2,
+                "rust": 1
+              },
+              "files_with_parse_errors": 0,
+              "graph": {
+                "analytics": true,
+                "by_resolution": {
+                  "exact": 13,
+                  "unresolved": 1
+                },
+                "edges": 14,
+                "files_linked": 4,
+                "resolved": 13
+              },
+              "lines": 16,
+              "mined_files": 4,
+              "mined_lines": 16,
+              "parse_errors": 0,
+              "references": 4,
+              "skipped": {},
+              "skipped_files": [],
+              "symbols": 12,
+              "unsupported_files": 0,
+              "vendored_dirs_skipped": 0
+            }"#]],
     );
     // No change: nothing mined.
     check_index(
         &repo,
         &[],
         expect![[r#"
-        {
-          "changes": {
-            "added": 0,
-            "deleted": 0,
-            "modified": 0,
-            "renamed": 0,
-            "unchanged": 3
-          },
-          "chunks": 3,
-          "files": 3,
-          "files_by_language": {
-            "python": 2,
-            "rust": 1
-          },
-          "files_with_parse_errors": 0,
-          "graph": {
-            "analytics": false,
-            "by_resolution": {
-              "exact": 13,
-              "unresolved": 1
-            },
-            "edges": 14,
-            "files_linked": 0,
-            "resolved": 13
-          },
-          "lines": 15,
-          "mined_files": 0,
-          "mined_lines": 0,
-          "parse_errors": 0,
-          "references": 4,
-          "skipped": {},
-          "skipped_files": [],
-          "symbols": 11,
-          "unsupported_files": 1,
-          "vendored_dirs_skipped": 0
-        }"#]],
+            {
+              "changes": {
+                "added": 0,
+                "deleted": 0,
+                "modified": 0,
+                "renamed": 0,
+                "unchanged": 4
+              },
+              "chunks": 4,
+              "files": 4,
+              "files_by_language": {
+                "markdown": 1,
+                "python": 2,
+                "rust": 1
+              },
+              "files_with_parse_errors": 0,
+              "graph": {
+                "analytics": false,
+                "by_resolution": {
+                  "exact": 13,
+                  "unresolved": 1
+                },
+                "edges": 14,
+                "files_linked": 0,
+                "resolved": 13
+              },
+              "lines": 16,
+              "mined_files": 0,
+              "mined_lines": 0,
+              "parse_errors": 0,
+              "references": 4,
+              "skipped": {},
+              "skipped_files": [],
+              "symbols": 12,
+              "unsupported_files": 0,
+              "vendored_dirs_skipped": 0
+            }"#]],
     );
     // Edit one, add one, delete one, rename one.
     repo.write("app/util.py", "def helper():\n    return 2\n\ndef other():\n    pass\n");
@@ -155,41 +157,42 @@ fn incremental_index_processes_only_what_changed() {
         &repo,
         &[],
         expect![[r#"
-        {
-          "changes": {
-            "added": 1,
-            "deleted": 1,
-            "modified": 1,
-            "renamed": 1,
-            "unchanged": 0
-          },
-          "chunks": 3,
-          "files": 3,
-          "files_by_language": {
-            "python": 3
-          },
-          "files_with_parse_errors": 0,
-          "graph": {
-            "analytics": true,
-            "by_resolution": {
-              "exact": 10,
-              "unresolved": 1
-            },
-            "edges": 11,
-            "files_linked": 3,
-            "resolved": 10
-          },
-          "lines": 15,
-          "mined_files": 2,
-          "mined_lines": 7,
-          "parse_errors": 0,
-          "references": 3,
-          "skipped": {},
-          "skipped_files": [],
-          "symbols": 10,
-          "unsupported_files": 1,
-          "vendored_dirs_skipped": 0
-        }"#]],
+            {
+              "changes": {
+                "added": 1,
+                "deleted": 1,
+                "modified": 1,
+                "renamed": 1,
+                "unchanged": 1
+              },
+              "chunks": 4,
+              "files": 4,
+              "files_by_language": {
+                "markdown": 1,
+                "python": 3
+              },
+              "files_with_parse_errors": 0,
+              "graph": {
+                "analytics": true,
+                "by_resolution": {
+                  "exact": 10,
+                  "unresolved": 1
+                },
+                "edges": 11,
+                "files_linked": 3,
+                "resolved": 10
+              },
+              "lines": 16,
+              "mined_files": 2,
+              "mined_lines": 7,
+              "parse_errors": 0,
+              "references": 3,
+              "skipped": {},
+              "skipped_files": [],
+              "symbols": 11,
+              "unsupported_files": 0,
+              "vendored_dirs_skipped": 0
+            }"#]],
     );
     // The renamed file's symbols follow its new module path.
     let found = stdout(&repo.ken(&["symbols", "User.save"]));
@@ -368,8 +371,8 @@ fn packages_that_crashed_index_cleanly() {
         );
     }
     expect![[r#"
-        langchain-core 1.7.2: files 183 symbols 3639 skipped {} link failures 0
-        fastapi 0.135.3: files 48 symbols 736 skipped {} link failures 0
+        langchain-core 1.7.2: files 184 symbols 3640 skipped {} link failures 0
+        fastapi 0.135.3: files 49 symbols 737 skipped {} link failures 0
     "#]]
     .assert_eq(&out);
 }
@@ -525,8 +528,8 @@ fn user_errors_say_what_to_do() {
         &repo,
         &["symbols", "x", "--kind", "gadget"],
         expect![[r#"
-        error: unknown kind `gadget`; use one of: module, class, struct, interface, trait, enum, function, method, constructor, field, constant
-    "#]],
+            error: unknown kind `gadget`; use one of: module, class, struct, interface, trait, enum, function, method, constructor, field, constant, doc, config
+        "#]],
     );
     // An index another version wrote, with a kind this one does not know.
     let db = rusqlite::Connection::open(repo.path().join(".kenning/index.sqlite")).unwrap();

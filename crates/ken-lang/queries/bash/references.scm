@@ -3,7 +3,10 @@
 
 (command
   name: (command_name
-    (word) @name)) @reference.call
+    (word) @name)
+  (#not-any-of? @name
+    "source" "." "return" "exit" "echo" "printf" "local" "export" "readonly" "declare" "shift" "set" "unset"
+    "cd" "read" "eval" "exec" "test" "[" "true" "false" ":" "trap" "wait" "command" "builtin" "type" "let")) @reference.call
 
 (command
   name: (command_name
