@@ -78,8 +78,9 @@ if wants_set graph || wants_system jedi || wants_set impact; then
   fi
 fi
 
-# The sentence-transformers venv: naive RAG, and the embedding endpoint codexlens uses.
-if wants_system "naive RAG" || wants_system codexlens; then
+# The sentence-transformers venv: naive RAG, and the embedding endpoint codexlens uses
+# (not made with --no-install: those two are then skipped, saying why).
+if [ "$install" = 1 ] && { wants_system "naive RAG" || wants_system codexlens; }; then
   st="$cache/embed-venv"
   if [ ! -x "$st/bin/python" ] || ! "$st/bin/python" -c "import sentence_transformers" 2>/dev/null; then
     echo "making $st (sentence-transformers, CPU torch)" >&2

@@ -1,9 +1,13 @@
 """Pinned corpora, downloaded from the package registries at run time and
 cached under bench/.cache/corpora. Third-party code is never committed.
 
-A corpus directory holds only the sources, laid out as the package imports
-them (`flask/app.py`, `src/Observable.ts`, `src/lib.rs`)."""
+A code corpus holds only the sources, laid out as the package imports them
+(`flask/app.py`, `src/Observable.ts`, `src/lib.rs`). A tree corpus (`tree`)
+keeps the whole sdist or crate, README, docs/, changelog and config files
+with the code, for the docs set: its answers live outside the code."""
 
+import json
+import re
 import shutil
 import subprocess
 import sys
@@ -22,11 +26,12 @@ ROOT = CACHE / "corpora"
 class Corpus:
     name: str
     language: str  # python, typescript, rust
-    registry: str  # pypi, npm, crates
+    registry: str  # pypi (wheel), pypi-sdist, npm, crates
     package: str
     version: str
     keep: tuple = ()  # sub-directories of the package to keep (npm, crates); empty = all
     note: str = ""
+    tree: bool = False  # the whole source tree, docs and config included (the docs set)
 
     @property
     def dir(self) -> Path:
@@ -34,7 +39,7 @@ class Corpus:
 
     @property
     def pin(self) -> str:
-        return f"{self.package}=={self.version}" if self.registry == "pypi" else f"{self.package}@{self.version}"
+        return f"{self.package}=={self.version}" if self.registry.startswith("pypi") else f"{self.package}@{self.version}"
 
 
 CORPORA = {c.name: c for c in [
@@ -51,6 +56,12 @@ CORPORA = {c.name: c for c in [
            note="RepoGPT blog classes"),
     Corpus("rxjs", "typescript", "npm", "rxjs", "7.8.1", keep=("src",)),
     Corpus("tokio", "rust", "crates", "tokio", "1.41.1", keep=("src",)),
+    # Whole trees for the docs set. attrs' sdist ships docs/ (Markdown and
+    # reST), CHANGELOG.md, tox.ini, pyproject.toml and .github/ (CI,
+    # CONTRIBUTING.md); ripgrep's crate ships GUIDE.md, FAQ.md, CHANGELOG.md
+    # and its Cargo, rustfmt and release files with the code.
+    Corpus("attrs", "python", "pypi-sdist", "attrs", "24.2.0", tree=True, note="sdist: docs and config"),
+    Corpus("ripgrep", "rust", "crates", "ripgrep", "14.1.1", tree=True, note="crate: guide, FAQ and config"),
 ]}
 
 # The graph oracles (bench/graph_eval.py) cover these five.
@@ -78,6 +89,8 @@ def fetch(name: str) -> Path:
     try:
         if corpus.registry == "pypi":
             _fetch_wheel(corpus, downloads, tmp)
+        elif corpus.registry == "pypi-sdist":
+            _fetch_sdist(corpus, downloads, tmp)
         elif corpus.registry == "npm":
             _fetch_npm(corpus, downloads, tmp)
         else:
@@ -109,6 +122,36 @@ def _fetch_wheel(corpus, downloads, dst):
             z.extract(member, dst)
 
 
+def _fetch_sdist(corpus, downloads, dst):
+    """The sdist as published, found through PyPI's JSON simple index (PEP
+    691): `pip download` would build its metadata first, which needs the
+    package's build backend."""
+    norm = re.sub(r"[-_.]+", "-", corpus.package).lower()
+    archive = downloads / f"{norm}-{corpus.version}.tar.gz"
+    if not archive.is_file():
+        try:
+            req = urllib.request.Request(f"https://pypi.org/simple/{norm}/",
+                                         headers={"Accept": "application/vnd.pypi.simple.v1+json"})
+            with urllib.request.urlopen(req, timeout=120) as r:
+                files = json.load(r)["files"]
+            pattern = re.compile(r"(.+)-" + re.escape(corpus.version) + r"\.tar\.gz")
+            urls = [f["url"] for f in files if (m := pattern.fullmatch(f["filename"]))
+                    and re.sub(r"[-_.]+", "-", m.group(1)).lower() == norm]
+            if not urls:
+                raise CorpusUnavailable(f"PyPI has no .tar.gz sdist for {corpus.pin}")
+            _download(urls[0], archive)
+        except OSError as e:
+            raise CorpusUnavailable(f"cannot download the sdist of {corpus.pin} from PyPI ({e}); "
+                                    "check that pypi.org and files.pythonhosted.org are reachable") from e
+    _extract_tar(archive, dst, corpus.keep)
+
+
+def _download(url, dst):
+    with urllib.request.urlopen(url, timeout=120) as r, open(str(dst) + ".tmp", "wb") as f:
+        shutil.copyfileobj(r, f)
+    Path(str(dst) + ".tmp").rename(dst)
+
+
 def _fetch_npm(corpus, downloads, dst):
     tgz = downloads / f"{corpus.package}-{corpus.version}.tgz"
     if not tgz.is_file():
@@ -124,13 +167,12 @@ def _fetch_crate(corpus, downloads, dst):
     if not crate.is_file():
         url = f"https://static.crates.io/crates/{corpus.package}/{corpus.package}-{corpus.version}.crate"
         try:
-            with urllib.request.urlopen(url, timeout=120) as r, open(str(crate) + ".tmp", "wb") as f:
-                shutil.copyfileobj(r, f)
+            _download(url, crate)
         except OSError as e:
             raise CorpusUnavailable(f"cannot download {corpus.pin} from crates.io ({e}); "
                                     "check that static.crates.io is reachable") from e
-        Path(str(crate) + ".tmp").rename(crate)
-    _extract_tar(crate, dst, corpus.keep + ("Cargo.toml",))
+    # A tree corpus keeps everything; a code corpus its keep list and the manifest.
+    _extract_tar(crate, dst, () if corpus.tree else corpus.keep + ("Cargo.toml",))
 
 
 def _extract_tar(archive, dst, keep):

@@ -11,6 +11,8 @@
   graph       callers and callees from jedi, subclasses from
               `__subclasses__()` (bench/graph_eval.py's cached oracles).
   impact      change impact from a type checker (impact.py).
+  docs        hand-written questions answered by a README, docs page or
+              config file (docs.py), on the tree corpora only.
 
 Every query is {id, set, query, gold: [{path, start_line, end_line}], ...};
 generation is seeded per corpus, so a run's queries do not depend on what
@@ -23,10 +25,20 @@ import re
 import shutil
 from pathlib import Path
 
-from . import corpora, questions, symbols
+from . import corpora, docs, questions, symbols
 from .paths import CACHE
 
-SETS = ["docstring", "identifier", "questions", "graph", "impact"]
+SETS = ["docstring", "identifier", "questions", "graph", "impact", "docs"]
+
+
+def not_offered(name, set_name):
+    """Why set_name is not run on the corpus, or None when it is. A tree
+    corpus answers the docs set only: its docs repeat the docstrings (the
+    docstring set's answers), and it has no graph or type-checker oracle nor
+    hand-written code questions. A code corpus has no docs to ask about."""
+    if corpora.CORPORA[name].tree:
+        return None if set_name == "docs" else f"{name} is a whole-tree corpus, kept for the docs set only"
+    return "a code-only corpus (wheel or src/) has no docs or config to ask about" if set_name == "docs" else None
 
 
 def rng(corpus, set_name):
@@ -165,6 +177,15 @@ def question_set(name, syms):
     for row in rows:
         row["set"] = "questions"
         row["style"] = "identifier-free" if row["identifier_free"] else "with identifiers"
+    return rows
+
+
+# ---------------------------------------------------------------- docs
+
+def docs_set(name):
+    rows = docs.load(name)
+    for row in rows:
+        row["set"] = "docs"
     return rows
 
 

@@ -4,6 +4,7 @@ cosine top-k. Runs in its own venv (sentence-transformers and torch); speaks
 one JSON object per line on stdin/stdout.
 
   {"op": "index", "root": DIR, "exts": [".py"]}  -> {"chunks": N, "seconds": S, "rss_mib": M}
+      (no exts: every text file of the tree, tests and dotfiles included, for the docs set)
   {"op": "search", "query": Q, "k": 10}          -> {"hits": [{path, start_line, end_line, score}]}
 """
 import json
@@ -29,13 +30,16 @@ def main():
             if req["op"] == "index":
                 start = time.perf_counter()
                 chunks = []
+                exts = tuple(req["exts"])
                 for d, dirs, files in os.walk(req["root"]):
-                    dirs[:] = sorted(x for x in dirs if x not in SKIP and not x.startswith("."))
+                    dirs[:] = sorted(x for x in dirs if x != ".git" and not (exts and (x in SKIP or x.startswith("."))))
                     for f in sorted(files):
-                        if not f.endswith(tuple(req["exts"])):
+                        if (exts and not f.endswith(exts)) or f == ".complete":
                             continue
                         path = os.path.join(d, f)
                         text = open(path, encoding="utf-8", errors="replace").read()
+                        if "\0" in text:  # binary (images in docs/_static)
+                            continue
                         rel = os.path.relpath(path, req["root"])
                         for at in range(0, len(text), CHUNK):
                             piece = text[at:at + CHUNK]

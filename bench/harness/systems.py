@@ -29,7 +29,10 @@ from .proc import Failure
 QUERY_TIMEOUT = float(os.environ.get("BENCH_QUERY_TIMEOUT", "30"))
 INDEX_TIMEOUT = float(os.environ.get("BENCH_INDEX_TIMEOUT", "3600"))
 PEERS = CACHE / "peers"
-EXTS = {"python": [".py"], "typescript": [".ts"], "rust": [".rs"]}
+# The docs set's scope: every file of a tree corpus, docs, config and hidden
+# CI files included, where the code sets search one language's files.
+TREE = "tree"
+EXTS = {"python": [".py"], "typescript": [".ts"], "rust": [".rs"], TREE: []}
 STOPWORDS = set("""a an the of to in on for and or is are be by with from that this it its as at how what where
 which when who does do did can should would will into when why whether there their them then than not no
 show find me all any get gets getting use used using code function method class""".split())
@@ -56,7 +59,7 @@ class System:
     family = "?"  # which row group: the system before the colon in reports
     tasks = ()  # subset of {"search", "graph", "impact"}
     relations = ("callers", "callees", "subclasses")  # the graph questions it can answer
-    languages = ("python", "typescript", "rust")
+    languages = ("python", "typescript", "rust", TREE)
 
     def unavailable(self):
         return None
@@ -230,9 +233,14 @@ class Ripgrep(System):
         return None
 
     def _rg(self, args):
-        glob = {"python": "*.py", "typescript": "*.ts", "rust": "*.rs"}[self.language]
+        if self.language == TREE:
+            # Every file, dotfiles too (.github/, .readthedocs.yaml): the
+            # answer may be in any; only the harness's stamp is left out.
+            scope = ["--hidden", "-g", "!.complete"]
+        else:
+            scope = ["-g", {"python": "*.py", "typescript": "*.ts", "rust": "*.rs"}[self.language]]
         try:
-            out = proc.run([self.rg, "--json", "-g", glob] + args + [str(self.root)], QUERY_TIMEOUT)
+            out = proc.run([self.rg, "--json"] + scope + args + [str(self.root)], QUERY_TIMEOUT)
         except Failure as e:
             if str(e).startswith("exit 1:"):  # no match
                 return []
@@ -328,9 +336,10 @@ class Probe(System):
         return None
 
     def search(self, query, k):
-        lang = {"python": "python", "typescript": "typescript", "rust": "rust"}[self.language]
-        out = proc.run([str(self.bin), "search", query, str(self.root), "--format", "json", "--max-results", str(k),
-                        "--language", lang], QUERY_TIMEOUT)
+        # No --language on a tree: probe then searches every file it can read.
+        lang = [] if self.language == TREE else ["--language", self.language]
+        out = proc.run([str(self.bin), "search", query, str(self.root), "--format", "json", "--max-results", str(k)]
+                       + lang, QUERY_TIMEOUT)
         start, end = out.find("{"), out.rfind("}")
         if start < 0:
             raise Failure("garbage output: no JSON object")
@@ -473,7 +482,7 @@ class Codexlens(System):
         self.db = work / "codexlens-db"
         shutil.rmtree(self.db, ignore_errors=True)
         env = self._env()
-        glob = "**/*" + EXTS[language][0]
+        glob = "**/*" + (EXTS[language][0] if EXTS[language] else "")
         proc.run([str(self.exe), "--db-path", str(self.db), "init"], 120, env=env)
         sync = [str(self.exe), "--db-path", str(self.db), "sync", "--root", str(root), "--glob", glob,
                 "-e", "tests", "-e", "test", "-e", "node_modules"]

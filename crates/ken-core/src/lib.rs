@@ -24,6 +24,13 @@ pub enum Language {
     Ruby,
     Php,
     Bash,
+    Kotlin,
+    Swift,
+    Scala,
+    Lua,
+    Zig,
+    Elixir,
+    Haskell,
     /// Documents, chunked by heading.
     Markdown,
     Rst,
@@ -52,8 +59,57 @@ pub enum Family {
     Text,
 }
 
+/// How a language names modules and brings names into scope: the rules
+/// ken-mine names symbols by and ken-graph resolves references with. A new
+/// language picks the one it shares, in [`Language::scoping`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Scoping {
+    /// Dotted modules from paths (`pkg/mod.py` is `pkg.mod`), relative imports.
+    Python,
+    /// `crate::a::b` from `src/` paths, `use` trees.
+    Rust,
+    /// Modules are paths (`src/a/index.ts` is `src/a`), imports name files.
+    Js,
+    /// A package is a directory; imports name package paths.
+    Go,
+    /// A declared package or module names the file's symbols; imports name
+    /// a member (`a.b.C`) or all of them (`a.b.*`); members are in scope in
+    /// methods.
+    Java,
+    /// Declared namespaces; `using` brings a whole namespace.
+    CSharp,
+    /// One global namespace: names resolve by scope and by being unique.
+    C,
+    /// One global namespace where modules and classes nest what they hold.
+    Ruby,
+    /// Declared namespaces with `\`; `use` names a member.
+    Php,
+    /// One namespace of functions; `source FILE` brings a file's functions.
+    Shell,
+    /// Documents, configuration and text: nothing resolves into them.
+    None,
+}
+
+impl Scoping {
+    /// Separator of module paths and members, as references spell them.
+    pub fn separator(self) -> &'static str {
+        match self {
+            Scoping::Rust | Scoping::C | Scoping::Ruby => "::",
+            Scoping::Php => "\\",
+            Scoping::Js | Scoping::Go => "/",
+            _ => ".",
+        }
+    }
+
+    /// Class members are in scope unqualified inside methods (Java `foo()`
+    /// means `this.foo()`); in Python, Rust, JS and Go they are not.
+    pub fn members_in_scope(self) -> bool {
+        matches!(self, Scoping::Java | Scoping::CSharp | Scoping::C | Scoping::Ruby)
+    }
+}
+
 impl Language {
-    pub const ALL: [Language; 23] = [
+    pub const ALL: [Language; 30] = [
         Language::Python,
         Language::Rust,
         Language::JavaScript,
@@ -67,6 +123,13 @@ impl Language {
         Language::Ruby,
         Language::Php,
         Language::Bash,
+        Language::Kotlin,
+        Language::Swift,
+        Language::Scala,
+        Language::Lua,
+        Language::Zig,
+        Language::Elixir,
+        Language::Haskell,
         Language::Markdown,
         Language::Rst,
         Language::AsciiDoc,
@@ -95,6 +158,13 @@ impl Language {
             Language::Ruby => "ruby",
             Language::Php => "php",
             Language::Bash => "bash",
+            Language::Kotlin => "kotlin",
+            Language::Swift => "swift",
+            Language::Scala => "scala",
+            Language::Lua => "lua",
+            Language::Zig => "zig",
+            Language::Elixir => "elixir",
+            Language::Haskell => "haskell",
             Language::Markdown => "markdown",
             Language::Rst => "rst",
             Language::AsciiDoc => "asciidoc",
@@ -117,6 +187,22 @@ impl Language {
         }
     }
 
+    pub fn scoping(self) -> Scoping {
+        match self {
+            Language::Python => Scoping::Python,
+            Language::Rust => Scoping::Rust,
+            Language::JavaScript | Language::TypeScript | Language::Tsx => Scoping::Js,
+            Language::Go => Scoping::Go,
+            Language::Java | Language::Kotlin | Language::Scala | Language::Haskell => Scoping::Java,
+            Language::CSharp => Scoping::CSharp,
+            Language::C | Language::Cpp | Language::Swift | Language::Zig | Language::Lua => Scoping::C,
+            Language::Ruby | Language::Elixir => Scoping::Ruby,
+            Language::Php => Scoping::Php,
+            Language::Bash => Scoping::Shell,
+            _ => Scoping::None,
+        }
+    }
+
     pub fn from_name(name: &str) -> Option<Language> {
         let lower = name.to_ascii_lowercase();
         let alias = match lower.as_str() {
@@ -128,6 +214,9 @@ impl Language {
             "c++" | "cxx" => "cpp",
             "rb" => "ruby",
             "sh" | "shell" => "bash",
+            "kt" | "kts" => "kotlin",
+            "ex" | "exs" => "elixir",
+            "hs" => "haskell",
             "md" => "markdown",
             "adoc" => "asciidoc",
             "yml" => "yaml",

@@ -3,7 +3,7 @@
 //! by scope; and the class hierarchy. Built once per link run, read-only
 //! afterwards (so files resolve in parallel).
 
-use ken_core::{Language, SymbolKind};
+use ken_core::{Scoping, SymbolKind};
 use ken_store::{BindingRow, GraphFile, GraphSymbol, RefRow};
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -25,56 +25,10 @@ impl<K: std::hash::Hash + Eq> NameMap<K> {
     pub fn get(&self, key: &K, name: &str) -> &[usize] {
         self.0.get(key).and_then(|m| m.get(name)).map_or(&[], Vec::as_slice)
     }
-}
 
-/// Languages that share one module namespace.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(crate) enum Family {
-    Python,
-    Rust,
-    Js,
-    Go,
-    Java,
-    CSharp,
-    C,
-    Ruby,
-    Php,
-    Shell,
-    /// Documents, configuration and text: nothing resolves into them.
-    Other,
-}
-
-impl Family {
-    pub fn of(language: Language) -> Family {
-        match language {
-            Language::Python => Family::Python,
-            Language::Rust => Family::Rust,
-            Language::JavaScript | Language::TypeScript | Language::Tsx => Family::Js,
-            Language::Go => Family::Go,
-            Language::Java => Family::Java,
-            Language::CSharp => Family::CSharp,
-            Language::C | Language::Cpp => Family::C,
-            Language::Ruby => Family::Ruby,
-            Language::Php => Family::Php,
-            Language::Bash => Family::Shell,
-            _ => Family::Other,
-        }
-    }
-
-    /// Separator of module paths and members.
-    pub fn separator(self) -> &'static str {
-        match self {
-            Family::Rust | Family::C | Family::Ruby => "::",
-            Family::Php => "\\",
-            Family::Js | Family::Go => "/",
-            _ => ".",
-        }
-    }
-
-    /// Class members are in scope unqualified inside methods (Java `foo()`
-    /// means `this.foo()`); in Python, Rust, JS and Go they are not.
-    pub fn members_in_scope(self) -> bool {
-        matches!(self, Family::Java | Family::CSharp | Family::C | Family::Ruby)
+    /// Every name under `key`, with its list.
+    pub fn entries(&self, key: &K) -> impl Iterator<Item = (&str, &[usize])> {
+        self.0.get(key).into_iter().flat_map(|m| m.iter().map(|(name, list)| (&**name, list.as_slice())))
     }
 }
 
@@ -92,7 +46,7 @@ pub(crate) struct Import {
 
 pub(crate) struct FileInfo {
     pub row: GraphFile,
-    pub family: Family,
+    pub family: Scoping,
     pub module_sym: Option<Sym>,
     /// Local name to imports (the last one wins, like the language).
     pub imports: Vec<Import>,
@@ -118,13 +72,13 @@ pub(crate) struct Program {
     pub by_qualified: FxHashMap<String, Vec<Sym>>,
     /// Symbols that can be named from elsewhere without a receiver (types,
     /// functions, constants), by (family, name), for unique-name fallback.
-    pub global_by_name: NameMap<Family>,
+    pub global_by_name: NameMap<Scoping>,
     /// Methods and fields by (family, name), for receiver-less fallback.
-    pub members_by_name: NameMap<Family>,
+    pub members_by_name: NameMap<Scoping>,
     /// Modules by (family, module path): their module symbols.
-    pub modules: NameMap<Family>,
+    pub modules: NameMap<Scoping>,
     /// Go and Java packages, C# namespaces: files by package.
-    pub packages: NameMap<Family>,
+    pub packages: NameMap<Scoping>,
     /// Type bindings by scope symbol, in line order.
     pub bindings: FxHashMap<Sym, Vec<BindingRow>>,
     /// Inherit references by class.
@@ -155,7 +109,7 @@ impl Program {
                 let language = row.language;
                 let is_package_init = row.path.ends_with("__init__.py") || row.path.ends_with("__init__.pyi");
                 FileInfo {
-                    family: Family::of(language),
+                    family: language.scoping(),
                     row,
                     module_sym: None,
                     imports: Vec::new(),
@@ -169,10 +123,10 @@ impl Program {
         let mut children_of: FxHashMap<Sym, Vec<Sym>> = FxHashMap::default();
         let mut file_syms: Vec<Vec<Sym>> = vec![Vec::new(); infos.len()];
         let mut by_qualified: FxHashMap<String, Vec<Sym>> = FxHashMap::default();
-        let mut global_by_name: NameMap<Family> = NameMap::new();
-        let mut members_by_name: NameMap<Family> = NameMap::new();
-        let mut modules: NameMap<Family> = NameMap::new();
-        let mut packages: NameMap<Family> = NameMap::new();
+        let mut global_by_name: NameMap<Scoping> = NameMap::new();
+        let mut members_by_name: NameMap<Scoping> = NameMap::new();
+        let mut modules: NameMap<Scoping> = NameMap::new();
+        let mut packages: NameMap<Scoping> = NameMap::new();
         for (i, s) in syms.iter().enumerate() {
             let file = &mut infos[sym_file[i]];
             let family = file.family;
@@ -187,6 +141,12 @@ impl Program {
                     if parent[i].is_none() && file.module_sym.is_none() {
                         file.module_sym = Some(i);
                         modules.push(family, &file.row.module, i);
+                    } else if parent[i].is_some() {
+                        // A module declared in a file (Ruby `module`, Elixir
+                        // `defmodule`, Rust `mod x {}`): a module by its
+                        // qualified name, and a name in scope.
+                        modules.push(family, &s.qualified_name, i);
+                        global_by_name.push(family, &s.name, i);
                     }
                 }
                 SymbolKind::Method | SymbolKind::Constructor | SymbolKind::Field => {
@@ -293,8 +253,17 @@ impl Program {
     }
 
     /// The module symbols of `module` (several for a Go package).
-    pub fn module_syms(&self, family: Family, module: &str) -> &[Sym] {
+    pub fn module_syms(&self, family: Scoping, module: &str) -> &[Sym] {
         self.modules.get(&family, module)
+    }
+
+    /// The one module whose path ends with `/tail`, when exactly one does
+    /// (a Go module kept below the repository's root: `go/geo` for the
+    /// import `example.com/app/geo`).
+    pub fn module_ending_with(&self, family: Scoping, tail: &str) -> Option<Sym> {
+        let mut found = self.modules.entries(&family).filter(|(name, _)| name.strip_suffix(tail).is_some_and(|head| head.ends_with('/')));
+        let (_, syms) = found.next()?;
+        if found.next().is_some() { None } else { syms.first().copied() }
     }
 }
 
@@ -305,7 +274,7 @@ fn interpret_import(file: &FileInfo, r: &RefRow, at: usize) -> Vec<Import> {
     let import =
         |local: Option<String>, module: String, member: Option<String>, wildcard: bool| Import { local, module, member, wildcard, at };
     match file.family {
-        Family::Python => match &r.qualifier {
+        Scoping::Python => match &r.qualifier {
             None => {
                 let local = alias.clone().or_else(|| name.split('.').next().map(str::to_string));
                 let module = if alias.is_some() { name.to_string() } else { name.split('.').next().unwrap_or(name).to_string() };
@@ -325,7 +294,7 @@ fn interpret_import(file: &FileInfo, r: &RefRow, at: usize) -> Vec<Import> {
                 }
             }
         },
-        Family::Js => match &r.qualifier {
+        Scoping::Js => match &r.qualifier {
             Some(src) => {
                 let module = js_module(&file.row.path, src);
                 if name == "*" {
@@ -342,7 +311,7 @@ fn interpret_import(file: &FileInfo, r: &RefRow, at: usize) -> Vec<Import> {
                 vec![import(alias, module, None, false)]
             }
         },
-        Family::Rust => {
+        Scoping::Rust => {
             let q = r.qualifier.as_deref().unwrap_or("");
             let module = rust_absolute(&file.row.module, q);
             if name == "*" {
@@ -358,7 +327,7 @@ fn interpret_import(file: &FileInfo, r: &RefRow, at: usize) -> Vec<Import> {
                 vec![import(Some(alias.unwrap_or_else(|| name.to_string())), module, Some(name.to_string()), false)]
             }
         }
-        Family::Go => {
+        Scoping::Go => {
             let path = name.trim_matches('"');
             match alias.as_deref() {
                 Some(".") => vec![import(None, path.to_string(), None, true)],
@@ -367,23 +336,47 @@ fn interpret_import(file: &FileInfo, r: &RefRow, at: usize) -> Vec<Import> {
                 None => vec![import(path.rsplit('/').next().map(str::to_string), path.to_string(), None, false)],
             }
         }
-        Family::Java | Family::Php => match &r.qualifier {
+        Scoping::Java | Scoping::Php => match &r.qualifier {
             Some(q) if name == "*" => vec![import(None, q.clone(), None, true)],
             Some(q) => vec![import(Some(alias.unwrap_or_else(|| name.to_string())), q.clone(), Some(name.to_string()), false)],
             None => vec![import(alias, name.to_string(), None, false)],
         },
-        Family::CSharp => match alias {
+        Scoping::CSharp => match alias {
             Some(a) => vec![import(Some(a), name.to_string(), None, false)],
             None => vec![import(None, name.to_string(), None, true)],
         },
-        Family::C | Family::Ruby => vec![import(None, name.to_string(), None, false)],
+        Scoping::C => match alias {
+            // Zig `const util = @import("util.zig")`, Lua `local util =
+            // require("app.util")`: the alias names that file's module.
+            Some(a) => {
+                let file = name.trim_matches(['"', '\'']).trim_start_matches("./");
+                let module = match file.strip_suffix(".zig").or_else(|| file.strip_suffix(".lua")) {
+                    Some(stem) => stem.to_string(),
+                    None => file.replace('.', "/"),
+                };
+                vec![import(Some(a), module, None, false)]
+            }
+            None => vec![import(None, name.to_string(), None, false)],
+        },
+        Scoping::Ruby => match &r.qualifier {
+            // Elixir: `import Enum` brings every function of the module.
+            Some(q) if name == "*" => vec![import(None, q.clone(), None, true)],
+            // `alias Shop.{Item, Pricing}`: `Item` names `Shop.Item`.
+            Some(q) => vec![import(Some(alias.unwrap_or_else(|| name.to_string())), format!("{q}.{name}"), None, false)],
+            // `alias Shop.Pricing`: `Pricing` names it (a Ruby `require` names a file).
+            None if name.starts_with(|c: char| c.is_ascii_uppercase()) => {
+                let local = alias.unwrap_or_else(|| name.rsplit('.').next().unwrap_or(name).to_string());
+                vec![import(Some(local), name.to_string(), None, false)]
+            }
+            None => vec![import(None, name.to_string(), None, false)],
+        },
         // `source lib/util.sh` brings in every function of that file.
-        Family::Shell => {
+        Scoping::Shell => {
             let file = name.trim_matches(['"', '\'']).trim_start_matches("./");
             let module = file.rsplit_once('.').map_or(file, |(stem, _)| stem);
             vec![import(None, module.to_string(), None, true)]
         }
-        Family::Other => Vec::new(),
+        Scoping::None => Vec::new(),
     }
 }
 

@@ -8,8 +8,8 @@
 //! hierarchy walk keeps a visited set, so cycles in imports or inheritance
 //! cannot hang or overflow.
 
-use crate::program::{Family, Program, Sym, is_common_method, is_python_builtin};
-use ken_core::{RefKind, Relation, Resolution, SymbolKind};
+use crate::program::{Program, Sym, is_common_method, is_python_builtin};
+use ken_core::{RefKind, Relation, Resolution, Scoping, SymbolKind};
 use ken_store::{NewEdge, RefRow};
 use rustc_hash::FxHashSet;
 
@@ -58,7 +58,7 @@ impl<'p> Ctx<'p> {
         s
     }
 
-    fn family(&self) -> Family {
+    fn family(&self) -> Scoping {
         self.program.files[self.file].family
     }
 }
@@ -274,7 +274,7 @@ fn resolve_call(ctx: &mut Ctx, scope: Sym, qualifier: Option<&str>, name: &str, 
     let p = ctx.program;
     match qualifier {
         None => {
-            if ctx.family() == Family::Python && matches!(name, "cls") {
+            if ctx.family() == Scoping::Python && matches!(name, "cls") {
                 return p.enclosing_type(scope).map(|c| (c, Resolution::Exact));
             }
             let found = lookup_name(ctx, scope, name, depth + 1);
@@ -665,7 +665,7 @@ fn strip_generics(name: &str) -> &str {
 }
 
 /// `a.b.c` into (`a.b`, `c`), by the family's member separators.
-fn split_last(text: &str, family: Family) -> (Option<&str>, &str) {
+fn split_last(text: &str, family: Scoping) -> (Option<&str>, &str) {
     let text = text.trim();
     let mut best: Option<(usize, usize)> = None;
     let (mut depth, bytes) = (0i32, text.as_bytes());
@@ -679,11 +679,11 @@ fn split_last(text: &str, family: Family) -> (Option<&str>, &str) {
                 best = Some((i, 2));
                 i += 1;
             }
-            b'-' if depth == 0 && bytes.get(i + 1) == Some(&b'>') && family != Family::Rust => {
+            b'-' if depth == 0 && bytes.get(i + 1) == Some(&b'>') && family != Scoping::Rust => {
                 best = Some((i, 2));
                 i += 1;
             }
-            b'\\' if depth == 0 && family == Family::Php => best = Some((i, 1)),
+            b'\\' if depth == 0 && family == Scoping::Php => best = Some((i, 1)),
             _ => {}
         }
         i += 1;
@@ -749,7 +749,7 @@ fn lookup_name(ctx: &mut Ctx, scope: Sym, name: &str, depth: u32) -> Option<(Sym
     }
     // Same package (Go, Java) or namespace (C#).
     if let Some(pkg) = &p.files[file].row.package
-        && matches!(family, Family::Go | Family::Java | Family::CSharp | Family::Php)
+        && matches!(family, Scoping::Go | Scoping::Java | Scoping::CSharp | Scoping::Php)
     {
         let mut pkg = pkg.clone();
         for _ in 0..8 {
@@ -764,17 +764,17 @@ fn lookup_name(ctx: &mut Ctx, scope: Sym, name: &str, depth: u32) -> Option<(Sym
             }
             // C# sees enclosing namespaces too.
             match (family, pkg.rfind('.')) {
-                (Family::CSharp, Some(i)) => pkg.truncate(i),
+                (Scoping::CSharp, Some(i)) => pkg.truncate(i),
                 _ => break,
             }
         }
     }
     if let Some(found) = p.by_qualified.get(name).and_then(|v| v.first())
-        && matches!(family, Family::Java | Family::CSharp | Family::Rust | Family::Php)
+        && matches!(family, Scoping::Java | Scoping::CSharp | Scoping::Rust | Scoping::Php)
     {
         return Some((ctx.touch(*found), Resolution::Exact));
     }
-    if family == Family::Python && is_python_builtin(name) {
+    if family == Scoping::Python && is_python_builtin(name) {
         return None;
     }
     // A unique type or function of that name anywhere in the repository.
@@ -804,7 +804,7 @@ fn lookup_in_file(ctx: &mut Ctx, file: usize, name: &str, depth: u32) -> Option<
             Some(member) => match module {
                 Some(m) => member_of_module(ctx, m, member, depth + 1).or_else(|| {
                     // A default import names the module's default export.
-                    (info.family == Family::Js).then_some(m)
+                    (info.family == Scoping::Js).then_some(m)
                 }),
                 None => None,
             },
@@ -824,7 +824,7 @@ fn lookup_in_file(ctx: &mut Ctx, file: usize, name: &str, depth: u32) -> Option<
 
 /// `name` through a wildcard import of `module` (Python `*`, Rust glob,
 /// Java `pkg.*`, C# `using`, Go dot import).
-fn wildcard_member(ctx: &mut Ctx, family: Family, module: &str, name: &str, depth: u32) -> Option<Sym> {
+fn wildcard_member(ctx: &mut Ctx, family: Scoping, module: &str, name: &str, depth: u32) -> Option<Sym> {
     let p = ctx.program;
     if let Some(m) = module_of_family(ctx, family, module)
         && let Some(found) = member_of_module(ctx, m, name, depth)
@@ -851,12 +851,12 @@ fn module_of(ctx: &mut Ctx, module: &str) -> Option<Sym> {
 
 /// The module symbol of a module path. Go imports name a directory by a
 /// path whose tail matches the module.
-fn module_of_family(ctx: &mut Ctx, family: Family, module: &str) -> Option<Sym> {
+fn module_of_family(ctx: &mut Ctx, family: Scoping, module: &str) -> Option<Sym> {
     let p = ctx.program;
     if let Some(&m) = p.module_syms(family, module).first() {
         return Some(ctx.touch(m));
     }
-    if family == Family::Go {
+    if family == Scoping::Go {
         let parts: Vec<&str> = module.split('/').collect();
         for start in 1..parts.len() {
             let tail = parts[start..].join("/");
@@ -864,8 +864,20 @@ fn module_of_family(ctx: &mut Ctx, family: Family, module: &str) -> Option<Sym> 
                 return Some(ctx.touch(m));
             }
         }
+        // The import path's tail, longest first, under a directory of the repository.
+        for start in 1..parts.len() {
+            if let Some(m) = p.module_ending_with(family, &parts[start..].join("/")) {
+                return Some(ctx.touch(m));
+            }
+        }
     }
-    if family == Family::Js {
+    if family == Scoping::C {
+        // `util` or `../lib/util`, relative to the importer or a source root.
+        if let Some(m) = p.module_ending_with(family, module.trim_start_matches("../")) {
+            return Some(ctx.touch(m));
+        }
+    }
+    if family == Scoping::Js {
         // An import of `x` from the file `x/index.ts` or `x.d.ts`.
         for candidate in [format!("{module}/index"), format!("{module}.d")] {
             if let Some(&m) = p.module_syms(family, &candidate).first() {
@@ -885,8 +897,10 @@ fn member_of_module(ctx: &mut Ctx, m: Sym, name: &str, depth: u32) -> Option<Sym
     let p = ctx.program;
     let file = p.sym_file[m];
     let info = &p.files[file];
-    // Go packages span several files: any file of the directory.
-    let siblings: Vec<Sym> = if info.family == Family::Go { p.module_syms(info.family, &info.row.module).to_vec() } else { vec![m] };
+    // Packages span several files (a Go directory, a Java, Kotlin or C#
+    // package): any file of the package, whichever one `m` is.
+    let spans_files = matches!(info.family, Scoping::Go | Scoping::Java | Scoping::CSharp | Scoping::Php);
+    let siblings: Vec<Sym> = if spans_files { p.module_syms(info.family, &info.row.module).to_vec() } else { vec![m] };
     for s in &siblings {
         if let Some(&found) = p.children_named(*s, name).first() {
             return Some(ctx.touch(found));

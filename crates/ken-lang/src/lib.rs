@@ -11,10 +11,13 @@
 //!
 //! Capture names the miner understands:
 //! - symbols: `@definition.<kind>` (a `ken_core::SymbolKind`), `@scope` for a
-//!   named scope that is not itself a symbol (a Rust `impl`, a C++ namespace),
+//!   named scope that is not itself a symbol whose functions are methods (a
+//!   Rust `impl`), `@namespace` for one whose functions stay functions (a C++
+//!   namespace),
 //!   `@package` for a declared package or namespace, and `@name` for the name.
 //! - references: `@reference.<kind>` (a `ken_core::RefKind`) with `@name`,
-//!   optional `@receiver`, `@path` (module of an import), `@alias`, and
+//!   optional `@receiver`, `@path` (module of an import), `@alias`, `@glob`
+//!   (on an import with `@path` and no `@name`: it brings every name), and
 //!   `@callee` (the callee expression, so it is not also counted as a field use).
 //! - types (optional `types.scm`): `@binding` around a typed name, with
 //!   `@name` (the bound name) and one of `@type` (an annotation), `@value`
@@ -52,6 +55,9 @@ pub struct LanguageConfig {
     /// Field names under which a definition keeps its body; the signature is
     /// the text before it.
     pub body_fields: &'static [&'static str],
+    /// Functions are written as several clauses in a row (`f 0 = 1`,
+    /// `f n = …`), which make one symbol.
+    pub clauses: bool,
     pub symbols: Option<Query>,
     pub references: Option<Query>,
     pub types: Option<Query>,
@@ -73,6 +79,7 @@ struct Spec {
     constructor_names: &'static [&'static str],
     decorator_kinds: &'static [&'static str],
     body_fields: &'static [&'static str],
+    clauses: bool,
     symbols: &'static str,
     references: &'static str,
     types: &'static str,
@@ -106,10 +113,12 @@ fn specs() -> Vec<Spec> {
         constructor_names,
         decorator_kinds,
         body_fields,
+        clauses: false,
         symbols,
         references,
         types,
     };
+    let clauses = |spec: Spec| Spec { clauses: true, ..spec };
     use DocStyle::*;
     vec![
         spec(
@@ -220,6 +229,59 @@ fn specs() -> Vec<Spec> {
             COMMON_BODY,
             queries!("bash"),
         ),
+        spec(
+            Language::Kotlin,
+            &["kt", "kts"],
+            || tree_sitter_kotlin_ng::LANGUAGE.into(),
+            PrecedingComments,
+            &[],
+            &[],
+            COMMON_BODY,
+            queries!("kotlin"),
+        ),
+        spec(
+            Language::Swift,
+            &["swift"],
+            || tree_sitter_swift::LANGUAGE.into(),
+            PrecedingComments,
+            &["init"],
+            &[],
+            COMMON_BODY,
+            queries!("swift"),
+        ),
+        spec(
+            Language::Scala,
+            &["scala", "sc"],
+            || tree_sitter_scala::LANGUAGE.into(),
+            PrecedingComments,
+            &[],
+            &[],
+            COMMON_BODY,
+            queries!("scala"),
+        ),
+        spec(Language::Lua, &["lua"], || tree_sitter_lua::LANGUAGE.into(), PrecedingComments, &["new"], &[], COMMON_BODY, queries!("lua")),
+        spec(Language::Zig, &["zig"], || tree_sitter_zig::LANGUAGE.into(), PrecedingComments, &["init"], &[], COMMON_BODY, queries!("zig")),
+        clauses(spec(
+            Language::Elixir,
+            &["ex", "exs"],
+            || tree_sitter_elixir::LANGUAGE.into(),
+            PrecedingComments,
+            &[],
+            &[],
+            COMMON_BODY,
+            queries!("elixir"),
+        )),
+        clauses(spec(
+            Language::Haskell,
+            &["hs"],
+            || tree_sitter_haskell::LANGUAGE.into(),
+            PrecedingComments,
+            &[],
+            // A function's type signature belongs to its span, as a decorator does.
+            &["signature"],
+            COMMON_BODY,
+            queries!("haskell"),
+        )),
         structured(Language::Markdown, &["md", "markdown", "mdx"]),
         structured(Language::Rst, &["rst"]),
         structured(Language::AsciiDoc, &["adoc", "asciidoc"]),
@@ -243,6 +305,7 @@ fn structured(language: Language, extensions: &'static [&'static str]) -> Spec {
         constructor_names: &[],
         decorator_kinds: &[],
         body_fields: &[],
+        clauses: false,
         symbols: "",
         references: "",
         types: "",
@@ -279,6 +342,7 @@ fn build(spec: Spec) -> LanguageConfig {
         constructor_names: spec.constructor_names,
         decorator_kinds: spec.decorator_kinds,
         body_fields: spec.body_fields,
+        clauses: spec.clauses,
         symbols,
         references,
         types,
@@ -355,6 +419,12 @@ pub fn sniff(text: &str) -> Option<Language> {
         "node" | "nodejs" | "deno" => Language::JavaScript,
         "ruby" => Language::Ruby,
         "php" => Language::Php,
+        "lua" | "luajit" => Language::Lua,
+        "elixir" => Language::Elixir,
+        "runghc" | "runhaskell" => Language::Haskell,
+        "kotlin" => Language::Kotlin,
+        "scala" => Language::Scala,
+        "swift" => Language::Swift,
         _ => return None,
     })
 }

@@ -29,7 +29,9 @@ fn capture_names_are_known() {
             let Some(query) = query else { continue };
             for name in query.capture_names() {
                 let known = match *name {
-                    "name" | "receiver" | "path" | "alias" | "callee" | "scope" | "package" if what != "types" => true,
+                    "name" | "receiver" | "path" | "alias" | "glob" | "callee" | "scope" | "namespace" | "package" if what != "types" => {
+                        true
+                    }
                     "binding" | "name" | "type" | "value" | "alias" | "returns" if what == "types" => true,
                     other => match other.split_once('.') {
                         Some(("definition", kind)) if what == "symbols" => SymbolKind::parse(kind).is_some(),

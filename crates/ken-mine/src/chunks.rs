@@ -192,6 +192,7 @@ pub(crate) fn line_windows_only(text: &str, budget: &ChunkBudget) -> Vec<Chunk> 
         naming: crate::naming::naming(Language::C, "", None),
         declared_package: None,
         symbols: Vec::new(),
+        name_positions: Default::default(),
         definition_nodes: Default::default(),
         def_starts: Default::default(),
         regions: Vec::new(),

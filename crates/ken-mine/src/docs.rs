@@ -48,7 +48,7 @@ fn preceding_comments(config: &LanguageConfig, src: &Source, outer: Node) -> Opt
     let mut sibling = outer.prev_sibling();
     while let Some(node) = sibling {
         let kind = node.kind();
-        let is_comment = kind.contains("comment");
+        let is_comment = kind.contains("comment") || kind == "haddock";
         if !is_comment && !config.decorator_kinds.contains(&kind) {
             break;
         }
@@ -94,6 +94,11 @@ fn strip_comment(comment: &str) -> Vec<String> {
         .map(|l| {
             let t = l.trim_start();
             let t = t.trim_start_matches('/').trim_start_matches('!').trim_start_matches('#');
+            // Haskell and Lua line comments: `-- | doc`, `--- doc`.
+            let t = match t.strip_prefix("--") {
+                Some(rest) => rest.trim_start_matches('-').trim_start().trim_start_matches(['|', '^']),
+                None => t,
+            };
             t.strip_prefix(' ').unwrap_or(t).to_string()
         })
         .collect()

@@ -3,7 +3,7 @@
 //! Names depend on the file path and the declared package only, so a renamed
 //! file can be renamed in the index without being mined again.
 
-use ken_core::Language;
+use ken_core::{Language, Scoping};
 
 /// How a file's symbols are named.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -30,8 +30,8 @@ pub fn naming(language: Language, path: &str, declared_package: Option<&str>) ->
         }
         parts
     };
-    let (module, prefix) = match language {
-        Language::Python => {
+    let (module, prefix) = match language.scoping() {
+        Scoping::Python => {
             let mut parts = stem_parts();
             if let Some(i) = parts.iter().rposition(|p| *p == "site-packages") {
                 parts.drain(..=i);
@@ -44,7 +44,7 @@ pub fn naming(language: Language, path: &str, declared_package: Option<&str>) ->
             let module = parts.join(".");
             (module.clone(), module)
         }
-        Language::Rust => {
+        Scoping::Rust => {
             let parts = stem_parts();
             let module = match parts.iter().rposition(|p| *p == "src") {
                 Some(src) => {
@@ -68,7 +68,7 @@ pub fn naming(language: Language, path: &str, declared_package: Option<&str>) ->
             };
             (module.clone(), module)
         }
-        Language::JavaScript | Language::TypeScript | Language::Tsx => {
+        Scoping::Js => {
             let mut parts = stem_parts();
             if parts.last() == Some(&"index") && parts.len() > 1 {
                 parts.pop();
@@ -76,7 +76,7 @@ pub fn naming(language: Language, path: &str, declared_package: Option<&str>) ->
             let module = parts.join("/");
             (module.clone(), module)
         }
-        Language::Go | Language::Java | Language::CSharp | Language::Php => {
+        Scoping::Go | Scoping::Java | Scoping::CSharp | Scoping::Php => {
             let by_path = path_module(path);
             match declared_package {
                 Some(pkg) if language == Language::Go => {
@@ -91,8 +91,8 @@ pub fn naming(language: Language, path: &str, declared_package: Option<&str>) ->
             }
         }
         // Shell functions share one namespace once sourced, as C's do.
-        Language::C | Language::Cpp | Language::Ruby | Language::Bash => (path_module(path), String::new()),
-        _ => (path.to_string(), path.to_string()),
+        Scoping::C | Scoping::Ruby | Scoping::Shell => (path_module(path), String::new()),
+        Scoping::None => (path.to_string(), path.to_string()),
     };
     Naming { module, prefix, separator }
 }

@@ -29,12 +29,17 @@ pub(crate) fn mine(config: &LanguageConfig, src: &Source, root: Node, mined: &Mi
     while let Some(m) = matches.next() {
         let mut kind = None;
         let (mut ref_node, mut name, mut receiver, mut path, mut alias) = (None, None, None, None, None);
+        let mut glob = false;
+        // A repeated capture over siblings (`path: (identifier)+ @path`, a
+        // Scala import's flat path) spans from the first node to the last.
+        let (mut name_last, mut path_last) = (None, None);
         for cap in m.captures {
             match names[cap.index as usize] {
-                "name" => name = Some(cap.node),
+                "name" => extend(&mut name, &mut name_last, cap.node),
                 "receiver" => receiver = Some(cap.node),
-                "path" => path = Some(cap.node),
+                "path" => extend(&mut path, &mut path_last, cap.node),
                 "alias" => alias = Some(cap.node),
+                "glob" => glob = true,
                 "callee" => {
                     anchored.insert(cap.node.id());
                 }
@@ -57,17 +62,23 @@ pub(crate) fn mine(config: &LanguageConfig, src: &Source, root: Node, mined: &Mi
             if let Some(path) = path {
                 if config.language == ken_core::Language::Rust {
                     expand_use_tree(src, path, None, alias.as_deref(), &mut found, ref_node.id(), 0);
+                } else if glob {
+                    // Every public name of the module (Haskell `import A.B`, Elixir `import A.B`).
+                    push(&mut found, kind, "*".to_string(), Some(clean(span(src, path, path_last))), alias, path, ref_node.id());
                 } else {
-                    let module = clean(src.node(path));
+                    let module = clean(span(src, path, path_last));
                     push(&mut found, kind, module, None, alias, path, ref_node.id());
                 }
             }
             continue;
         }
         let Some(name_node) = name else { continue };
-        let mut text = clean(src.node(name_node));
-        let mut qualifier = receiver.or(path).map(|n| clean(src.node(n)));
-        if kind != RefKind::Import
+        let mut text = clean(span(src, name_node, name_last));
+        let mut qualifier = receiver.map(|n| clean(src.node(n))).or_else(|| path.map(|n| clean(span(src, n, path_last))));
+        // Imports split too where a package path is one flat node (Kotlin's
+        // `import a.b.C` names member C of package a.b, as Java's does).
+        let splits = kind != RefKind::Import || config.language.scoping() == ken_core::Scoping::Java;
+        if splits
             && qualifier.is_none()
             && let Some((q, last)) = split_qualified(&text)
         {
@@ -81,6 +92,9 @@ pub(crate) fn mine(config: &LanguageConfig, src: &Source, root: Node, mined: &Mi
     }
 
     found.retain(|f| f.reference.kind != RefKind::FieldUse || !anchored.contains(&f.node));
+    // A definition's own name is not a use of it: Elixir's `def add(x)` head
+    // parses as a call of `add`.
+    found.retain(|f| f.reference.kind != RefKind::Call || !mined.name_positions.contains(&(f.reference.line, f.reference.col)));
     found.sort_by_key(|f| (f.byte, f.reference.kind));
     found.dedup_by(|a, b| a.byte == b.byte && a.reference == b.reference);
     assign_enclosing(&mut found, &mined.regions);
@@ -148,6 +162,21 @@ fn expand_use_tree(src: &Source, node: Node, prefix: Option<&str>, alias: Option
 }
 
 /// `a.b.c` or `a::b::c` into (`a.b`, `c`).
+/// The text from `first` to `last` (the same node when it is alone).
+fn span<'a>(src: &Source<'a>, first: Node, last: Option<Node>) -> &'a str {
+    src.slice(first.start_byte(), last.map_or(first.end_byte(), |l| l.end_byte().max(first.end_byte())))
+}
+
+/// Records a capture: a repeat over following siblings extends the span,
+/// anything else replaces it.
+fn extend<'t>(first: &mut Option<Node<'t>>, last: &mut Option<Node<'t>>, node: Node<'t>) {
+    let siblings = first.zip(*last).is_some_and(|(f, l)| f.parent() == node.parent() && l.end_byte() <= node.start_byte());
+    if !siblings {
+        *first = Some(node);
+    }
+    *last = Some(node);
+}
+
 fn split_qualified(text: &str) -> Option<(&str, &str)> {
     let dot = text.rfind('.').map(|i| (i, 1));
     let colons = text.rfind("::").map(|i| (i, 2));
@@ -158,7 +187,16 @@ fn split_qualified(text: &str) -> Option<(&str, &str)> {
 }
 
 pub(crate) fn clean(text: &str) -> String {
-    let text = text.trim().trim_matches(|c| c == '"' || c == '\'' || c == '`');
+    // Quotes around a name (`"./util"`, `` `type` ``), not a prime in one
+    // (Haskell's `decode'`).
+    let text = text.trim();
+    let text = if text.starts_with(['"', '\'', '`']) { text.trim_matches(|c| c == '"' || c == '\'' || c == '`') } else { text };
+    // A qualifier written with its dot (Haskell's `Map.` in `Map.insert`),
+    // but not a relative import's dots (`..`).
+    let text = match text.strip_suffix('.') {
+        Some(head) if !head.is_empty() && !head.ends_with('.') => head,
+        _ => text,
+    };
     let mut out: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
     if out.len() > MAX_QUALIFIER {
         let mut cut = MAX_QUALIFIER;

@@ -15,6 +15,9 @@ pub(crate) struct Mined {
     pub declared_package: Option<String>,
     /// Index 0 is the file's module symbol.
     pub symbols: Vec<Symbol>,
+    /// `(line, column)` of every definition's name, later clauses included:
+    /// a name being defined is not a use of it.
+    pub name_positions: FxHashSet<(u32, u32)>,
     /// Ids of nodes that start a definition (the definition itself and its
     /// decorated wrapper), for the chunker.
     pub definition_nodes: FxHashSet<usize>,
@@ -28,6 +31,12 @@ pub(crate) struct Mined {
 struct Entry<'t> {
     /// `None` for a scope that is not a symbol (a Rust `impl`).
     kind: Option<SymbolKind>,
+    /// A namespace: it names what it holds, but its functions stay functions.
+    namespace: bool,
+    /// Where the definition ends: its last clause's end (Haskell equations).
+    end: Node<'t>,
+    /// The first clause of the same function, when this is a later one.
+    clause_of: Option<usize>,
     name: String,
     receiver: Option<String>,
     def: Node<'t>,
@@ -77,12 +86,17 @@ pub(crate) fn mine(config: &LanguageConfig, path: &str, src: &Source, root: Node
             let mut def: Option<(Node, Option<SymbolKind>)> = None;
             let mut name_node = None;
             let mut receiver = None;
+            let mut namespace = false;
             for cap in m.captures {
                 match names[cap.index as usize] {
                     "name" => name_node = Some(cap.node),
                     "receiver" => receiver = Some(src.node(cap.node).to_string()),
                     "package" => declared_package = Some(clean_name(src.node(cap.node))),
                     "scope" => def = Some((cap.node, None)),
+                    "namespace" => {
+                        def = Some((cap.node, None));
+                        namespace = true;
+                    }
                     other => {
                         if let Some(kind) = other.strip_prefix("definition.").and_then(SymbolKind::parse) {
                             def = Some((cap.node, Some(kind)));
@@ -95,10 +109,23 @@ pub(crate) fn mine(config: &LanguageConfig, path: &str, src: &Source, root: Node
                 continue;
             }
             let outer = outer_node(config, def);
+            let mut name = clean_name(src.node(name_node));
+            let mut receiver = receiver.map(|r| clean_name(&r));
+            // `defmodule Shop.Cart` names Cart inside Shop, as Ruby's `Shop::Cart` does.
+            if receiver.is_none()
+                && config.language.scoping() == ken_core::Scoping::Ruby
+                && let Some((outer_name, last)) = name.rsplit_once('.')
+            {
+                receiver = Some(outer_name.to_string());
+                name = last.to_string();
+            }
             entries.push(Entry {
                 kind,
-                name: clean_name(src.node(name_node)),
-                receiver: receiver.map(|r| clean_name(&r)),
+                namespace,
+                end: def,
+                clause_of: None,
+                name,
+                receiver,
                 def,
                 outer,
                 outer_start: outer.start_position(),
@@ -136,6 +163,9 @@ pub(crate) fn mine(config: &LanguageConfig, path: &str, src: &Source, root: Node
         entries[i].parent = parent;
         stack.push(i);
     }
+    if config.clauses {
+        merge_clauses(&mut entries);
+    }
 
     // Types by local path, so an `impl Foo` or a Go receiver finds its `Foo`.
     let types: FxHashMap<&str, usize> = entries
@@ -163,23 +193,34 @@ pub(crate) fn mine(config: &LanguageConfig, path: &str, src: &Source, root: Node
     }
     // Symbol indices up front: a type may be defined after its `impl` or methods.
     let mut next = 1u32;
-    let symbol_of_entry: Vec<Option<u32>> = entries
+    let mut symbol_of_entry: Vec<Option<u32>> = entries
         .iter()
         .map(|e| {
-            e.kind.map(|_| {
+            e.kind.filter(|_| e.clause_of.is_none()).map(|_| {
                 next += 1;
                 next - 1
             })
         })
         .collect();
+    for i in 0..entries.len() {
+        if let Some(first) = entries[i].clause_of {
+            symbol_of_entry[i] = symbol_of_entry[first];
+        }
+    }
+    let modules: FxHashSet<&str> = entries.iter().filter(|e| e.kind == Some(SymbolKind::Module)).map(|e| e.local_path.as_str()).collect();
     let mut definition_nodes = FxHashSet::default();
     let mut def_starts = FxHashMap::default();
     let mut regions = Vec::new();
 
     for e in &entries {
         let Some(mut kind) = e.kind else { continue };
+        if e.clause_of.is_some() {
+            continue;
+        }
         let owner = owner_type(e);
-        let in_scope = e.receiver.is_some() || e.parent.is_some_and(|p| entries[p].kind.is_none());
+        // `function M.f` on a module table (Lua) is the module's function, not a method.
+        let on_module = e.receiver.as_deref().is_some_and(|r| modules.contains(r));
+        let in_scope = (e.receiver.is_some() && !on_module) || e.parent.is_some_and(|p| entries[p].kind.is_none() && !entries[p].namespace);
         if kind == SymbolKind::Function && (owner.is_some() || in_scope || parent_kind(&entries, e) == Some(SymbolKind::Trait)) {
             kind = SymbolKind::Method;
         }
@@ -206,7 +247,7 @@ pub(crate) fn mine(config: &LanguageConfig, path: &str, src: &Source, root: Node
             }
         }
         let (start_line, start_col) = line_col(e.outer_start);
-        let (end_line, end_col) = line_col(e.def.end_position());
+        let (end_line, end_col) = line_col(e.end.end_position());
         let (name_line, name_col) = line_col(e.name_pos);
         definition_nodes.insert(e.def.id());
         definition_nodes.insert(e.outer.id());
@@ -219,7 +260,7 @@ pub(crate) fn mine(config: &LanguageConfig, path: &str, src: &Source, root: Node
             docstring: docs::doc_for(config, src, e.def, e.outer),
             span: Span {
                 start_byte: e.outer_start_byte as u32,
-                end_byte: e.def.end_byte() as u32,
+                end_byte: e.end.end_byte() as u32,
                 start_line,
                 start_col,
                 end_line,
@@ -243,7 +284,27 @@ pub(crate) fn mine(config: &LanguageConfig, path: &str, src: &Source, root: Node
         }
     }
 
-    Mined { naming, declared_package, symbols, definition_nodes, def_starts, regions }
+    let name_positions = entries.iter().map(|e| line_col(e.name_pos)).collect();
+    Mined { naming, declared_package, symbols, name_positions, definition_nodes, def_starts, regions }
+}
+
+/// Folds each later clause of a function into its first: in Haskell and
+/// Elixir one function is written as several equations in a row
+/// (`f 0 = 1`, `f n = n * f (n - 1)`), which make one symbol spanning them.
+fn merge_clauses(entries: &mut [Entry]) {
+    for i in 1..entries.len() {
+        let Some(previous) = (0..i).rev().find(|&j| entries[j].parent == entries[i].parent) else { continue };
+        let first = entries[previous].clause_of.unwrap_or(previous);
+        let same = entries[first].kind.is_some_and(SymbolKind::is_callable)
+            && entries[first].kind == entries[i].kind
+            && entries[first].local_path == entries[i].local_path;
+        if same {
+            entries[i].clause_of = Some(first);
+            if entries[i].def.end_byte() > entries[first].end.end_byte() {
+                entries[first].end = entries[i].def;
+            }
+        }
+    }
 }
 
 fn parent_kind(entries: &[Entry], e: &Entry) -> Option<SymbolKind> {
@@ -260,7 +321,9 @@ fn outer_node<'t>(config: &LanguageConfig, def: Node<'t>) -> Node<'t> {
     }
     let mut outer = def;
     while let Some(prev) = outer.prev_sibling() {
-        if config.decorator_kinds.contains(&prev.kind()) {
+        // A node of the definition's own kind is a sibling definition (a
+        // Haskell class's method signatures), not its decorator.
+        if config.decorator_kinds.contains(&prev.kind()) && prev.kind() != def.kind() {
             outer = prev;
         } else {
             break;
@@ -271,7 +334,10 @@ fn outer_node<'t>(config: &LanguageConfig, def: Node<'t>) -> Node<'t> {
 
 /// Names as written, minus whitespace, quotes and generic arguments.
 fn clean_name(text: &str) -> String {
-    let text = text.trim().trim_matches(|c| c == '"' || c == '\'' || c == '`');
+    // Quotes around a name (`"./util"`, `` `type` ``), not a prime in one
+    // (Haskell's `decode'`).
+    let text = text.trim();
+    let text = if text.starts_with(['"', '\'', '`']) { text.trim_matches(|c| c == '"' || c == '\'' || c == '`') } else { text };
     let text = text.split('<').next().unwrap_or(text);
     text.split_whitespace().collect::<Vec<_>>().join("")
 }

@@ -84,8 +84,8 @@ void write(const geo::Shape& s);
               struct geo::Number [30-30] `union Number`
                 field geo::Number::i [30-30] `int i`
                 field geo::Number::d [30-30] `double d`
-              method geo::detail::count [33-33] `int count(const Shape& s)`
-              method geo::io::write [39-39] `void write(const geo::Shape& s)`
+              function geo::detail::count [33-33] `int count(const Shape& s)`
+              function geo::io::write [39-39] `void write(const geo::Shape& s)`
         "#]],
     );
 }

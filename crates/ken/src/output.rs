@@ -122,11 +122,18 @@ fn depths(rows: &[SymbolRow]) -> Vec<usize> {
         .collect()
 }
 
+/// The symbol that stands for the file itself, which the outline's header
+/// names already; modules declared inside it (Ruby `module`, Rust `mod`)
+/// are shown.
+fn is_file_module(row: &SymbolRow) -> bool {
+    row.kind == SymbolKind::Module && row.parent_id.is_none()
+}
+
 pub fn outline_text(path: &str, rows: &[SymbolRow]) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "{path}");
     for (r, depth) in rows.iter().zip(depths(rows)) {
-        if r.kind == SymbolKind::Module {
+        if is_file_module(r) {
             continue;
         }
         let indent = "  ".repeat(depth);
@@ -153,9 +160,9 @@ pub fn outline_json(path: &str, rows: &[SymbolRow]) -> Outline {
     // Build bottom-up: rows are parents first, so walk in reverse.
     let mut children: std::collections::HashMap<i64, Vec<OutlineNode>> = Default::default();
     let mut top = Vec::new();
-    let module_ids: Vec<i64> = rows.iter().filter(|r| r.kind == SymbolKind::Module).map(|r| r.id).collect();
+    let module_ids: Vec<i64> = rows.iter().filter(|r| is_file_module(r)).map(|r| r.id).collect();
     for r in rows.iter().rev() {
-        if r.kind == SymbolKind::Module {
+        if is_file_module(r) {
             continue;
         }
         let mut kids = children.remove(&r.id).unwrap_or_default();

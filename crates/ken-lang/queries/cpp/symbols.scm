@@ -1,5 +1,5 @@
-; C++ symbols. Namespaces are scopes: they name what they hold but are not
-; symbols. A function inside a class is a method (a constructor when it is
+; C++ symbols. Namespaces name what they hold but are not symbols, and a
+; function in one is still a function. A function inside a class is a method (a constructor when it is
 ; named after the class); an out-of-line definition `void Shape::area()`
 ; names its class through `@receiver`. Declarations without a body (methods
 ; declared in a class, prototypes in a header) are symbols too: a header's
@@ -7,7 +7,7 @@
 ; level count, since `Foo x(a, b);` in a function body parses the same way.
 
 (namespace_definition
-  name: (_) @name) @scope
+  name: (_) @name) @namespace
 
 ; Types with a body; a forward declaration (`class Foo;`) is not a definition.
 ; A specialisation `struct Box<int>` is named `Box`.

@@ -6,7 +6,7 @@
   name: (_) @package)
 
 (namespace_declaration
-  name: (_) @name) @scope
+  name: (_) @name) @namespace
 
 (class_declaration
   name: (identifier) @name) @definition.class

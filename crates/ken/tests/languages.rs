@@ -1,0 +1,456 @@
+//! Every language end to end, through the CLI: one repository holds a small
+//! library and a caller in each language; for each, `ken symbols` finds the
+//! library function by name, `ken outline` shows its file, and `ken graph
+//! callers` finds the caller in the other file. A new language is one fixture
+//! and one row of `CASES`.
+
+mod support;
+
+use expect_test::expect;
+use support::{Repo, stdout};
+
+const FIXTURE: &str = r#"
+//- python/billing.py
+class Invoice:
+    def total(self):
+        return sum(self.lines)
+
+
+def invoice_total(invoice):
+    return invoice.total()
+//- python/app.py
+from billing import invoice_total
+
+
+def main(invoice):
+    return invoice_total(invoice)
+//- rust/src/lib.rs
+pub mod parse;
+
+pub fn run(text: &str) -> usize {
+    parse::parse_header(text).len()
+}
+//- rust/src/parse.rs
+pub struct Header {
+    pub name: String,
+}
+
+impl Header {
+    pub fn len(&self) -> usize {
+        self.name.len()
+    }
+}
+
+pub fn parse_header(text: &str) -> Header {
+    Header { name: text.to_string() }
+}
+//- javascript/cart.js
+export class Cart {
+  constructor() { this.items = []; }
+  add(item) { this.items.push(item); }
+}
+
+export function cartSize(cart) {
+  return cart.items.length;
+}
+//- javascript/main.js
+import { Cart, cartSize } from './cart.js';
+
+export function checkout() {
+  const cart = new Cart();
+  return cartSize(cart);
+}
+//- typescript/queue.ts
+export interface Job { id: string }
+
+export class JobQueue {
+  private jobs: Job[] = [];
+  push(job: Job): void { this.jobs.push(job); }
+}
+
+export function drainQueue(queue: JobQueue): number {
+  return 0;
+}
+//- typescript/worker.ts
+import { JobQueue, drainQueue } from './queue';
+
+export function work(): number {
+  return drainQueue(new JobQueue());
+}
+//- tsx/Badge.tsx
+export function badgeLabel(count: number): string {
+  return count > 99 ? "99+" : String(count);
+}
+
+export function Badge(props: { count: number }) {
+  return <span>{badgeLabel(props.count)}</span>;
+}
+//- tsx/Inbox.tsx
+import { badgeLabel } from './Badge';
+
+export function inboxTitle(unread: number): string {
+  return "Inbox " + badgeLabel(unread);
+}
+//- go/go.mod
+module example.com/app
+
+go 1.22
+//- go/geo/geo.go
+package geo
+
+type Point struct{ X, Y float64 }
+
+func Distance(a, b Point) float64 {
+	return a.X - b.X
+}
+//- go/cmd/main.go
+package main
+
+import "example.com/app/geo"
+
+func main() {
+	geo.Distance(geo.Point{}, geo.Point{})
+}
+//- java/src/com/acme/Ledger.java
+package com.acme;
+
+public class Ledger {
+    public static long balanceOf(String account) {
+        return 0L;
+    }
+}
+//- java/src/com/acme/Report.java
+package com.acme;
+
+public class Report {
+    public long render() {
+        return Ledger.balanceOf("main");
+    }
+}
+//- csharp/Mailer.cs
+namespace Acme.Mail
+{
+    public class Mailer
+    {
+        public static bool SendWelcome(string to) { return true; }
+    }
+}
+//- csharp/Signup.cs
+namespace Acme.Mail
+{
+    public class Signup
+    {
+        public bool Register(string to) { return Mailer.SendWelcome(to); }
+    }
+}
+//- c/ring.c
+struct ring { int head; };
+
+int ring_push(struct ring *r, int v) {
+    r->head = v;
+    return 0;
+}
+//- c/main.c
+struct ring;
+int ring_push(struct ring *r, int v);
+
+int main(void) {
+    return ring_push(0, 1);
+}
+//- cpp/matrix.cpp
+namespace linalg {
+class Matrix {
+public:
+    int rows() const { return 0; }
+};
+
+int trace_of(const Matrix &m) { return m.rows(); }
+}
+//- cpp/solver.cpp
+#include "matrix.hpp"
+
+namespace linalg {
+int solve(const Matrix &m) { return trace_of(m); }
+}
+//- ruby/lib/tax.rb
+module Tax
+  def self.vat_for(amount)
+    amount * 0.2
+  end
+end
+//- ruby/lib/order.rb
+require_relative "tax"
+
+class Order
+  def vat
+    Tax.vat_for(100)
+  end
+end
+//- php/src/Slug.php
+<?php
+namespace App\Text;
+
+function make_slug(string $title): string {
+    return strtolower($title);
+}
+//- php/src/Post.php
+<?php
+namespace App\Text;
+
+class Post {
+    public function slug(): string { return make_slug("Hello"); }
+}
+//- bash/lib/log.sh
+log_line() {
+  printf '%s\n' "$1"
+}
+//- bash/run.sh
+#!/usr/bin/env bash
+source lib/log.sh
+
+deploy() {
+  log_line "deploying"
+}
+//- swift/Sources/Geo/Temperature.swift
+struct Temperature {
+    let celsius: Double
+
+    func fahrenheit() -> Double {
+        return celsius * 9 / 5 + 32
+    }
+}
+
+func toFahrenheit(_ celsius: Double) -> Double {
+    return Temperature(celsius: celsius).fahrenheit()
+}
+//- swift/Sources/Geo/Forecast.swift
+func forecastHigh() -> Double {
+    return toFahrenheit(21.5)
+}
+//- elixir/lib/inventory.ex
+defmodule Shop.Inventory do
+  def restock(item, count) when count > 0 do
+    {item, count}
+  end
+end
+//- elixir/lib/orders.ex
+defmodule Shop.Orders do
+  alias Shop.Inventory
+
+  def fulfil(item), do: Inventory.restock(item, 1)
+end
+//- haskell/src/Text/Slug.hs
+module Text.Slug (slugify) where
+
+import Data.Char (toLower)
+
+-- | A URL-safe slug.
+slugify :: String -> String
+slugify = map toLower
+//- haskell/src/Blog.hs
+module Blog where
+
+import Text.Slug (slugify)
+
+postUrl :: String -> String
+postUrl title = "/posts/" ++ slugify title
+//- zig/src/crc.zig
+pub fn checksum(bytes: []const u8) u32 {
+    var sum: u32 = 0;
+    for (bytes) |b| sum +%= b;
+    return sum;
+}
+//- zig/src/main.zig
+const crc = @import("crc.zig");
+
+pub fn main() void {
+    _ = crc.checksum("hello");
+}
+//- lua/app/units.lua
+local M = {}
+
+function M.to_metres(feet)
+  return feet * 0.3048
+end
+
+return M
+//- lua/app/main.lua
+local units = require("app.units")
+
+local function report()
+  return units.to_metres(10)
+end
+//- kotlin/src/com/acme/pay/Fees.kt
+package com.acme.pay
+
+fun cardFee(amount: Long): Long = amount / 50
+//- kotlin/src/com/acme/pay/Checkout.kt
+package com.acme.pay
+
+class Checkout {
+    fun total(amount: Long): Long = amount + cardFee(amount)
+}
+//- scala/src/com/acme/stats/Mean.scala
+package com.acme.stats
+
+object Mean {
+  def meanOf(xs: Seq[Double]): Double = xs.sum / xs.size
+}
+//- scala/src/com/acme/stats/Report.scala
+package com.acme.stats
+
+object Report {
+  def summary(xs: Seq[Double]): String = Mean.meanOf(xs).toString
+}
+"#;
+
+/// (language, a name to look up, the file to outline): the symbol found is
+/// the one whose callers are asked for.
+const CASES: &[(&str, &str, &str)] = &[
+    ("python", "invoice_total", "python/billing.py"),
+    ("rust", "parse_header", "rust/src/parse.rs"),
+    ("javascript", "cartSize", "javascript/cart.js"),
+    ("typescript", "drainQueue", "typescript/queue.ts"),
+    ("tsx", "badgeLabel", "tsx/Badge.tsx"),
+    ("go", "Distance", "go/geo/geo.go"),
+    ("java", "balanceOf", "java/src/com/acme/Ledger.java"),
+    ("csharp", "SendWelcome", "csharp/Mailer.cs"),
+    ("c", "ring_push", "c/ring.c"),
+    ("cpp", "trace_of", "cpp/matrix.cpp"),
+    ("ruby", "vat_for", "ruby/lib/tax.rb"),
+    ("php", "make_slug", "php/src/Slug.php"),
+    ("bash", "log_line", "bash/lib/log.sh"),
+    ("swift", "toFahrenheit", "swift/Sources/Geo/Temperature.swift"),
+    ("elixir", "restock", "elixir/lib/inventory.ex"),
+    ("haskell", "slugify", "haskell/src/Text/Slug.hs"),
+    ("zig", "checksum", "zig/src/crc.zig"),
+    ("lua", "to_metres", "lua/app/units.lua"),
+    ("kotlin", "cardFee", "kotlin/src/com/acme/pay/Fees.kt"),
+    ("scala", "meanOf", "scala/src/com/acme/stats/Mean.scala"),
+];
+
+/// What a command printed, or why it failed: one language's gap must not
+/// hide the others'.
+fn answer(repo: &Repo, args: &[&str]) -> String {
+    let out = repo.ken(args);
+    if out.status.success() {
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    } else {
+        format!("\nfailed: {}", String::from_utf8_lossy(&out.stderr).trim())
+    }
+}
+
+#[test]
+fn every_language_finds_outlines_and_links() {
+    let repo = Repo::new(FIXTURE);
+    stdout(&repo.ken(&["index", "-q"]));
+    let mut out = String::new();
+    for (language, name, file) in CASES {
+        let found = support::json(&repo.ken(&["symbols", name, "--lang", language, "-k", "1", "--json"]));
+        let symbol = &found[0];
+        let qualified = symbol["qualified_name"].as_str().unwrap_or("(not found)");
+        out += &format!("{language}: {} {qualified}\n", symbol["kind"].as_str().unwrap_or("-"));
+        for line in answer(&repo, &["outline", file]).lines().skip(1) {
+            out += &format!("  {line}\n");
+        }
+        // By place: a C prototype and its definition share a name.
+        let place = format!("{}:{}", symbol["path"].as_str().unwrap_or("-"), symbol["start_line"]);
+        for line in answer(&repo, &["graph", "callers", &place]).lines().skip(1) {
+            out += &format!("  {}\n", line.trim());
+        }
+    }
+    expect![[r#"
+        python: function python.billing.invoice_total
+            class       class Invoice  [1-3]
+              method      def total(self)  [2-3]
+            function    def invoice_total(invoice)  [6-7]
+          CalledBy        python.app.main  python/app.py:5:12  [unique_name]
+        rust: function rust::parse::parse_header
+            struct      pub struct Header  [1-3]
+              field       pub name: String  [2-2]
+              method      pub fn len(&self) -> usize  [6-8]
+            function    pub fn parse_header(text: &str) -> Header  [11-13]
+          CalledBy        rust::run  rust/src/lib.rs:4:12
+        javascript: function javascript/cart.cartSize
+            class       export class Cart  [1-4]
+              constructor constructor()  [2-2]
+              method      add(item)  [3-3]
+            function    export function cartSize(cart)  [6-8]
+          CalledBy        javascript/main.checkout  javascript/main.js:5:10
+        typescript: function typescript/queue.drainQueue
+            interface   export interface Job  [1-1]
+              field       id: string  [1-1]
+            class       export class JobQueue  [3-6]
+              field       private jobs: Job[] = []  [4-4]
+              method      push(job: Job): void  [5-5]
+            function    export function drainQueue(queue: JobQueue): number  [8-10]
+          CalledBy        typescript/worker.work  typescript/worker.ts:4:10
+        tsx: function tsx/Badge.badgeLabel
+            function    export function badgeLabel(count: number): string  [1-3]
+            function    export function Badge(props  [5-7]
+          CalledBy        tsx/Badge.Badge  tsx/Badge.tsx:6:17
+          CalledBy        tsx/Inbox.inboxTitle  tsx/Inbox.tsx:4:21
+        go: function go/geo.Distance
+            struct      type Point struct  [3-3]
+              field       X  [3-3]
+              field       Y  [3-3]
+            function    func Distance(a, b Point) float64  [5-7]
+          CalledBy        go/cmd.main  go/cmd/main.go:6:6
+        java: method com.acme.Ledger.balanceOf
+            class       public class Ledger  [3-7]
+              method      public static long balanceOf(String account)  [4-6]
+          CalledBy        com.acme.Report.render  java/src/com/acme/Report.java:5:23
+        csharp: method Acme.Mail.Mailer.SendWelcome
+            class       public class Mailer  [3-6]
+              method      public static bool SendWelcome(string to)  [5-5]
+          CalledBy        Acme.Mail.Signup.Register  csharp/Signup.cs:5:57  [unique_name]
+        c: function ring_push
+            struct      struct ring  [1-1]
+              field       int head  [1-1]
+            function    int ring_push(struct ring *r, int v)  [3-6]
+          CalledBy        main  c/main.c:5:12
+        cpp: function linalg::trace_of
+            class       class Matrix  [2-5]
+              method      int rows() const  [4-4]
+            function    int trace_of(const Matrix &m)  [7-7]
+          CalledBy        linalg::solve  cpp/solver.cpp:4:37  [unique_name]
+        ruby: method Tax.vat_for
+            module      module Tax  [1-5]
+              method      def self.vat_for(amount)  [2-4]
+          CalledBy        Order.vat  ruby/lib/order.rb:5:9  [unique_name]
+        php: function App\Text\make_slug
+            function    function make_slug(string $title): string  [4-6]
+          CalledBy        App\Text\Post\slug  php/src/Post.php:5:45
+        bash: function log_line
+            function    log_line()  [1-3]
+          CalledBy        deploy  bash/run.sh:5:3  [unique_name]
+        swift: function toFahrenheit
+            struct      struct Temperature  [1-7]
+              field       let celsius: Double  [2-2]
+              method      func fahrenheit() -> Double  [4-6]
+            function    func toFahrenheit(_ celsius: Double) -> Double  [9-11]
+          CalledBy        forecastHigh  swift/Sources/Geo/Forecast.swift:2:12  [unique_name]
+        elixir: function Shop.Inventory.restock
+            module      defmodule Shop.Inventory do  [1-5]
+              function    def restock(item, count) when count > 0 do  [2-4]
+          CalledBy        Shop.Orders.fulfil  elixir/lib/orders.ex:4:35
+        haskell: function Text.Slug.slugify
+            function    slugify = map toLower  [6-7]
+          CalledBy        Blog.postUrl  haskell/src/Blog.hs:6:30
+        zig: function checksum
+            function    pub fn checksum(bytes: []const u8) u32  [1-5]
+          CalledBy        main  zig/src/main.zig:4:13
+        lua: function M.to_metres
+            module      local M = {}  [1-1]
+            function    function M.to_metres(feet)  [3-5]
+          CalledBy        report  lua/app/main.lua:4:16
+        kotlin: function com.acme.pay.cardFee
+            function    fun cardFee(amount: Long): Long = amount / 50  [3-3]
+          CalledBy        com.acme.pay.Checkout.total  kotlin/src/com/acme/pay/Checkout.kt:4:46
+        scala: method com.acme.stats.Mean.meanOf
+            class       object Mean  [3-5]
+              method      def meanOf(xs: Seq[Double]): Double  [4-4]
+          CalledBy        com.acme.stats.Report.summary  scala/src/com/acme/stats/Report.scala:4:47
+    "#]]
+    .assert_eq(&out);
+}
