@@ -36,6 +36,8 @@ import time
 import urllib.parse
 import zipfile
 
+from sweep import extract  # the crash sweep's safe unpacker (bench/sweep.py)
+
 # ----------------------------------------------------------------- the pins
 
 # language, registry, package, exact version, sub-directories of the
@@ -200,33 +202,6 @@ def run_fetch(cmd, cwd=None, timeout=900):
         raise FetchError(f"{' '.join(shown)}: exit {p.returncode}: "
                          f"{errors[0] if errors else lines[-1] if lines else ''}"[:400])
     return p.stdout
-
-
-def extract(archive, dest, strip=0):
-    """Unpacks a tar or zip into dest, dropping `strip` leading path parts and
-    anything that would land outside dest or is not a plain file."""
-    os.makedirs(dest, exist_ok=True)
-    if zipfile.is_zipfile(archive):
-        with zipfile.ZipFile(archive) as z:
-            for info in z.infolist():
-                parts = info.filename.split("/")[strip:]
-                if not parts or info.is_dir() or ".." in parts or not "".join(parts):
-                    continue
-                target = os.path.join(dest, *parts)
-                os.makedirs(os.path.dirname(target), exist_ok=True)
-                with z.open(info) as src, open(target, "wb") as out:
-                    shutil.copyfileobj(src, out)
-        return
-    with tarfile.open(archive) as t:
-        for m in t:
-            parts = [p for p in m.name.split("/") if p not in ("", ".")][strip:]
-            if not parts or ".." in parts or not m.isfile():
-                continue
-            m.name = "/".join(parts)
-            try:
-                t.extract(m, dest, filter="data")
-            except (tarfile.FilterError, OSError):
-                pass
 
 
 class Apt:

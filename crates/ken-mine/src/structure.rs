@@ -176,6 +176,38 @@ fn clean_title(t: &str) -> String {
     t.trim().chars().take(120).collect()
 }
 
+/// `<hN ...>Title</hN>` on one line: the level and the title without tags.
+fn html_heading(line: &str) -> Option<(usize, String)> {
+    let rest = line.strip_prefix("<h").or_else(|| line.strip_prefix("<H"))?;
+    let level = rest.chars().next()?.to_digit(10)? as usize;
+    if !(1..=6).contains(&level) || !rest[1..].starts_with(['>', ' ']) {
+        return None;
+    }
+    let close = format!("</h{level}>");
+    if !line.to_ascii_lowercase().trim_end().ends_with(&close) {
+        return None;
+    }
+    let mut title = String::new();
+    let mut in_tag = false;
+    for c in line.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => in_tag = false,
+            c if !in_tag => title.push(c),
+            _ => {}
+        }
+    }
+    let title = title.trim().to_string();
+    (!title.is_empty()).then_some((level, title))
+}
+
+/// The level of a line that only opens an HTML heading (`<h3 name="x">`).
+fn html_heading_open(line: &str) -> Option<usize> {
+    let rest = line.strip_prefix("<h").or_else(|| line.strip_prefix("<H"))?;
+    let level = rest.chars().next()?.to_digit(10)? as usize;
+    ((1..=6).contains(&level) && rest[1..].starts_with(['>', ' ']) && line.ends_with('>') && !line.contains("</")).then_some(level)
+}
+
 /// Markdown: ATX (`## Title`) and setext (underlined) headings, outside
 /// fenced code and front matter.
 fn markdown(lines: &[&str]) -> Vec<Heading> {
@@ -206,6 +238,22 @@ fn markdown(lines: &[&str]) -> Vec<Heading> {
             }
         }
         if fence.is_some() || indent > 3 {
+            continue;
+        }
+        // An HTML heading on its own line (`<h3 name="x">Title</h3>`), as FAQs write them.
+        if let Some((level, title)) = html_heading(trimmed) {
+            out.push(Heading::line(row, level, clean_title(&title)));
+            continue;
+        }
+        // Or over a few lines: `<h3 name="x">`, the title, `</h3>`.
+        if let Some(level) = html_heading_open(trimmed)
+            && let Some(close) =
+                (row + 1..lines.len().min(row + 5)).find(|&r| lines[r].trim().eq_ignore_ascii_case(&format!("</h{level}>")))
+        {
+            let title = lines[row + 1..close].iter().map(|l| l.trim()).collect::<Vec<_>>().join(" ");
+            if let Some((_, title)) = html_heading(&format!("<h{level}>{title}</h{level}>")) {
+                out.push(Heading { row, level, title: clean_title(&title), title_row: row + 1, body_row: close + 1 });
+            }
             continue;
         }
         let hashes = trimmed.chars().take_while(|c| *c == '#').count();

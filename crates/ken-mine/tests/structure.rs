@@ -45,6 +45,14 @@ Body.
 Sub
 ---
 More.
+
+<h3 name="faq-install">
+How do I install it?
+</h3>
+
+<h3 name="faq-config">Where is the config file?</h3>
+
+In `~/.demo.toml`.
 "#,
         expect![[r#"
             docs/guide.md (module docs/guide.md, 0 parse errors)
@@ -52,7 +60,9 @@ More.
                 doc docs/guide.md > Guide > Install [10-17] `## Install` doc: Run `pip install demo`.
                   doc docs/guide.md > Guide > Install > From source [18-20] `### From source` doc: Clone it.
               doc docs/guide.md > Setext title [21-25] `Setext title` doc: Body.
-                doc docs/guide.md > Setext title > Sub [26-28] `Sub` doc: More.
+                doc docs/guide.md > Setext title > Sub [26-29] `Sub` doc: More.
+                  doc docs/guide.md > Setext title > Sub > How do I install it? [30-33] `How do I install it?`
+                  doc docs/guide.md > Setext title > Sub > Where is the config file? [34-36] `<h3 name="faq-config">Where is the config file?</h3>` doc: In `~/.demo.toml`.
             docs/guide.md
               1-5 docs/guide.md | class - | fn -
               6-9 docs/guide.md > Guide | class - | fn -
@@ -60,7 +70,9 @@ More.
               14-17 docs/guide.md > Guide > Install | class - | fn -
               18-20 docs/guide.md > Guide > Install > From source | class - | fn -
               21-25 docs/guide.md > Setext title | class - | fn -
-              26-28 docs/guide.md > Setext title > Sub | class - | fn -
+              26-29 docs/guide.md > Setext title > Sub | class - | fn -
+              30-33 docs/guide.md > Setext title > Sub > How do I install it? | class - | fn -
+              34-36 docs/guide.md > Setext title > Sub > Where is the config file? | class - | fn -
         "#]],
     );
 }
