@@ -454,3 +454,36 @@ fn every_language_finds_outlines_and_links() {
     "#]]
     .assert_eq(&out);
 }
+
+/// Kotlin and Swift as a registry ships them: expo-modules-core from npm
+/// carries its Android (Kotlin) and iOS (Swift) sources.
+#[test]
+fn kotlin_and_swift_from_npm() {
+    let corpus = support::npm_corpus("expo-modules-core", "1.12.26");
+    let index_dir = tempfile::tempdir().unwrap();
+    let idx = index_dir.path().to_str().unwrap();
+    let run = |args: &[&str]| -> String {
+        let mut all = vec!["--index-dir", idx];
+        all.extend_from_slice(args);
+        let out = support::ken_in(&corpus, &all);
+        assert!(out.status.success(), "ken {}: {}", args.join(" "), String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let summary: serde_json::Value = serde_json::from_str(&run(&["index", ".", "--no-embed", "--json"])).unwrap();
+    let by_language = &summary["files_by_language"];
+    let mut out = format!("kotlin files {}, swift files {}\n", by_language["kotlin"], by_language["swift"]);
+    let head = |text: String, n: usize| text.lines().take(n).map(|l| format!("  {l}\n")).collect::<String>();
+    out += &head(run(&["symbols", "Module", "--lang", "kotlin", "--kind", "class", "-k", "1"]), 2);
+    out += &head(run(&["graph", "subclasses", "expo.modules.kotlin.modules.Module"]), 3);
+    out += &head(run(&["symbols", "ExpoAppDelegateSubscriberProtocol", "--lang", "swift", "-k", "1"]), 2);
+    expect![[r#"
+        kotlin files 170, swift files 144
+          android/src/main/java/expo/modules/kotlin/modules/Module.kt:13:1  class       expo.modules.kotlin.modules.Module
+              abstract class Module : AppContextProvider
+          expo.modules.kotlin.modules.Module (class, android/src/main/java/expo/modules/kotlin/modules/Module.kt:13)
+            BaseClassOf     expo.modules.kotlin.defaultmodules.CoreModule  android/src/main/java/expo/modules/kotlin/defaultmodules/CoreModule.kt:14:20
+            BaseClassOf     expo.modules.kotlin.defaultmodules.ErrorManagerModule  android/src/main/java/expo/modules/kotlin/defaultmodules/ErrorManagerModule.kt:11:28
+          ios/AppDelegates/ExpoAppDelegateSubscriber.swift:25:1  interface   ExpoAppDelegateSubscriberProtocol
+              @objc(EXAppDelegateSubscriberProtocol) public protocol ExpoAppDelegateSubscriberProtocol: UIApplicationDelegate
+    "#]].assert_eq(&out);
+}
