@@ -7,6 +7,15 @@ A question is "identifier-free" when none of its words is the name of a
 definition in the corpus (compared case-insensitively, underscores ignored);
 at least half of each corpus's questions must be.
 
+Each question has a category, reported separately by the harness:
+  symbol        names or plainly points at one definition ("the retry
+                adapter's send", "where is Session.request")
+  prose         describes behaviour in words, with no names
+  architecture  how a mechanism works across several definitions ("how does
+                a request flow from the session to the socket")
+and questions marked "heldout": true are kept out of all tuning: the harness
+reports them apart from the tuning split.
+
     python -m harness.questions check [CORPUS...]   # resolve and summarise
 """
 
@@ -18,6 +27,7 @@ from . import corpora, symbols
 from .paths import QUERIES
 
 DIR = QUERIES / "questions"
+CATEGORIES = ("symbol", "prose", "architecture")
 
 
 def fold(word):
@@ -37,6 +47,9 @@ def load(corpus_name, syms):
     data = json.loads(path.read_text())
     out = []
     for i, q in enumerate(data["questions"]):
+        category = q.get("category", "prose")
+        if category not in CATEGORIES:
+            raise ValueError(f"{path.name} question {i + 1}: category {category!r} is not one of {', '.join(CATEGORIES)}")
         gold = []
         for ref in q["gold"]:
             found = symbols.resolve(syms, ref)
@@ -46,7 +59,8 @@ def load(corpus_name, syms):
             gold.extend(s.gold() for s in found)
         words = identifier_words(q["query"], syms)
         out.append({"id": f"q{i + 1}", "query": q["query"], "gold": gold, "identifier_free": not words,
-                    "identifier_words": words, "note": q.get("note", "")})
+                    "identifier_words": words, "note": q.get("note", ""),
+                    "category": category, "split": "heldout" if q.get("heldout") else "tune"})
     return out
 
 
@@ -67,8 +81,11 @@ def check(names):
         for q in qs:
             golds = ", ".join(f"{g['path']}:{g['start_line']}-{g['end_line']} {g['symbol']}" for g in q["gold"])
             flag = "free" if q["identifier_free"] else "ids: " + ",".join(q["identifier_words"])
-            print(f"{name} {q['id']:>4} [{flag}] {q['query']}\n          -> {golds}")
-        print(f"{name}: {len(qs)} questions, {free} identifier-free ({free / len(qs):.0%})")
+            print(f"{name} {q['id']:>4} [{flag}] [{q['category']} {q['split']}] {q['query']}\n          -> {golds}")
+        by = {c: sum(q["category"] == c for q in qs) for c in CATEGORIES}
+        held = sum(q["split"] == "heldout" for q in qs)
+        print(f"{name}: {len(qs)} questions, {free} identifier-free ({free / len(qs):.0%}); "
+              + ", ".join(f"{c} {n}" for c, n in by.items()) + f"; held out {held}")
         if free * 2 < len(qs):
             print(f"{name}: fewer than half the questions are identifier-free; reword some")
             ok = False
