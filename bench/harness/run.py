@@ -20,7 +20,7 @@ from . import corpora, impact, metrics, querysets, symbols, systems
 from .paths import CACHE, REPO, RESULTS
 from .proc import Failure
 
-ALL_SYSTEMS = ["ken", "ken lexical", "ken semantic", "ken pipeline", "ken cli", "ripgrep", "probe", "ck",
+ALL_SYSTEMS = ["ken", "ken lexical", "ken semantic", "ken pipeline", "ken static", "ken static semantic", "ken cli", "ripgrep", "probe", "ck",
                "codexlens", "naive RAG", "jedi"]
 SIZES = {  # queries per corpus and set: full, --quick, --smoke
     "docstring": (100, 30, 10), "identifier": (40, 12, 5), "graph": (120, 40, 10), "impact": (12, 5, 2),
@@ -34,6 +34,8 @@ def make_systems(names, ken):
     table = {
         "ken": lambda: systems.Ken(ken), "ken lexical": lambda: systems.Ken(ken, "lexical"),
         "ken semantic": lambda: systems.Ken(ken, "semantic"), "ken pipeline": lambda: systems.Ken(ken, "pipeline"),
+        "ken static": lambda: systems.Ken(ken, model="static"),
+        "ken static semantic": lambda: systems.Ken(ken, "semantic", model="static"),
         "ken cli": lambda: systems.KenCli(ken), "ripgrep": systems.Ripgrep, "probe": systems.Probe,
         "naive RAG": systems.NaiveRag, "jedi": systems.Jedi, "codexlens": systems.Codexlens, "ck": systems.Ck,
     }
@@ -80,6 +82,19 @@ def run_queries(system, set_name, queries, k=10):
         row["ms"] = (time.perf_counter() - start) * 1000
         rows.append(row)
     return rows
+
+
+def breakdown(queries, rows):
+    """Rows of a hand-written set by category and by split: `questions/prose`,
+    `questions/heldout`, … (the held-out split is never tuned on)."""
+    by_id = {q["id"]: q for q in queries}
+    parts = {}
+    for r in rows:
+        q = by_id.get(r["id"], {})
+        for key in ("category", "split"):
+            if key in q:
+                parts.setdefault(f"{q.get('set', 'questions')}/{q[key]}", []).append(r)
+    return dict(sorted(parts.items()))
 
 
 def summarise(rows, set_name):
@@ -212,7 +227,7 @@ def main(argv=None):
                 variant = "stripped" if "stripped" in str(root) else "tree" if scope == systems.TREE else "original"
                 work = work_root / f"{name}-{variant}"
                 work.mkdir(parents=True, exist_ok=True)
-                server = None
+                servers = {}  # one index and server per embedding model
                 for system in active:
                     if scope not in system.languages:
                         continue
@@ -221,12 +236,14 @@ def main(argv=None):
                         continue
                     try:
                         if isinstance(system, (systems.Ken, systems.KenCli)):
-                            if server is None:
-                                print(f"{name} [{variant}]: ken index + serve", flush=True)
-                                server = systems.KenServer(args.ken, root, scope, work)
+                            model = getattr(system, "model", None)
+                            if model not in servers:
+                                label = "ken" if model is None else f"ken {model}"
+                                print(f"{name} [{variant}]: {label} index + serve", flush=True)
+                                servers[model] = systems.KenServer(args.ken, root, scope, work, model)
                                 if variant != "stripped":
-                                    entry["index"]["ken"] = vars(server.stats)
-                            system.attach(server)
+                                    entry["index"][label] = vars(servers[model].stats)
+                            system.attach(servers[model])
                         else:
                             print(f"{name} [{variant}]: preparing {system.name}", flush=True)
                             stats = system.prepare(root, scope, work)
@@ -243,7 +260,9 @@ def main(argv=None):
                         entry["sets"].setdefault(s, {})[system.name] = summary
                         detail.setdefault(name, {}).setdefault(s, {})[system.name] = rows
                         print(f"{name} {s:10} {system.name:13} {fmt_summary(summary)}", flush=True)
-                if server:
+                        for part, part_rows in breakdown(qs, rows).items():
+                            entry["sets"].setdefault(part, {})[system.name] = summarise(part_rows, s)
+                for server in servers.values():
                     server.close()
                 for system in active:
                     system.close()

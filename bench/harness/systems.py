@@ -77,12 +77,12 @@ class System:
 class KenServer:
     """One `ken index` + `ken serve` per corpus variant, shared by the ken rows."""
 
-    def __init__(self, ken, root, language, work):
+    def __init__(self, ken, root, language, work, model=None):
         self.ken, self.root = ken, root
-        self.index = work / "ken-index"
+        self.index = work / ("ken-index" if model is None else f"ken-index-{model}")
         self.stats = IndexStats()
         shutil.rmtree(self.index, ignore_errors=True)
-        cmd = [ken, "--index-dir", str(self.index), "index", str(root), "-q"]
+        cmd = [ken, "--index-dir", str(self.index), "index", str(root), "-q"] + ([] if model is None else ["--model", model])
         self.stats.cold_s, self.stats.peak_rss_mib = proc.peak_rss_of(cmd, INDEX_TIMEOUT)
         self.stats.warm_s, _ = proc.peak_rss_of(cmd, INDEX_TIMEOUT)
         self.stats.size_mib = proc.dir_size(self.index) / 2**20
@@ -137,9 +137,9 @@ class Ken(System):
     family = "ken"
     tasks = ("search", "graph", "impact")
 
-    def __init__(self, ken, mode="hybrid"):
-        self.ken, self.mode = ken, mode
-        self.name = "ken" if mode == "hybrid" else f"ken {mode}"
+    def __init__(self, ken, mode="hybrid", model=None):
+        self.ken, self.mode, self.model = ken, mode, model
+        self.name = " ".join(["ken"] + ([model] if model else []) + ([mode] if mode != "hybrid" else []))
         if mode != "hybrid":
             self.tasks = ("search",)
         self.server = None

@@ -4,16 +4,21 @@
 //!   process, by ONNX Runtime (`model.onnx`, int8 by default: the fastest
 //!   here) or by candle (`model.safetensors`, f32). Mean pooling,
 //!   normalisation, query/document prefixes, batches grouped by length.
+//! - [`StaticEmbedder`]: a token-vector table distilled once from the local
+//!   transformer (model2vec's method); a text is the mean of its tokens'
+//!   vectors, hundreds of times faster to embed.
 //! - [`OpenAiEmbedder`]: any OpenAI-compatible `/v1/embeddings` endpoint
 //!   (OpenAI, ollama, TEI, llama.cpp, vLLM).
 //!
 //! [`resolve`] finds a model: explicit directory, user cache, hub, then the
 //! PyPI package as the fallback that works offline.
 
+mod distilled;
 mod local;
 mod openai;
 mod resolve;
 
+pub use distilled::StaticEmbedder;
 pub use local::{LocalEmbedder, LocalOptions, Prefixes, Runtime};
 pub use openai::{OpenAiEmbedder, OpenAiOptions};
 pub use resolve::{ModelSpec, ResolvedModel, Resolver, default_cache_dir};

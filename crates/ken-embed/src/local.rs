@@ -107,9 +107,16 @@ impl LocalEmbedder {
         }
         let inputs: Vec<String> = texts.iter().map(|t| format!("{prefix}{t}")).collect();
         let encodings = self.tokenizer.encode_batch(inputs, true).map_err(|e| EmbedError::Inference(format!("tokenizing: {e}")))?;
+        let sequences: Vec<&[u32]> = encodings.iter().map(|e| e.get_ids()).collect();
+        self.embed_sequences(&sequences, true)
+    }
+
+    /// Mean-pooled outputs of token-id sequences (special tokens included by
+    /// the caller), normalised or raw.
+    pub(crate) fn embed_sequences(&self, sequences: &[&[u32]], normalise: bool) -> Result<Vec<Vec<f32>>> {
         // Padding dominates the cost of a batch: group texts of similar length.
-        let mut order: Vec<usize> = (0..encodings.len()).collect();
-        order.sort_by_key(|&i| std::cmp::Reverse(encodings[i].get_ids().len()));
+        let mut order: Vec<usize> = (0..sequences.len()).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(sequences[i].len()));
         let batches: Vec<&[usize]> = order.chunks(self.options.batch_size.max(1)).collect();
         let workers = match &self.engine {
             Engine::Onnx { sessions, .. } => sessions.len().min(batches.len()).max(1),
@@ -120,11 +127,10 @@ impl LocalEmbedder {
             let handles: Vec<_> = (0..workers)
                 .map(|w| {
                     let batches = &batches;
-                    let encodings = &encodings;
                     scope.spawn(move || -> Result<Indexed> {
                         let mut out = Vec::new();
                         for batch in batches.iter().skip(w).step_by(workers) {
-                            let vectors = self.run_batch(w, batch, encodings)?;
+                            let vectors = self.run_batch(w, batch, sequences, normalise)?;
                             out.extend(batch.iter().copied().zip(vectors));
                         }
                         Ok(out)
@@ -133,7 +139,7 @@ impl LocalEmbedder {
                 .collect();
             handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err(EmbedError::Inference("worker panicked".into())))).collect()
         });
-        let mut out = vec![Vec::new(); encodings.len()];
+        let mut out = vec![Vec::new(); sequences.len()];
         for result in results {
             for (i, v) in result? {
                 out[i] = v;
@@ -142,25 +148,39 @@ impl LocalEmbedder {
         Ok(out)
     }
 
-    fn run_batch(&self, worker: usize, batch: &[usize], encodings: &[tokenizers::Encoding]) -> Result<Vec<Vec<f32>>> {
-        let seq = batch.iter().map(|&i| encodings[i].get_ids().len()).max().unwrap_or(0).max(1);
+    /// The tokenizer, for embedders built from this model.
+    pub(crate) fn tokenizer(&self) -> &Tokenizer {
+        &self.tokenizer
+    }
+
+    fn run_batch(&self, worker: usize, batch: &[usize], sequences: &[&[u32]], normalise: bool) -> Result<Vec<Vec<f32>>> {
+        let seq = batch.iter().map(|&i| sequences[i].len()).max().unwrap_or(0).max(1);
         let n = batch.len();
         let mut ids = vec![0i64; n * seq];
         let mut mask = vec![0i64; n * seq];
-        let mut types = vec![0i64; n * seq];
+        // One segment: every token type is 0.
+        let types = vec![0i64; n * seq];
         for (row, &i) in batch.iter().enumerate() {
-            let e = &encodings[i];
-            for (col, ((&id, &m), &t)) in e.get_ids().iter().zip(e.get_attention_mask()).zip(e.get_type_ids()).enumerate() {
+            for (col, &id) in sequences[i].iter().enumerate() {
                 ids[row * seq + col] = id as i64;
-                mask[row * seq + col] = m as i64;
-                types[row * seq + col] = t as i64;
+                mask[row * seq + col] = 1;
             }
         }
-        self.forward(worker, n, seq, ids, &mask, types)
+        self.forward(worker, n, seq, ids, &mask, types, normalise)
     }
 
-    /// Runs one padded batch; returns pooled, normalised vectors.
-    fn forward(&self, worker: usize, n: usize, seq: usize, ids: Vec<i64>, mask: &[i64], types: Vec<i64>) -> Result<Vec<Vec<f32>>> {
+    /// Runs one padded batch; returns pooled vectors.
+    #[allow(clippy::too_many_arguments)]
+    fn forward(
+        &self,
+        worker: usize,
+        n: usize,
+        seq: usize,
+        ids: Vec<i64>,
+        mask: &[i64],
+        types: Vec<i64>,
+        normalise: bool,
+    ) -> Result<Vec<Vec<f32>>> {
         let fail = |e: &dyn std::fmt::Display| EmbedError::Inference(e.to_string());
         let (hidden, width, pooled): (Vec<f32>, usize, bool) = match &self.engine {
             Engine::Onnx { sessions, model, token_types } => {
@@ -224,7 +244,9 @@ impl LocalEmbedder {
                 }
                 v.iter_mut().for_each(|x| *x /= count.max(1.0));
             }
-            normalize(&mut v);
+            if normalise {
+                normalize(&mut v);
+            }
             vectors.push(v);
         }
         Ok(vectors)

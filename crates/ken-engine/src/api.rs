@@ -63,9 +63,13 @@ pub struct SearchRequest {
     pub kinds: Vec<String>,
     #[serde(default)]
     pub path: Option<String>,
-    /// Reciprocal Rank Fusion constant (default 60).
+    /// Reciprocal Rank Fusion constant (default 60); the same as `ranking.rrf_k`.
     #[serde(default)]
     pub rrf_k: Option<f32>,
+    /// How lanes are fused and which priors apply, over the server's
+    /// `[search.ranking]` settings.
+    #[serde(default)]
+    pub ranking: Option<ken_search::RankingOverrides>,
 }
 
 /// `GET /api/v1/symbols?name=…`: symbols by exact or partial name.
@@ -227,6 +231,11 @@ impl SearchRequest {
             && !(k.is_finite() && k > 0.0 && k <= 10_000.0)
         {
             return Err(Error::invalid("rrf_k", format!("must be a number above 0 and at most 10000 (got {k})")));
+        }
+        if let Some(overrides) = &self.ranking
+            && let Some((field, problem)) = overrides.apply(&ken_search::Ranking::default()).invalid()
+        {
+            return Err(Error::invalid(&format!("ranking.{field}"), problem));
         }
         check_languages("languages", &self.languages)?;
         check_kinds("kinds", &self.kinds)

@@ -253,10 +253,19 @@ impl Engine {
             languages: languages(&request.languages),
             kinds: kinds(&request.kinds),
             path_glob: request.path.clone(),
-            rrf_k: request.rrf_k.unwrap_or(SearchOptions::default().rrf_k),
+            ranking: self.ranking(request),
             ..Default::default()
         };
         Ok(searcher.search(&request.query, &options)?)
+    }
+
+    /// The configured ranking with a request's `ranking` and `rrf_k` on top.
+    fn ranking(&self, request: &SearchRequest) -> ken_search::Ranking {
+        let mut ranking = request.ranking.as_ref().map_or_else(|| self.config.ranking.clone(), |o| o.apply(&self.config.ranking));
+        if let Some(k) = request.rrf_k {
+            ranking.rrf_k = k;
+        }
+        ranking
     }
 
     /// The five-stage pipeline (`POST /api/v1/hybrid-search`).
@@ -289,6 +298,7 @@ impl Engine {
             live,
         };
         let filters = SearchOptions {
+            ranking: config.ranking.clone(),
             languages: languages(&request.languages),
             kinds: kinds(&request.kinds),
             path_glob: request.path.clone(),

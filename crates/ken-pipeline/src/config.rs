@@ -88,6 +88,8 @@ impl Default for RankingWeights {
 pub struct PipelineConfig {
     /// Clusters returned; stage 1 retrieves twice as many seeds.
     pub top_k: usize,
+    /// How hybrid retrieval fuses its lanes (`[search.ranking]`).
+    pub ranking: ken_search::Ranking,
     pub max_graph_depth: u32,
     pub max_nodes: usize,
     /// Neighbours taken from one node, best first, so one hub cannot fill the graph.
@@ -142,6 +144,7 @@ impl Default for PipelineConfig {
     fn default() -> Self {
         PipelineConfig {
             top_k: 10,
+            ranking: ken_search::Ranking::default(),
             max_graph_depth: 2,
             max_nodes: 100,
             max_neighbors: 12,
@@ -181,6 +184,7 @@ pub struct ConfigFile {
 #[serde(deny_unknown_fields)]
 pub struct SearchLayer {
     pub top_k: Option<usize>,
+    pub ranking: Option<ken_search::RankingOverrides>,
 }
 
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -251,6 +255,9 @@ impl PipelineConfig {
     pub fn apply_file(&mut self, layer: &ConfigFile, source: &Source) -> Result<(), ConfigError> {
         let mut next = self.clone();
         set(&mut next.top_k, layer.search.top_k);
+        if let Some(overrides) = &layer.search.ranking {
+            next.ranking = overrides.apply(&next.ranking);
+        }
         let p = &layer.pipeline;
         set(&mut next.max_graph_depth, p.max_graph_depth);
         set(&mut next.max_nodes, p.max_nodes);
@@ -355,6 +362,9 @@ impl PipelineConfig {
             if value < lo || value > hi { bad(field, format!("must be between {lo} and {hi} (got {value})")) } else { Ok(()) }
         };
         int("top_k", self.top_k as u64, 1, MAX_TOP_K as u64)?;
+        if let Some((field, problem)) = self.ranking.invalid() {
+            return Err(ConfigError::Invalid { origin: source.clone(), field: format!("search.ranking.{field}"), problem });
+        }
         int("max_graph_depth", self.max_graph_depth as u64, 0, 5)?;
         int("max_nodes", self.max_nodes as u64, 1, 2000)?;
         int("max_neighbors", self.max_neighbors as u64, 1, 1000)?;

@@ -13,7 +13,7 @@ use ken_core::{Family, Language, SymbolKind};
 use ken_embed::Embedder;
 use ken_store::{Store, StoreError, SymbolRow, UnitText};
 use rustc_hash::{FxHashMap, FxHashSet};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::time::Instant;
 
 /// Longest query read; the rest is cut (and the response says so).
@@ -50,15 +50,9 @@ pub struct SearchOptions {
     pub languages: Vec<Language>,
     pub kinds: Vec<SymbolKind>,
     pub path_glob: Option<String>,
-    /// RRF's k: larger flattens the advantage of top ranks.
-    pub rrf_k: f32,
-    /// Lane weights in the fusion: dense, BM25, exact identifiers.
-    pub weights: [f32; 3],
+    pub ranking: Ranking,
     /// Candidates each lane returns, as a multiple of `k` (before de-duplication).
     pub overfetch: usize,
-    /// Factor on the fused score of documents, configuration and text when
-    /// the query does not ask about them (see [`asks_about_prose`]).
-    pub prose_weight: f32,
     /// The query's embedding, when the caller already has it (a cache).
     pub query_vector: Option<Vec<f32>>,
 }
@@ -71,12 +65,107 @@ impl Default for SearchOptions {
             languages: Vec::new(),
             kinds: Vec::new(),
             path_glob: None,
-            rrf_k: 60.0,
-            weights: [1.0, 1.0, 2.0],
+            ranking: Ranking::default(),
             overfetch: 8,
-            prose_weight: 0.75,
             query_vector: None,
         }
+    }
+}
+
+/// How the lanes' candidates become one ranking: `[search]` in `ken.toml`,
+/// and per request. Each default was chosen on the harness's tuning split
+/// (see bench/README.md, "Ranking knobs").
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields, default)]
+pub struct Ranking {
+    /// `rrf` (Reciprocal Rank Fusion) or `scores` (each lane's scores
+    /// min-max normalised, then summed with the weights).
+    pub fusion: FusionMethod,
+    /// RRF's k: larger flattens the advantage of top ranks.
+    pub rrf_k: f32,
+    /// Lane weights (dense, BM25, exact names) for queries that name code:
+    /// an identifier (`snake_case`, `CamelCase`, `a.b`) or a kind word ("the
+    /// X method").
+    pub code_weights: [f32; 3],
+    /// Lane weights for queries in plain words.
+    pub prose_weights: [f32; 3],
+    /// A candidate gains this share of the scores of the other candidates
+    /// from its file (at most three): evidence that the file is about the
+    /// query.
+    pub file_boost: f32,
+    /// Factor on tests, examples, benchmarks, fixtures and vendored code
+    /// when the query does not ask about them.
+    pub test_weight: f32,
+    /// Factor on documents, configuration and text when the query does not
+    /// ask about them (see [`asks_about_prose`]).
+    pub docs_weight: f32,
+}
+
+/// Some of [`Ranking`]'s settings, laid over others: `[search.ranking]` in
+/// `ken.toml`, or a request's `ranking`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RankingOverrides {
+    pub fusion: Option<FusionMethod>,
+    pub rrf_k: Option<f32>,
+    pub code_weights: Option<[f32; 3]>,
+    pub prose_weights: Option<[f32; 3]>,
+    pub file_boost: Option<f32>,
+    pub test_weight: Option<f32>,
+    pub docs_weight: Option<f32>,
+}
+
+impl RankingOverrides {
+    pub fn apply(&self, ranking: &Ranking) -> Ranking {
+        let mut out = ranking.clone();
+        macro_rules! set {
+            ($($field:ident),*) => {$(if let Some(v) = self.$field { out.$field = v; })*};
+        }
+        set!(fusion, rrf_k, code_weights, prose_weights, file_boost, test_weight, docs_weight);
+        out
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum FusionMethod {
+    Rrf,
+    Scores,
+}
+
+impl Default for Ranking {
+    fn default() -> Self {
+        Ranking {
+            fusion: FusionMethod::Rrf,
+            rrf_k: 60.0,
+            code_weights: [1.0, 1.0, 2.0],
+            prose_weights: [1.0, 1.0, 2.0],
+            file_boost: 0.0,
+            test_weight: 1.0,
+            docs_weight: 0.75,
+        }
+    }
+}
+
+impl Ranking {
+    /// The first setting out of range, as (field, problem).
+    pub fn invalid(&self) -> Option<(&'static str, String)> {
+        let weights = |w: &[f32; 3]| w.iter().all(|x| x.is_finite() && (0.0..=100.0).contains(x));
+        if !(self.rrf_k.is_finite() && self.rrf_k > 0.0 && self.rrf_k <= 10_000.0) {
+            return Some(("rrf_k", format!("must be above 0 and at most 10000 (got {})", self.rrf_k)));
+        }
+        if !weights(&self.code_weights) {
+            return Some(("code_weights", format!("must be three numbers from 0 to 100 (got {:?})", self.code_weights)));
+        }
+        if !weights(&self.prose_weights) {
+            return Some(("prose_weights", format!("must be three numbers from 0 to 100 (got {:?})", self.prose_weights)));
+        }
+        for (field, value) in [("file_boost", self.file_boost), ("test_weight", self.test_weight), ("docs_weight", self.docs_weight)] {
+            if !(value.is_finite() && (0.0..=1.0).contains(&value)) {
+                return Some((field, format!("must be from 0 to 1 (got {value})")));
+            }
+        }
+        None
     }
 }
 
@@ -180,6 +269,9 @@ pub struct QueryPlan {
     pub members: Vec<String>,
     pub containers: Vec<String>,
     pub terms: Vec<String>,
+    /// Some word is spelled as code (`snake_case`, `CamelCase`, `a.b`), or
+    /// the query is one word.
+    pub spelled_as_code: bool,
 }
 
 /// Words after which (or before which) a name is expected: "the `send`
@@ -203,6 +295,7 @@ pub fn plan_query(raw: &str) -> Result<QueryPlan, SearchError> {
     let words = lexical::words(&text);
     let lower: Vec<String> = words.iter().map(|w| w.text.to_lowercase()).collect();
     let mut identifiers = Vec::new();
+    let spelled_as_code = words.len() == 1 || words.iter().any(looks_like_identifier);
     let (mut members, mut containers) = (Vec::new(), Vec::new());
     for (i, word) in words.iter().enumerate() {
         let next = lower.get(i + 1).map(String::as_str).unwrap_or("");
@@ -229,7 +322,16 @@ pub fn plan_query(raw: &str) -> Result<QueryPlan, SearchError> {
     if terms.is_empty() {
         terms = lexical::terms(&text, false);
     }
-    Ok(QueryPlan { text, truncated, identifiers, members, containers, terms })
+    Ok(QueryPlan { text, truncated, identifiers, members, containers, terms, spelled_as_code })
+}
+
+impl QueryPlan {
+    /// The query names code rather than describing behaviour in plain
+    /// words: some word is spelled as code. Capitalised words do not count:
+    /// questions are full of acronyms and proper nouns (HTTP, WSGI, Python).
+    pub fn names_code(&self) -> bool {
+        self.spelled_as_code
+    }
 }
 
 /// `snake_case`, `camelCase`, `PascalCase`, `a.b`, `a::b`, `x2`: code, not prose.
@@ -270,22 +372,32 @@ enum Lane {
     Exact,
 }
 
-/// Reciprocal Rank Fusion of the lanes: each lane adds `weight / (k + rank)`
-/// to every point it ranks, and records the rank.
+/// Fusion of the lanes: each lane adds `weight / (k + rank)` (RRF) or
+/// `weight × its min-max normalised score` to every point it ranks, and
+/// records the rank.
 struct Fusion {
+    method: FusionMethod,
     rrf_k: f32,
     candidates: FxHashMap<i64, Candidate>,
 }
 
 impl Fusion {
-    fn new(rrf_k: f32) -> Fusion {
-        Fusion { rrf_k, candidates: FxHashMap::default() }
+    fn new(ranking: &Ranking) -> Fusion {
+        Fusion { method: ranking.fusion, rrf_k: ranking.rrf_k, candidates: FxHashMap::default() }
     }
 
-    fn add(&mut self, ranked: &[i64], lane: Lane, weight: f32) {
-        for (rank, &id) in ranked.iter().enumerate() {
+    /// `ranked`: best first, with the lane's own score.
+    fn add(&mut self, ranked: &[(i64, f32)], lane: Lane, weight: f32) {
+        let (low, high) = ranked.iter().fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), &(_, s)| (lo.min(s), hi.max(s)));
+        for (rank, &(id, score)) in ranked.iter().enumerate() {
             let c = self.candidates.entry(id).or_default();
-            c.score += weight / (self.rrf_k + rank as f32 + 1.0);
+            c.score += match self.method {
+                FusionMethod::Rrf => weight / (self.rrf_k + rank as f32 + 1.0),
+                // A lane whose scores are all equal (or have no scale, like
+                // the exact lane's ranks) counts its top as 1.
+                FusionMethod::Scores if high > low => weight * (score - low) / (high - low),
+                FusionMethod::Scores => weight / (rank as f32 + 1.0),
+            };
             let slot = match lane {
                 Lane::Dense => &mut c.lanes.dense,
                 Lane::Sparse => &mut c.lanes.sparse,
@@ -329,7 +441,9 @@ impl Searcher<'_> {
         }
         let (filter, paths) = self.filter(options)?;
         let fetch = (options.k * options.overfetch).max(40);
-        let mut fusion = Fusion::new(options.rrf_k);
+        let ranking = &options.ranking;
+        let weights = if plan.names_code() { ranking.code_weights } else { ranking.prose_weights };
+        let mut fusion = Fusion::new(ranking);
 
         // Dense lane.
         if options.mode.uses_dense() {
@@ -342,9 +456,9 @@ impl Searcher<'_> {
                     };
                     timings.embed_ms = ms(t);
                     let t = Instant::now();
-                    let ranked: Vec<i64> = shard.search_dense(vector, fetch, &filter)?.into_iter().map(|p| p.0).collect();
+                    let ranked = shard.search_dense(vector, fetch, &filter)?;
                     timings.dense_ms = ms(t);
-                    fusion.add(&ranked, Lane::Dense, options.weights[0]);
+                    fusion.add(&ranked, Lane::Dense, weights[0]);
                 }
                 _ => notes.push(format!(
                     "semantic lane off: {}",
@@ -355,12 +469,12 @@ impl Searcher<'_> {
         // BM25 lane.
         if matches!(options.mode, Mode::Hybrid | Mode::Lexical) {
             let t = Instant::now();
-            let ranked: Vec<i64> = match lexical::query_expression(&plan.text) {
-                Some(query) => self.store.lexical_search(&query, fetch, &filter)?.into_iter().map(|p| p.0).collect(),
+            let ranked = match lexical::query_expression(&plan.text) {
+                Some(query) => self.store.lexical_search(&query, fetch, &filter)?,
                 None => Vec::new(),
             };
             timings.sparse_ms = ms(t);
-            fusion.add(&ranked, Lane::Sparse, options.weights[1]);
+            fusion.add(&ranked, Lane::Sparse, weights[1]);
         }
         // Exact identifier lane.
         let mut tiers: FxHashMap<i64, u8> = FxHashMap::default();
@@ -368,8 +482,8 @@ impl Searcher<'_> {
             let t = Instant::now();
             let exact = self.exact_lane(&plan, options, paths.as_ref())?;
             timings.exact_ms = ms(t);
-            let ranked: Vec<i64> = exact.iter().map(|(id, _)| *id).collect();
-            fusion.add(&ranked, Lane::Exact, options.weights[2]);
+            let ranked: Vec<(i64, f32)> = exact.iter().map(|(id, _)| (*id, 0.0)).collect();
+            fusion.add(&ranked, Lane::Exact, weights[2]);
             tiers = exact.into_iter().collect();
         }
         let t = Instant::now();
@@ -377,26 +491,9 @@ impl Searcher<'_> {
         let ids: Vec<i64> = ranked.iter().take(fetch * 2).map(|(id, _)| *id).collect();
         let units = self.store.units_by_points(&ids)?;
         let by_id: FxHashMap<i64, &UnitText> = units.iter().map(|u| (u.point_id, u)).collect();
-        // Documents and configuration talk about the code in the words of a
-        // question, so they would crowd code out of questions about code;
-        // they weigh less unless the query asks about what they hold.
-        // Measured (docs set: attrs and ripgrep, 39 questions; flask 3.0.3
-        // with its sdist's docs, docstring and questions MRR@10):
-        //   weight 0.25, no intent: docs 0.067, flask 0.491 / 0.711
-        //   intent, else 0.5:       docs 0.331, flask 0.477 / 0.711
-        //   intent, else 0.75:      docs 0.463, flask 0.464 / 0.702
-        //   weight 1 (none):        docs 0.721, flask 0.393 / 0.599
-        let weight = prose_weight(&plan.text, options.prose_weight);
-        if weight < 1.0 {
-            let top = ranked.len().min(fetch * 2);
-            let pinned = usize::from(ranked.first().is_some_and(|(_, c)| c.exact_tier.is_some_and(|t| t <= STRONG_TIER)));
-            for (id, c) in &mut ranked[pinned..top] {
-                if by_id.get(id).is_some_and(|u| u.language.family() != Family::Code) {
-                    c.score *= weight;
-                }
-            }
-            ranked[pinned..top].sort_by(|a, b| b.1.score.total_cmp(&a.1.score).then(a.0.cmp(&b.0)));
-        }
+        let top = ranked.len().min(fetch * 2);
+        let pinned = usize::from(ranked.first().is_some_and(|(_, c)| c.exact_tier.is_some_and(|t| t <= STRONG_TIER)));
+        adjust(&mut ranked[pinned..top], &by_id, &plan, ranking);
         let mut hits: Vec<Hit> = Vec::new();
         for (id, c) in ranked.iter().take(fetch * 2) {
             let Some(unit) = by_id.get(id) else { continue };
@@ -575,6 +672,83 @@ const TIER_FOLDED: u8 = 4;
 const TIER_FUZZY: u8 = 5;
 /// Tiers that are surely what the user named (a fuzzy match is only a guess).
 const STRONG_TIER: u8 = TIER_FOLDED;
+
+/// Priors on the fused scores of the top candidates, then their new order:
+/// file evidence, tests and vendored code, documents and configuration.
+fn adjust(candidates: &mut [(i64, Candidate)], units: &FxHashMap<i64, &UnitText>, plan: &QueryPlan, ranking: &Ranking) {
+    if ranking.file_boost > 0.0 {
+        // Scores of each file's best candidates, fused before any prior.
+        let mut by_file: FxHashMap<&str, Vec<f32>> = FxHashMap::default();
+        for (id, c) in candidates.iter() {
+            if let Some(u) = units.get(id) {
+                by_file.entry(u.path.as_str()).or_default().push(c.score);
+            }
+        }
+        for (id, c) in candidates.iter_mut() {
+            let Some(scores) = units.get(id).and_then(|u| by_file.get(u.path.as_str())) else { continue };
+            let mut others: Vec<f32> = scores.iter().copied().filter(|&s| s != c.score).collect();
+            others.sort_by(|a, b| b.total_cmp(a));
+            c.score += ranking.file_boost * others.iter().take(3).sum::<f32>();
+        }
+    }
+    let test_weight = if asks_about_tests(&plan.text) { 1.0 } else { ranking.test_weight };
+    // Documents and configuration talk about the code in the words of a
+    // question, so they would crowd code out of questions about code;
+    // they weigh less unless the query asks about what they hold.
+    // Measured (docs set: attrs and ripgrep, 39 questions; flask 3.0.3
+    // with its sdist's docs, docstring and questions MRR@10):
+    //   weight 0.25, no intent: docs 0.067, flask 0.491 / 0.711
+    //   intent, else 0.5:       docs 0.331, flask 0.477 / 0.711
+    //   intent, else 0.75:      docs 0.463, flask 0.464 / 0.702
+    //   weight 1 (none):        docs 0.721, flask 0.393 / 0.599
+    let docs_weight = prose_weight(&plan.text, ranking.docs_weight);
+    for (id, c) in candidates.iter_mut() {
+        let Some(u) = units.get(id) else { continue };
+        if u.language.family() != Family::Code {
+            c.score *= docs_weight;
+        } else if test_weight < 1.0 && is_test_path(&u.path) {
+            c.score *= test_weight;
+        }
+    }
+    candidates.sort_by(|a, b| b.1.score.total_cmp(&a.1.score).then(a.0.cmp(&b.0)));
+}
+
+/// Directories and file names of tests, examples, benchmarks, fixtures and
+/// vendored code, in the conventions of the languages Kenning mines.
+pub fn is_test_path(path: &str) -> bool {
+    const DIRS: &[&str] = &[
+        "test", "tests", "testing", "spec", "specs", "__tests__", "__mocks__", "testdata", "fixtures", "example", "examples",
+        "bench", "benches", "benchmark", "benchmarks", "vendor", "third_party", "thirdparty", "node_modules", "e2e",
+    ];
+    let mut parts = path.split('/').peekable();
+    while let Some(part) = parts.next() {
+        if parts.peek().is_none() {
+            let file = part.to_ascii_lowercase();
+            let stem = file.split('.').next().unwrap_or("");
+            return stem.starts_with("test_")
+                || stem.ends_with("_test")
+                || stem.ends_with("_tests")
+                || stem.ends_with("_spec")
+                || stem == "conftest"
+                || file.contains(".test.")
+                || file.contains(".spec.")
+                || (part.ends_with("Test.java") || part.ends_with("Tests.java") || part.ends_with("Test.kt"));
+        }
+        if DIRS.contains(&part.to_ascii_lowercase().as_str()) {
+            return true;
+        }
+    }
+    false
+}
+
+/// The query is about tests, examples or benchmarks themselves.
+fn asks_about_tests(query: &str) -> bool {
+    const WORDS: &[&str] = &[
+        "test", "tests", "testing", "tested", "spec", "specs", "fixture", "fixtures", "mock", "mocks", "example", "examples",
+        "benchmark", "benchmarks", "bench", "vendored", "vendor", "e2e", "conftest", "pytest",
+    ];
+    lexical::words(query).iter().any(|w| WORDS.contains(&w.text.to_lowercase().as_str()))
+}
 
 fn kind_rank(kind: &SymbolKind) -> u8 {
     match kind {
@@ -759,9 +933,10 @@ mod tests {
     /// Fuses lanes (weight 1, k 60) and prints the ranking: id, score, and
     /// the rank in each lane (dense/BM25/exact).
     fn check_fusion(lanes: &[(&[i64], Lane)], tiers: &[(i64, u8)], expect: Expect) {
-        let mut fusion = Fusion::new(60.0);
+        let mut fusion = Fusion::new(&Ranking::default());
         for (ranked, lane) in lanes {
-            fusion.add(ranked, *lane, 1.0);
+            let scored: Vec<(i64, f32)> = ranked.iter().map(|&id| (id, 0.0)).collect();
+            fusion.add(&scored, *lane, 1.0);
         }
         let rank = |r: Option<usize>| r.map_or("-".to_string(), |r| r.to_string());
         let lines: Vec<String> = fusion

@@ -14,7 +14,7 @@ mod shard;
 mod sync;
 
 pub use hybrid::{
-    Hit, LaneRanks, LaneScores, MAX_QUERY_CHARS, Mode, QueryPlan, SearchError, SearchOptions, SearchResponse, Searcher, Snippet, Timings,
+    FusionMethod, Hit, LaneRanks, Ranking, RankingOverrides, LaneScores, is_test_path, MAX_QUERY_CHARS, Mode, QueryPlan, SearchError, SearchOptions, SearchResponse, Searcher, Snippet, Timings,
     plan_query,
 };
 pub use shard::{PointFilter, SHARD_DIR, ShardError, SharedShard, VectorShard};

@@ -40,9 +40,9 @@ pub struct SearchArgs {
     /// hybrid (dense + BM25 + exact names), semantic, lexical, or exact.
     #[arg(long, default_value = "hybrid")]
     pub mode: String,
-    /// Reciprocal Rank Fusion constant.
-    #[arg(long, default_value_t = 60.0, value_name = "K")]
-    pub rrf_k: f32,
+    /// Reciprocal Rank Fusion constant (default: `search.ranking.rrf_k` in ken.toml, else 60).
+    #[arg(long, value_name = "K")]
+    pub rrf_k: Option<f32>,
     #[command(flatten)]
     pub model: ModelArgs,
     #[command(flatten)]
@@ -118,7 +118,8 @@ pub fn search(engine: &Engine, context: &Context, args: &SearchArgs, out: &mut O
         languages,
         kinds: args.kind.clone(),
         path: args.path.clone(),
-        rrf_k: Some(args.rrf_k),
+        rrf_k: args.rrf_k,
+        ranking: None,
     };
     let mut response = engine.search(&request)?;
     if cut {

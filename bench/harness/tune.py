@@ -1,0 +1,115 @@
+"""Ranking knobs against the tuning split: one index and server per corpus
+and model (kept under bench/.cache/tune), then every setting of a grid sent
+as a request's `ranking` overrides. Only questions without "heldout" are
+asked, plus the generated identifier set (a knob must not cost names).
+
+    python -m harness.tune [--corpora a,b] [--models static,minilm-int8] [--grid NAME]
+
+Prints MRR@10 and nDCG@10 per setting: over all tuning questions, per
+category, and the identifier set's rank-1 rate."""
+
+import argparse
+import json
+import shutil
+import socket
+import subprocess
+import time
+import urllib.request
+
+from . import corpora, metrics, querysets, symbols
+from .paths import CACHE, REPO
+
+TUNE = CACHE / "tune"
+CODE_CORPORA = ["flask", "requests", "httpx", "tokio", "rxjs"]
+
+# Each grid: name → list of (label, overrides). The first row is the baseline.
+GRIDS = {
+    "weights": [(f"code {c} prose {p}", {"code_weights": c, "prose_weights": p}) for c, p in [
+        ([1, 1, 2], [1, 1, 2]),
+        ([1, 1, 2], [2, 1, 2]), ([1, 1, 2], [1, 2, 2]), ([1, 1, 2], [0.5, 1, 2]), ([1, 1, 2], [1, 1, 0.5]),
+        ([0.5, 1, 2], [1, 1, 2]), ([1, 2, 2], [1, 1, 2]), ([0.5, 1, 3], [1, 1, 2]), ([1, 1, 4], [1, 1, 2]),
+    ]],
+    "fusion": [(f"{f} k={k}", {"fusion": f, "rrf_k": k}) for f, k in [
+        ("rrf", 60), ("rrf", 20), ("rrf", 10), ("rrf", 100), ("scores", 60),
+    ]],
+    "priors": [(f"file {b} tests {t}", {"file_boost": b, "test_weight": t}) for b, t in [
+        (0, 1), (0.1, 1), (0.25, 1), (0.5, 1), (0, 0.5), (0, 0.25), (0.25, 0.5),
+    ]],
+}
+
+
+def serve(ken, corpus, model):
+    """An index of the corpus embedded with `model`, built once, and a server on it."""
+    root = corpora.fetch(corpus)
+    index = TUNE / f"{corpus}-{model}"
+    if not (index / ".tuned").is_file():
+        shutil.rmtree(index, ignore_errors=True)
+        started = time.time()
+        subprocess.run([ken, "--index-dir", str(index), "index", str(root), "-q", "--model", model], check=True)
+        (index / ".tuned").write_text(f"{time.time() - started:.1f}\n")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = subprocess.Popen([ken, "--index-dir", str(index), "serve", "--addr", f"127.0.0.1:{port}"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+    for _ in range(600):
+        try:
+            urllib.request.urlopen(base + "/ready", timeout=2).read()
+            return server, base
+        except OSError:
+            time.sleep(0.2)
+    server.kill()
+    raise SystemExit(f"ken serve on {index} did not come up")
+
+
+def search(base, query, ranking):
+    body = {"query": query, "k": 10, "ranking": ranking}
+    req = urllib.request.Request(base + "/api/v1/search", data=json.dumps(body).encode(),
+                                 headers={"content-type": "application/json"})
+    with urllib.request.urlopen(req, timeout=60) as r:
+        hits = json.loads(r.read())["hits"]
+    return [{"path": h["path"], "start_line": h["start_line"], "end_line": h["end_line"]} for h in hits]
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="bench/tune.sh")
+    ap.add_argument("--corpora", default=",".join(CODE_CORPORA))
+    ap.add_argument("--models", default="static,minilm-int8")
+    ap.add_argument("--grid", default="weights", choices=sorted(GRIDS))
+    ap.add_argument("--base", default="{}", help="overrides under every row of the grid (JSON)")
+    ap.add_argument("--ken", default=str(REPO / "target" / "release" / "ken"))
+    args = ap.parse_args(argv)
+    base_overrides = json.loads(args.base)
+    grid = GRIDS[args.grid]
+    # rows[(model, label)] = list of per-query dicts
+    rows = {}
+    for corpus in args.corpora.split(","):
+        lang = corpora.CORPORA[corpus].language
+        syms = symbols.extract(corpora.fetch(corpus), lang)
+        questions = [q for q in querysets.question_set(corpus, syms) if q["split"] == "tune"]
+        identifiers = querysets.identifier_set(corpus, syms, 12)
+        for model in args.models.split(","):
+            server, base = serve(args.ken, corpus, model)
+            try:
+                for label, overrides in grid:
+                    ranking = {**base_overrides, **overrides}
+                    out = rows.setdefault((model, label), [])
+                    for q in questions + identifiers:
+                        m = metrics.ranked(search(base, q["query"], ranking), q["gold"])
+                        out.append({"set": q["set"], "category": q.get("category"), **m})
+            finally:
+                server.kill()
+    print(f"grid {args.grid}, base {base_overrides}; tuning split only")
+    print(f"{'model':12} {'setting':34} {'MRR':>6} {'nDCG':>6} {'symbol':>7} {'prose':>7} {'arch':>7} {'ident@1':>8}  n")
+    for (model, label), rs in rows.items():
+        qs = [r for r in rs if r["set"] == "questions"]
+        ids = [r for r in rs if r["set"] == "identifier"]
+        cat = lambda c: metrics.mean([r["rr"] for r in qs if r["category"] == c])  # noqa: E731
+        print(f"{model:12} {label:34} {metrics.mean([r['rr'] for r in qs]):6.3f} {metrics.mean([r['ndcg'] for r in qs]):6.3f} "
+              f"{cat('symbol'):7.3f} {cat('prose'):7.3f} {cat('architecture'):7.3f} "
+              f"{metrics.mean([1.0 if r['rr'] == 1.0 else 0.0 for r in ids]):8.3f}  {len(qs)}")
+
+
+if __name__ == "__main__":
+    main()
