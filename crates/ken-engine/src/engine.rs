@@ -60,6 +60,9 @@ pub struct Engine {
     /// The process's one shard handle, shared by searches and the writer.
     pub(crate) shards: SharedShard,
     pub(crate) embedder: Mutex<Option<Arc<dyn Embedder>>>,
+    /// The static vectors' shard and embedder, likewise shared.
+    pub(crate) statics: SharedShard,
+    static_embedder: Mutex<Option<Arc<dyn Embedder>>>,
     lsp: Option<LspBridge>,
     runtime: Option<tokio::runtime::Handle>,
     /// Held by the index run (one at a time).
@@ -78,10 +81,16 @@ fn kinds(names: &[String]) -> Vec<SymbolKind> {
     names.iter().filter_map(|n| SymbolKind::parse(n)).collect()
 }
 
-/// The open halves of the dense lane.
+/// The open halves of a dense lane (the model's, or the static one).
 struct DenseLane {
     shard: Arc<VectorShard>,
     embedder: Arc<dyn Embedder>,
+}
+
+impl DenseLane {
+    fn view(&self) -> ken_search::DenseView<'_> {
+        ken_search::DenseView { shard: &self.shard, embedder: &*self.embedder }
+    }
 }
 
 fn not_embedded() -> Error {
@@ -138,7 +147,9 @@ impl Engine {
         });
         let wait = options.shard_wait.unwrap_or(if options.keep_shard { READER_WAIT } else { ken_search::WRITER_WAIT });
         Ok(Engine {
-            shards: SharedShard::new(&options.index_dir, wait, options.keep_shard),
+            shards: SharedShard::new(&options.index_dir, ken_search::SHARD_DIR, wait, options.keep_shard),
+            statics: SharedShard::new(&options.index_dir, ken_search::STATIC_SHARD_DIR, wait, options.keep_shard),
+            static_embedder: Mutex::new(None),
             index_dir: options.index_dir,
             root,
             config: options.config,
@@ -168,6 +179,34 @@ impl Engine {
     /// engine has no method for yet. Never blocked by a running index.
     pub fn store(&self) -> Result<Store, Error> {
         Ok(Store::open_read_only(&self.index_dir)?)
+    }
+
+    /// The static embedder, loaded once (distilled into the model cache on
+    /// first use); `None` with a warning when it cannot be had.
+    pub(crate) fn static_embedder(&self) -> (Option<Arc<dyn Embedder>>, Option<String>) {
+        let mut slot = self.static_embedder.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(e) = &*slot {
+            return (Some(e.clone()), None);
+        }
+        match Resolver::default().load(&ModelSpec::Static) {
+            Ok(e) => {
+                let e: Arc<dyn Embedder> = Arc::from(e);
+                *slot = Some(e.clone());
+                (Some(e), None)
+            }
+            Err(e) => (None, Some(format!("static vectors skipped: {e}"))),
+        }
+    }
+
+    /// The static lane, when the index has static vectors and their
+    /// embedder loads; `None` otherwise (the other lanes answer).
+    fn static_lane(&self, store: &Store) -> Result<Option<DenseLane>, Error> {
+        let Some(indexed) = ken_search::static_model(store)? else { return Ok(None) };
+        let (Some(embedder), _) = self.static_embedder() else { return Ok(None) };
+        if embedder.model_id() != indexed {
+            return Ok(None);
+        }
+        Ok(self.statics.existing(embedder.dim()).ok().flatten().map(|shard| DenseLane { shard, embedder }))
     }
 
     /// The dense lane's two halves, the shard and the query embedder, each
@@ -236,17 +275,14 @@ impl Engine {
         request.validate()?;
         let store = self.store()?;
         let mode = request.mode.unwrap_or(Mode::Hybrid);
-        let (dense, dense_off) = if mode.uses_dense() {
-            match self.dense_lane(&store)? {
-                Ok(lane) => (Some(lane), None),
-                Err(off) if mode == Mode::Semantic => return Err(off),
-                Err(off) => (None, Some(off.message)),
-            }
-        } else {
-            (None, None)
+        let (dense, statics, dense_off) = self.dense_lanes(&store, mode == Mode::Semantic, mode.uses_dense())?;
+        let searcher = Searcher {
+            store: &store,
+            shard: dense.as_ref().map(|d| &*d.shard),
+            embedder: dense.as_ref().map(|d| &*d.embedder),
+            dense_off,
+            statics: statics.as_ref().map(DenseLane::view),
         };
-        let searcher =
-            Searcher { store: &store, shard: dense.as_ref().map(|d| &*d.shard), embedder: dense.as_ref().map(|d| &*d.embedder), dense_off };
         let options = SearchOptions {
             k: request.k.unwrap_or(10),
             mode,
@@ -257,6 +293,24 @@ impl Engine {
             ..Default::default()
         };
         Ok(searcher.search(&request.query, &options)?)
+    }
+
+    /// The model's lane and the static one, with why the model's is off.
+    /// `required`: a lane that is off is an error when no static lane stands in.
+    #[allow(clippy::type_complexity)]
+    fn dense_lanes(&self, store: &Store, required: bool, wanted: bool) -> Result<(Option<DenseLane>, Option<DenseLane>, Option<String>), Error> {
+        if !wanted {
+            return Ok((None, None, None));
+        }
+        let statics = self.static_lane(store)?;
+        let (dense, off) = match self.dense_lane(store)? {
+            Ok(lane) => (Some(lane), None),
+            Err(off) if required && statics.is_none() => return Err(off),
+            Err(off) => (None, Some(off.message)),
+        };
+        // An index embedded with the static model has one lane, not two.
+        let statics = statics.filter(|s| dense.as_ref().is_none_or(|d| d.embedder.model_id() != s.embedder.model_id()));
+        Ok((dense, statics, off))
     }
 
     /// The configured ranking with a request's `ranking` and `rrf_k` on top.
@@ -279,10 +333,7 @@ impl Engine {
     pub fn pipeline_search(&self, request: &HybridSearchRequest, config: &PipelineConfig) -> Result<PipelineResponse, Error> {
         request.validate()?;
         let store = self.store()?;
-        let (dense, dense_off) = match self.dense_lane(&store)? {
-            Ok(lane) => (Some(lane), None),
-            Err(off) => (None, Some(off.message)),
-        };
+        let (dense, statics, dense_off) = self.dense_lanes(&store, false, true)?;
         let live = match (config.expansion, &self.lsp, &self.runtime) {
             (Expansion::Lsp, Some(bridge), Some(runtime)) => Some(Live { bridge, runtime }),
             _ => None,
@@ -293,6 +344,7 @@ impl Engine {
                 shard: dense.as_ref().map(|d| &*d.shard),
                 embedder: dense.as_ref().map(|d| &*d.embedder),
                 dense_off,
+                statics: statics.as_ref().map(DenseLane::view),
             },
             root: self.root.clone(),
             live,

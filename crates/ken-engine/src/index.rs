@@ -3,6 +3,7 @@
 use crate::{Engine, Error, ErrorKind};
 use ken_embed::{ModelSpec, Resolver};
 use ken_index::{IndexOptions, IndexSummary};
+use ken_search::StaticVectors;
 use ken_store::{EmbedProgress, Store};
 use serde::Serialize;
 use std::time::Instant;
@@ -130,7 +131,7 @@ impl Engine {
         progress: &(dyn Fn(IndexProgress) + Sync),
     ) -> Result<VectorReport, Error> {
         if request.options.rebuild || request.reembed {
-            ken_search::reset(store, &self.shards)?;
+            ken_search::reset(store, &self.shards, &self.statics)?;
         }
         let (spec, spec_text, explicit) = match &self.model {
             Some((spec, text)) => (spec.clone(), text.clone(), true),
@@ -141,8 +142,17 @@ impl Engine {
             }
         };
         let known_model = ken_search::indexed_model(store)?.map(|(id, _)| id);
-        let sync = ken_search::sync_points(store, &self.shards, known_model.as_deref(), cancel)?;
-        let mut report = VectorReport { sync, ..VectorReport::default() };
+        // Static vectors come with the points: semantic search works seconds
+        // after the first run starts, long before the model's vectors.
+        let (static_embedder, static_warning) = if request.embed { self.static_embedder() } else { (None, None) };
+        if static_embedder.is_none() && ken_search::static_model(store)?.is_some() {
+            // Points synced from now on get no static vector: the lane is
+            // off until a run with one writes every point again.
+            ken_search::drop_static(store, &self.statics)?;
+        }
+        let statics = static_embedder.as_deref().map(|embedder| StaticVectors { shards: &self.statics, embedder });
+        let sync = ken_search::sync_points(store, &self.shards, statics, known_model.as_deref(), cancel)?;
+        let mut report = VectorReport { sync, warning: static_warning, ..VectorReport::default() };
         if !request.embed {
             return Ok(report);
         }
@@ -157,7 +167,7 @@ impl Engine {
             Err(e) => return Err(Error::new(crate::ErrorKind::ModelUnavailable, e.to_string())),
         };
         progress(IndexProgress::Embedding(store.embed_progress()?));
-        let summary = ken_search::embed_pending(store, &self.shards, embedder.as_ref(), &spec_text, 256, cancel, |p| {
+        let summary = ken_search::embed_pending(store, &self.shards, statics, embedder.as_ref(), &spec_text, 256, cancel, |p| {
             progress(IndexProgress::Embedding(*p))
         })?;
         report.embed = Some(summary);

@@ -89,6 +89,9 @@ pub struct Ranking {
     pub code_weights: [f32; 3],
     /// Lane weights for queries in plain words.
     pub prose_weights: [f32; 3],
+    /// The static vectors' lane weighs this share of the dense weight when
+    /// the model's vectors answer too (alone, it takes the dense weight).
+    pub static_weight: f32,
     /// A candidate gains this share of the scores of the other candidates
     /// from its file (at most three): evidence that the file is about the
     /// query.
@@ -110,6 +113,7 @@ pub struct RankingOverrides {
     pub rrf_k: Option<f32>,
     pub code_weights: Option<[f32; 3]>,
     pub prose_weights: Option<[f32; 3]>,
+    pub static_weight: Option<f32>,
     pub file_boost: Option<f32>,
     pub test_weight: Option<f32>,
     pub docs_weight: Option<f32>,
@@ -121,7 +125,7 @@ impl RankingOverrides {
         macro_rules! set {
             ($($field:ident),*) => {$(if let Some(v) = self.$field { out.$field = v; })*};
         }
-        set!(fusion, rrf_k, code_weights, prose_weights, file_boost, test_weight, docs_weight);
+        set!(fusion, rrf_k, code_weights, prose_weights, static_weight, file_boost, test_weight, docs_weight);
         out
     }
 }
@@ -140,6 +144,7 @@ impl Default for Ranking {
             rrf_k: 60.0,
             code_weights: [1.0, 1.0, 2.0],
             prose_weights: [1.0, 1.0, 2.0],
+            static_weight: 0.5,
             file_boost: 0.0,
             test_weight: 1.0,
             docs_weight: 0.75,
@@ -160,7 +165,12 @@ impl Ranking {
         if !weights(&self.prose_weights) {
             return Some(("prose_weights", format!("must be three numbers from 0 to 100 (got {:?})", self.prose_weights)));
         }
-        for (field, value) in [("file_boost", self.file_boost), ("test_weight", self.test_weight), ("docs_weight", self.docs_weight)] {
+        for (field, value) in [
+            ("static_weight", self.static_weight),
+            ("file_boost", self.file_boost),
+            ("test_weight", self.test_weight),
+            ("docs_weight", self.docs_weight),
+        ] {
             if !(value.is_finite() && (0.0..=1.0).contains(&value)) {
                 return Some((field, format!("must be from 0 to 1 (got {value})")));
             }
@@ -201,6 +211,9 @@ pub struct LaneRanks {
     pub sparse: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub exact: Option<usize>,
+    /// The static vectors' lane.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub r#static: Option<usize>,
 }
 
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
@@ -356,6 +369,16 @@ pub struct Searcher<'a> {
     /// Why there is no shard or model, when the caller knows (else the
     /// answer says nothing is embedded yet).
     pub dense_off: Option<String>,
+    /// The static vectors: a semantic lane from the first index run on,
+    /// beside (or, until the model's vectors exist, instead of) the model's.
+    pub statics: Option<DenseView<'a>>,
+}
+
+/// A dense lane's shard and the embedder of its queries.
+#[derive(Clone, Copy)]
+pub struct DenseView<'a> {
+    pub shard: &'a VectorShard,
+    pub embedder: &'a dyn Embedder,
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -370,6 +393,7 @@ enum Lane {
     Dense,
     Sparse,
     Exact,
+    Static,
 }
 
 /// Fusion of the lanes: each lane adds `weight / (k + rank)` (RRF) or
@@ -402,6 +426,7 @@ impl Fusion {
                 Lane::Dense => &mut c.lanes.dense,
                 Lane::Sparse => &mut c.lanes.sparse,
                 Lane::Exact => &mut c.lanes.exact,
+                Lane::Static => &mut c.lanes.r#static,
             };
             *slot = Some(rank + 1);
         }
@@ -460,10 +485,27 @@ impl Searcher<'_> {
                     timings.dense_ms = ms(t);
                     fusion.add(&ranked, Lane::Dense, weights[0]);
                 }
+                _ if self.statics.is_some() => notes.push(format!(
+                    "static vectors answer the semantic lane: the model's are not ready ({})",
+                    self.dense_off.as_deref().unwrap_or("no embeddings for this index yet; run `ken index`")
+                )),
                 _ => notes.push(format!(
                     "semantic lane off: {}",
                     self.dense_off.as_deref().unwrap_or("no embeddings for this index yet (run `ken index`)")
                 )),
+            }
+            if let Some(lane) = self.statics {
+                // Beside the model's lane the static one adds a little
+                // evidence; alone, it is the semantic lane.
+                let beside_model = self.shard.is_some() && self.embedder.is_some();
+                let weight = weights[0] * if beside_model { ranking.static_weight } else { 1.0 };
+                if weight > 0.0 {
+                    let t = Instant::now();
+                    let vector = lane.embedder.embed_query(&plan.text)?;
+                    let ranked = lane.shard.search_dense(vector, fetch, &filter)?;
+                    timings.dense_ms += ms(t);
+                    fusion.add(&ranked, Lane::Static, weight);
+                }
             }
         }
         // BM25 lane.

@@ -1,6 +1,7 @@
-//! The embedded Qdrant Edge shard in `<index>/vectors`: one point per symbol
-//! or chunk that has its dense vector (cosine), plus indexed payload for
-//! filters. BM25 is not here but in SQLite (ken-store's `lexical`): Qdrant
+//! The embedded Qdrant Edge shards: `<index>/vectors` holds one point per
+//! symbol or chunk that has its model's dense vector (cosine), and
+//! `<index>/static` every point's static vector, written with its BM25
+//! document; both carry indexed payload for filters. BM25 is not here but in SQLite (ken-store's `lexical`): Qdrant
 //! Edge's in-memory sparse index pays for every insert with a walk of each
 //! term's whole posting list. SQLite stays the system of record: the shard
 //! can always be rebuilt from it (`ken index --rebuild`).
@@ -17,8 +18,10 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 pub const DENSE: &str = "dense";
-const LOCK_FILE: &str = "vectors.lock";
+/// The model's shard.
 pub const SHARD_DIR: &str = "vectors";
+/// The static vectors' shard.
+pub const STATIC_SHARD_DIR: &str = "static";
 
 #[derive(Debug, thiserror::Error)]
 pub enum ShardError {
@@ -85,11 +88,12 @@ pub struct VectorShard {
 }
 
 impl VectorShard {
-    /// Opens (creating if needed) the shard under `index_dir`, waiting up to
-    /// `wait` for another process to let go of it. `dim` is the dense size.
-    pub fn open(index_dir: &Path, dim: usize, wait: Duration) -> Result<VectorShard> {
-        let path = index_dir.join(SHARD_DIR);
-        let lock = lock(index_dir, wait)?;
+    /// Opens (creating if needed) the shard `name` under `index_dir`,
+    /// waiting up to `wait` for another process to let go of it. `dim` is
+    /// the dense size.
+    pub fn open(index_dir: &Path, name: &str, dim: usize, wait: Duration) -> Result<VectorShard> {
+        let path = index_dir.join(name);
+        let lock = lock(index_dir, name, wait)?;
         let config = config(dim);
         let corrupt = |e: &dyn std::fmt::Display| ShardError::Corrupt { path: path.clone(), detail: e.to_string() };
         let has_config = path.join("edge_config.json").is_file();
@@ -125,9 +129,9 @@ impl VectorShard {
     }
 
     /// Deletes the shard directory (under the lock): the next open starts empty.
-    pub fn destroy(index_dir: &Path, wait: Duration) -> Result<()> {
-        let _lock = lock(index_dir, wait)?;
-        match std::fs::remove_dir_all(index_dir.join(SHARD_DIR)) {
+    pub fn destroy(index_dir: &Path, name: &str, wait: Duration) -> Result<()> {
+        let _lock = lock(index_dir, name, wait)?;
+        match std::fs::remove_dir_all(index_dir.join(name)) {
             Ok(()) => Ok(()),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
             Err(e) => Err(qdrant(e)),
@@ -250,9 +254,11 @@ fn config(dim: usize) -> EdgeConfig {
     }
 }
 
-fn lock(index_dir: &Path, wait: Duration) -> Result<File> {
+/// `<index>/<name>.lock`.
+fn lock(index_dir: &Path, name: &str, wait: Duration) -> Result<File> {
     std::fs::create_dir_all(index_dir).map_err(qdrant)?;
-    let file = File::options().create(true).truncate(false).write(true).open(index_dir.join(LOCK_FILE)).map_err(qdrant)?;
+    let path = index_dir.join(format!("{name}.lock"));
+    let file = File::options().create(true).truncate(false).write(true).open(path).map_err(qdrant)?;
     let start = Instant::now();
     loop {
         match fs4::fs_std::FileExt::try_lock_exclusive(&file) {
@@ -278,16 +284,18 @@ fn lock(index_dir: &Path, wait: Duration) -> Result<File> {
 /// process can search in between.
 pub struct SharedShard {
     index_dir: PathBuf,
+    name: &'static str,
     wait: Duration,
     keep: bool,
     open: std::sync::Mutex<Option<std::sync::Arc<VectorShard>>>,
 }
 
 impl SharedShard {
+    /// `name`: [`SHARD_DIR`] or [`STATIC_SHARD_DIR`].
     /// `wait`: how long an open waits for another process to let go.
     /// `keep`: hold the shard open between uses (a server) or not (a CLI run).
-    pub fn new(index_dir: &Path, wait: Duration, keep: bool) -> SharedShard {
-        SharedShard { index_dir: index_dir.to_path_buf(), wait, keep, open: Default::default() }
+    pub fn new(index_dir: &Path, name: &'static str, wait: Duration, keep: bool) -> SharedShard {
+        SharedShard { index_dir: index_dir.to_path_buf(), name, wait, keep, open: Default::default() }
     }
 
     fn slot(&self) -> std::sync::MutexGuard<'_, Option<std::sync::Arc<VectorShard>>> {
@@ -300,14 +308,14 @@ impl SharedShard {
         if let Some(shard) = &*slot {
             return Ok(shard.clone());
         }
-        let shard = std::sync::Arc::new(VectorShard::open(&self.index_dir, dim, self.wait)?);
+        let shard = std::sync::Arc::new(VectorShard::open(&self.index_dir, self.name, dim, self.wait)?);
         *slot = Some(shard.clone());
         Ok(shard)
     }
 
     /// The shard if it exists on disk (opened on first use); never creates one.
     pub fn existing(&self, dim: usize) -> Result<Option<std::sync::Arc<VectorShard>>> {
-        if self.slot().is_none() && !self.index_dir.join(SHARD_DIR).is_dir() {
+        if self.slot().is_none() && !self.index_dir.join(self.name).is_dir() {
             return Ok(None);
         }
         self.get(dim).map(Some)
@@ -324,6 +332,6 @@ impl SharedShard {
     /// Closes the shard (once its last user is done) and deletes it.
     pub fn destroy(&self) -> Result<()> {
         self.slot().take();
-        VectorShard::destroy(&self.index_dir, self.wait)
+        VectorShard::destroy(&self.index_dir, self.name, self.wait)
     }
 }

@@ -4,9 +4,10 @@
 //! Two phases, both resumable:
 //! 1. [`sync_points`]: every file marked unsynced gets its old points
 //!    deleted and its symbols and chunks written as points with their BM25
-//!    documents (SQLite, one transaction per batch); those whose dense
-//!    vector is already in the embedding cache go into the shard too.
-//!    Lexical search works from here on.
+//!    documents (SQLite, one transaction per batch) and their static
+//!    vectors (the static shard, a table lookup per token); those whose
+//!    model vector is already in the embedding cache go into the model's
+//!    shard too. Lexical and static semantic search work from here on.
 //! 2. [`embed_pending`]: points without a dense vector are embedded, symbols
 //!    first, in batches; each batch is cached in SQLite, written to the
 //!    shard, then marked done. A killed run loses at most one batch.
@@ -78,21 +79,58 @@ pub fn index_model_spec(store: &Store) -> Result<String, StoreError> {
     Ok(indexed_model(store)?.map(|(_, spec)| spec).unwrap_or_else(|| ken_embed::ModelSpec::DEFAULT.to_string()))
 }
 
-/// Throws away the shard and every record of it; the next sync rebuilds it.
-pub fn reset(store: &mut Store, shards: &SharedShard) -> Result<(), SyncError> {
+/// Throws away the shards and every record of them; the next sync rebuilds them.
+pub fn reset(store: &mut Store, shards: &SharedShard, statics: &SharedShard) -> Result<(), SyncError> {
     shards.destroy()?;
+    statics.destroy()?;
     store.reset_points()?;
-    for key in ["embed_model", "embed_spec"] {
+    for key in ["embed_model", "embed_spec", STATIC_MODEL_KEY] {
         store.set_meta(key, "")?;
     }
     Ok(())
 }
 
+/// Meta key: the static embedder the static shard was written with.
+const STATIC_MODEL_KEY: &str = "static_model";
+
+/// The static lane's writer side: its shard and embedder.
+#[derive(Clone, Copy)]
+pub struct StaticVectors<'a> {
+    pub shards: &'a SharedShard,
+    pub embedder: &'a dyn Embedder,
+}
+
+/// Turns the static lane off: its shard and its record go.
+pub fn drop_static(store: &mut Store, statics: &SharedShard) -> Result<(), SyncError> {
+    statics.destroy()?;
+    store.set_meta(STATIC_MODEL_KEY, "")?;
+    Ok(())
+}
+
+/// The static embedder the index's static shard holds vectors of, if any.
+pub fn static_model(store: &Store) -> Result<Option<String>, StoreError> {
+    Ok(store.meta(STATIC_MODEL_KEY)?.filter(|id| !id.is_empty()))
+}
+
 /// Phase 1: brings the points, their BM25 documents and the shard in line
 /// with the index.
-pub fn sync_points(store: &mut Store, shards: &SharedShard, model: Option<&str>, cancel: &Cancel) -> Result<SyncSummary, SyncError> {
+pub fn sync_points(
+    store: &mut Store,
+    shards: &SharedShard,
+    statics: Option<StaticVectors<'_>>,
+    model: Option<&str>,
+    cancel: &Cancel,
+) -> Result<SyncSummary, SyncError> {
     let start = Instant::now();
     let mut summary = SyncSummary::default();
+    if let Some(lane) = statics
+        && static_model(store)?.as_deref() != Some(lane.embedder.model_id())
+    {
+        // New (or first) static vectors: every point is written again.
+        lane.shards.destroy()?;
+        store.reset_points()?;
+        store.set_meta(STATIC_MODEL_KEY, lane.embedder.model_id())?;
+    }
     let gone = store.deleted_point_files()?;
     let unsynced = store.unsynced_files()?;
     if gone.is_empty() && unsynced.is_empty() {
@@ -104,12 +142,19 @@ pub fn sync_points(store: &mut Store, shards: &SharedShard, model: Option<&str>,
     {
         shard.delete_files(&gone)?;
     }
+    if let Some(lane) = statics
+        && !gone.is_empty()
+        && let Some(shard) = lane.shards.existing(lane.embedder.dim())?
+    {
+        shard.delete_files(&gone)?;
+    }
     store.put_points(&[], &gone)?;
     summary.files_removed = gone.len() as u64;
     // Batch n is written while batch n+1 is tokenized on the other cores.
     let batches: Vec<&[i64]> = unsynced.chunks(SYNC_BATCH_FILES).collect();
+    let static_embedder = statics.map(|lane| lane.embedder);
     let mut next = match batches.first() {
-        Some(first) => prepare(read_units(store, first)?, model.is_some()),
+        Some(first) => prepare(read_units(store, first)?, model.is_some(), static_embedder)?,
         None => Prepared::default(),
     };
     for (i, batch) in batches.iter().enumerate() {
@@ -119,14 +164,18 @@ pub fn sync_points(store: &mut Store, shards: &SharedShard, model: Option<&str>,
         let current = std::mem::take(&mut next);
         let following = batches.get(i + 1).map(|b| read_units(store, b)).transpose()?;
         let (written, prepared) = rayon::join(
-            || write_batch(store, shards, dim, model, batch, current),
-            || following.map(|units| prepare(units, model.is_some())).unwrap_or_default(),
+            || write_batch(store, shards, statics, dim, model, batch, current),
+            || following.map(|units| prepare(units, model.is_some(), static_embedder)).transpose(),
         );
         summary.points_written += written?;
+        let prepared = prepared?.unwrap_or_default();
         summary.files_synced += batch.len() as u64;
         next = prepared;
     }
     shards.release();
+    if let Some(lane) = statics {
+        lane.shards.release();
+    }
     summary.seconds = start.elapsed().as_secs_f64();
     Ok(summary)
 }
@@ -134,35 +183,50 @@ pub fn sync_points(store: &mut Store, shards: &SharedShard, model: Option<&str>,
 /// Files whose points one transaction writes.
 const SYNC_BATCH_FILES: usize = 256;
 
-/// A batch's units per file and, for each unit, its embedding-text hash and
-/// BM25 documents (names, body).
+/// A batch's units per file and, for each unit, its embedding-text hash,
+/// BM25 documents (names, body) and static vector (when there is a static
+/// embedder).
 #[derive(Default)]
 struct Prepared {
     units: Vec<(i64, Vec<UnitText>)>,
     docs: Vec<Vec<([u8; 16], String, String)>>,
+    statics: Vec<Vec<Vec<f32>>>,
 }
 
 fn read_units(store: &Store, batch: &[i64]) -> Result<Vec<(i64, Vec<UnitText>)>, StoreError> {
     batch.iter().map(|&file_id| Ok((file_id, store.units_of_file(file_id)?))).collect()
 }
 
-/// BM25 documents and (when the index has a model whose cache could hold
-/// them) embedding-text hashes, on every core.
-fn prepare(units: Vec<(i64, Vec<UnitText>)>, hashes: bool) -> Prepared {
-    let docs = units
+/// BM25 documents, static vectors and (when the index has a model whose
+/// cache could hold them) embedding-text hashes, on every core.
+fn prepare(units: Vec<(i64, Vec<UnitText>)>, hashes: bool, statics: Option<&dyn Embedder>) -> Result<Prepared, SyncError> {
+    let per_file: Vec<Result<_, SyncError>> = units
         .par_iter()
         .map(|(_, units)| {
-            units
+            let texts: Vec<String> = units.iter().map(embed_text).collect();
+            let docs = units
                 .iter()
-                .map(|unit| {
+                .zip(&texts)
+                .map(|(unit, text)| {
                     let (names, body) = bm25_text(unit);
-                    let hash = if hashes { text_hash(&embed_text(unit)) } else { [0; 16] };
+                    let hash = if hashes { text_hash(text) } else { [0; 16] };
                     (hash, lexical::document_tokens(&names), lexical::document_tokens(&body))
                 })
-                .collect()
+                .collect::<Vec<_>>();
+            let vectors = match statics {
+                Some(embedder) => embedder.embed_documents(&texts.iter().map(String::as_str).collect::<Vec<_>>())?,
+                None => Vec::new(),
+            };
+            Ok((docs, vectors))
         })
         .collect();
-    Prepared { units, docs }
+    let mut prepared = Prepared { units, ..Prepared::default() };
+    for result in per_file {
+        let (docs, vectors) = result?;
+        prepared.docs.push(docs);
+        prepared.statics.push(vectors);
+    }
+    Ok(prepared)
 }
 
 /// Writes one batch's points and BM25 rows (and, when their vectors are
@@ -170,12 +234,13 @@ fn prepare(units: Vec<(i64, Vec<UnitText>)>, hashes: bool) -> Prepared {
 fn write_batch(
     store: &mut Store,
     shards: &SharedShard,
+    statics: Option<StaticVectors<'_>>,
     dim: usize,
     model: Option<&str>,
     batch: &[i64],
     prepared: Prepared,
 ) -> Result<u64, SyncError> {
-    let Prepared { units, docs } = prepared;
+    let Prepared { units, docs, statics: static_vectors } = prepared;
     let hashes: Vec<[u8; 16]> = docs.iter().flatten().map(|d| d.0).collect();
     let cached = match model {
         Some(model) => store.cached_embeddings(model, &hashes)?,
@@ -201,6 +266,16 @@ fn write_batch(
         shard.delete_files(batch)?;
         shard.upsert(embedded)?;
     }
+    if let Some(lane) = statics {
+        let points: Vec<_> = units
+            .iter()
+            .zip(static_vectors)
+            .flat_map(|((_, units), vectors)| units.iter().zip(vectors).map(|(unit, v)| (unit.point_id, payload(unit), v)))
+            .collect();
+        let shard = lane.shards.get(lane.embedder.dim())?;
+        shard.delete_files(batch)?;
+        shard.upsert(points)?;
+    }
     store.put_points(&rows, &[])?;
     ken_core::failpoint("index.lexical_batch");
     Ok(rows.iter().map(|(_, r)| r.len() as u64).sum())
@@ -223,6 +298,7 @@ fn payload(unit: &UnitText) -> PointPayload<'_> {
 pub fn embed_pending(
     store: &mut Store,
     shards: &SharedShard,
+    statics: Option<StaticVectors<'_>>,
     embedder: &dyn Embedder,
     spec: &str,
     batch: usize,
@@ -231,7 +307,7 @@ pub fn embed_pending(
 ) -> Result<EmbedSummary, SyncError> {
     let start = Instant::now();
     let model = embedder.model_id().to_string();
-    check_model(store, shards, embedder, spec)?;
+    check_model(store, shards, statics, embedder, spec)?;
     let mut summary = EmbedSummary { model: model.clone(), ..Default::default() };
     loop {
         if cancel.is_cancelled() {
@@ -286,7 +362,13 @@ pub fn embed_pending(
 }
 
 /// Records the model on first use; refuses to mix vectors of two models.
-fn check_model(store: &mut Store, shards: &SharedShard, embedder: &dyn Embedder, spec: &str) -> Result<(), SyncError> {
+fn check_model(
+    store: &mut Store,
+    shards: &SharedShard,
+    statics: Option<StaticVectors<'_>>,
+    embedder: &dyn Embedder,
+    spec: &str,
+) -> Result<(), SyncError> {
     match indexed_model(store)? {
         Some((id, _)) if id == embedder.model_id() => Ok(()),
         Some((id, _)) if store.embed_progress()?.embedded() > 0 => {
@@ -298,7 +380,7 @@ fn check_model(store: &mut Store, shards: &SharedShard, embedder: &dyn Embedder,
                 shards.destroy()?;
                 store.reset_points()?;
                 store.set_meta("embed_dim", &embedder.dim().to_string())?;
-                sync_points(store, shards, Some(embedder.model_id()), &Cancel::default())?;
+                sync_points(store, shards, statics, Some(embedder.model_id()), &Cancel::default())?;
             } else {
                 store.reset_dense()?;
             }
