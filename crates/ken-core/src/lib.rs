@@ -31,6 +31,8 @@ pub enum Language {
     Zig,
     Elixir,
     Haskell,
+    Sql,
+    Hcl,
     /// Documents, chunked by heading.
     Markdown,
     Rst,
@@ -86,6 +88,14 @@ pub enum Scoping {
     Php,
     /// One namespace of functions; `source FILE` brings a file's functions.
     Shell,
+    /// One database: tables, views and functions resolve by name (a
+    /// schema-qualified `app.users` by its full name), apart from code's names.
+    Sql,
+    /// Terraform: a directory is one module whose files share a namespace;
+    /// definitions are named as references spell them (`var.region`,
+    /// `aws_instance.web`, `module.vpc`) and resolve by that name, in the
+    /// referencing file's directory first.
+    Terraform,
     /// Documents, configuration and text: nothing resolves into them.
     None,
 }
@@ -106,10 +116,19 @@ impl Scoping {
     pub fn members_in_scope(self) -> bool {
         matches!(self, Scoping::Java | Scoping::CSharp | Scoping::C | Scoping::Ruby)
     }
+
+    /// Definitions are named by a path whose head need not be a symbol (a
+    /// SQL schema, Terraform's `var` and resource types): a receiver
+    /// qualifies a definition's name without making it a member, and a
+    /// reference whose qualifier names nothing is looked up by its whole
+    /// qualified name.
+    pub fn qualified_by_path(self) -> bool {
+        matches!(self, Scoping::Sql | Scoping::Terraform)
+    }
 }
 
 impl Language {
-    pub const ALL: [Language; 30] = [
+    pub const ALL: [Language; 32] = [
         Language::Python,
         Language::Rust,
         Language::JavaScript,
@@ -130,6 +149,8 @@ impl Language {
         Language::Zig,
         Language::Elixir,
         Language::Haskell,
+        Language::Sql,
+        Language::Hcl,
         Language::Markdown,
         Language::Rst,
         Language::AsciiDoc,
@@ -165,6 +186,8 @@ impl Language {
             Language::Zig => "zig",
             Language::Elixir => "elixir",
             Language::Haskell => "haskell",
+            Language::Sql => "sql",
+            Language::Hcl => "hcl",
             Language::Markdown => "markdown",
             Language::Rst => "rst",
             Language::AsciiDoc => "asciidoc",
@@ -199,6 +222,8 @@ impl Language {
             Language::Ruby | Language::Elixir => Scoping::Ruby,
             Language::Php => Scoping::Php,
             Language::Bash => Scoping::Shell,
+            Language::Sql => Scoping::Sql,
+            Language::Hcl => Scoping::Terraform,
             _ => Scoping::None,
         }
     }
@@ -217,6 +242,7 @@ impl Language {
             "kt" | "kts" => "kotlin",
             "ex" | "exs" => "elixir",
             "hs" => "haskell",
+            "terraform" | "tf" => "hcl",
             "md" => "markdown",
             "adoc" => "asciidoc",
             "yml" => "yaml",

@@ -386,7 +386,7 @@ fn interpret_import(file: &FileInfo, r: &RefRow, at: usize) -> Vec<Import> {
             let module = file.rsplit_once('.').map_or(file, |(stem, _)| stem);
             vec![import(None, module.to_string(), None, true)]
         }
-        Scoping::None => Vec::new(),
+        Scoping::Sql | Scoping::Terraform | Scoping::None => Vec::new(),
     }
 }
 

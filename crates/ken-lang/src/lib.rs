@@ -14,7 +14,9 @@
 //!   named scope that is not itself a symbol whose functions are methods (a
 //!   Rust `impl`), `@namespace` for one whose functions stay functions (a C++
 //!   namespace),
-//!   `@package` for a declared package or namespace, and `@name` for the name.
+//!   `@package` for a declared package or namespace, and `@name` for the name;
+//!   a pattern's `(#set! receiver "var")` puts a word before its receiver
+//!   (Terraform's `variable "x"` is `var.x`).
 //! - references: `@reference.<kind>` (a `ken_core::RefKind`) with `@name`,
 //!   optional `@receiver`, `@path` (module of an import), `@alias`, `@glob`
 //!   (on an import with `@path` and no `@name`: it brings every name), and
@@ -282,6 +284,17 @@ fn specs() -> Vec<Spec> {
             COMMON_BODY,
             queries!("haskell"),
         )),
+        spec(Language::Sql, &["sql"], || tree_sitter_sequel::LANGUAGE.into(), PrecedingComments, &[], &[], COMMON_BODY, queries!("sql")),
+        spec(
+            Language::Hcl,
+            &["tf", "tfvars", "hcl"],
+            || tree_sitter_hcl::LANGUAGE.into(),
+            PrecedingComments,
+            &[],
+            &[],
+            COMMON_BODY,
+            queries!("hcl"),
+        ),
         structured(Language::Markdown, &["md", "markdown", "mdx"]),
         structured(Language::Rst, &["rst"]),
         structured(Language::AsciiDoc, &["adoc", "asciidoc"]),

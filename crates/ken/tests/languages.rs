@@ -302,31 +302,53 @@ package com.acme.stats
 object Report {
   def summary(xs: Seq[Double]): String = Mean.meanOf(xs).toString
 }
+//- sql/billing.sql
+CREATE TABLE invoices (
+    id SERIAL PRIMARY KEY,
+    amount NUMERIC(10, 2) NOT NULL
+);
+
+CREATE FUNCTION unpaid_total() RETURNS NUMERIC AS $$
+    SELECT sum(amount) FROM invoices;
+$$ LANGUAGE sql;
+//- sql/report.sql
+SELECT unpaid_total();
+//- hcl/variables.tf
+variable "bucket_name" {
+  default = "logs"
+}
+//- hcl/main.tf
+resource "aws_s3_bucket" "logs" {
+  bucket = var.bucket_name
+}
 "#;
 
-/// (language, a name to look up, the file to outline): the symbol found is
-/// the one whose callers are asked for.
-const CASES: &[(&str, &str, &str)] = &[
-    ("python", "invoice_total", "python/billing.py"),
-    ("rust", "parse_header", "rust/src/parse.rs"),
-    ("javascript", "cartSize", "javascript/cart.js"),
-    ("typescript", "drainQueue", "typescript/queue.ts"),
-    ("tsx", "badgeLabel", "tsx/Badge.tsx"),
-    ("go", "Distance", "go/geo/geo.go"),
-    ("java", "balanceOf", "java/src/com/acme/Ledger.java"),
-    ("csharp", "SendWelcome", "csharp/Mailer.cs"),
-    ("c", "ring_push", "c/ring.c"),
-    ("cpp", "trace_of", "cpp/matrix.cpp"),
-    ("ruby", "vat_for", "ruby/lib/tax.rb"),
-    ("php", "make_slug", "php/src/Slug.php"),
-    ("bash", "log_line", "bash/lib/log.sh"),
-    ("swift", "toFahrenheit", "swift/Sources/Geo/Temperature.swift"),
-    ("elixir", "restock", "elixir/lib/inventory.ex"),
-    ("haskell", "slugify", "haskell/src/Text/Slug.hs"),
-    ("zig", "checksum", "zig/src/crc.zig"),
-    ("lua", "to_metres", "lua/app/units.lua"),
-    ("kotlin", "cardFee", "kotlin/src/com/acme/pay/Fees.kt"),
-    ("scala", "meanOf", "scala/src/com/acme/stats/Mean.scala"),
+/// (language, a name to look up, the file to outline, the graph query): the
+/// symbol found is the one whose callers (or, for what is read rather than
+/// called, references) are asked for.
+const CASES: &[(&str, &str, &str, &str)] = &[
+    ("python", "invoice_total", "python/billing.py", "callers"),
+    ("rust", "parse_header", "rust/src/parse.rs", "callers"),
+    ("javascript", "cartSize", "javascript/cart.js", "callers"),
+    ("typescript", "drainQueue", "typescript/queue.ts", "callers"),
+    ("tsx", "badgeLabel", "tsx/Badge.tsx", "callers"),
+    ("go", "Distance", "go/geo/geo.go", "callers"),
+    ("java", "balanceOf", "java/src/com/acme/Ledger.java", "callers"),
+    ("csharp", "SendWelcome", "csharp/Mailer.cs", "callers"),
+    ("c", "ring_push", "c/ring.c", "callers"),
+    ("cpp", "trace_of", "cpp/matrix.cpp", "callers"),
+    ("ruby", "vat_for", "ruby/lib/tax.rb", "callers"),
+    ("php", "make_slug", "php/src/Slug.php", "callers"),
+    ("bash", "log_line", "bash/lib/log.sh", "callers"),
+    ("swift", "toFahrenheit", "swift/Sources/Geo/Temperature.swift", "callers"),
+    ("elixir", "restock", "elixir/lib/inventory.ex", "callers"),
+    ("haskell", "slugify", "haskell/src/Text/Slug.hs", "callers"),
+    ("zig", "checksum", "zig/src/crc.zig", "callers"),
+    ("lua", "to_metres", "lua/app/units.lua", "callers"),
+    ("kotlin", "cardFee", "kotlin/src/com/acme/pay/Fees.kt", "callers"),
+    ("scala", "meanOf", "scala/src/com/acme/stats/Mean.scala", "callers"),
+    ("sql", "unpaid_total", "sql/billing.sql", "callers"),
+    ("hcl", "bucket_name", "hcl/variables.tf", "refs"),
 ];
 
 /// What a command printed, or why it failed: one language's gap must not
@@ -345,7 +367,7 @@ fn every_language_finds_outlines_and_links() {
     let repo = Repo::new(FIXTURE);
     stdout(&repo.ken(&["index", "-q"]));
     let mut out = String::new();
-    for (language, name, file) in CASES {
+    for (language, name, file, query) in CASES {
         let found = support::json(&repo.ken(&["symbols", name, "--lang", language, "-k", "1", "--json"]));
         let symbol = &found[0];
         let qualified = symbol["qualified_name"].as_str().unwrap_or("(not found)");
@@ -355,7 +377,7 @@ fn every_language_finds_outlines_and_links() {
         }
         // By place: a C prototype and its definition share a name.
         let place = format!("{}:{}", symbol["path"].as_str().unwrap_or("-"), symbol["start_line"]);
-        for line in answer(&repo, &["graph", "callers", &place]).lines().skip(1) {
+        for line in answer(&repo, &["graph", query, &place]).lines().skip(1) {
             out += &format!("  {}\n", line.trim());
         }
     }
@@ -451,6 +473,15 @@ fn every_language_finds_outlines_and_links() {
             class       object Mean  [3-5]
               method      def meanOf(xs: Seq[Double]): Double  [4-4]
           CalledBy        com.acme.stats.Report.summary  scala/src/com/acme/stats/Report.scala:4:47
+        sql: function unpaid_total
+            struct      CREATE TABLE invoices (  [1-4]
+              field       id SERIAL PRIMARY KEY  [2-2]
+              field       amount NUMERIC(10, 2) NOT NULL  [3-3]
+            function    CREATE FUNCTION unpaid_total() RETURNS NUMERIC AS $$  [6-8]
+          CalledBy        sql/report  sql/report.sql:1:8  [unique_name]
+        hcl: field var.bucket_name
+            field       variable "bucket_name"  [1-3]
+          Uses            aws_s3_bucket.logs  hcl/main.tf:2:16
     "#]]
     .assert_eq(&out);
 }
