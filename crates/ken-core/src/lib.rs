@@ -33,6 +33,9 @@ pub enum Language {
     Haskell,
     Sql,
     Hcl,
+    Dart,
+    R,
+    Julia,
     /// Documents, chunked by heading.
     Markdown,
     Rst,
@@ -88,6 +91,10 @@ pub enum Scoping {
     Php,
     /// One namespace of functions; `source FILE` brings a file's functions.
     Shell,
+    /// Modules are files; `import 'a.dart'` (relative to the importer) or
+    /// `package:p/a.dart` (the package's `lib/a.dart`) brings every public
+    /// name of the file, `as x` names it; members are in scope in methods.
+    Dart,
     /// One database: tables, views and functions resolve by name (a
     /// schema-qualified `app.users` by its full name), apart from code's names.
     Sql,
@@ -114,7 +121,7 @@ impl Scoping {
     /// Class members are in scope unqualified inside methods (Java `foo()`
     /// means `this.foo()`); in Python, Rust, JS and Go they are not.
     pub fn members_in_scope(self) -> bool {
-        matches!(self, Scoping::Java | Scoping::CSharp | Scoping::C | Scoping::Ruby)
+        matches!(self, Scoping::Java | Scoping::CSharp | Scoping::C | Scoping::Ruby | Scoping::Dart)
     }
 
     /// Definitions are named by a path whose head need not be a symbol (a
@@ -128,7 +135,7 @@ impl Scoping {
 }
 
 impl Language {
-    pub const ALL: [Language; 32] = [
+    pub const ALL: [Language; 35] = [
         Language::Python,
         Language::Rust,
         Language::JavaScript,
@@ -151,6 +158,9 @@ impl Language {
         Language::Haskell,
         Language::Sql,
         Language::Hcl,
+        Language::Dart,
+        Language::R,
+        Language::Julia,
         Language::Markdown,
         Language::Rst,
         Language::AsciiDoc,
@@ -188,6 +198,9 @@ impl Language {
             Language::Haskell => "haskell",
             Language::Sql => "sql",
             Language::Hcl => "hcl",
+            Language::Dart => "dart",
+            Language::R => "r",
+            Language::Julia => "julia",
             Language::Markdown => "markdown",
             Language::Rst => "rst",
             Language::AsciiDoc => "asciidoc",
@@ -221,7 +234,9 @@ impl Language {
             Language::C | Language::Cpp | Language::Swift | Language::Zig | Language::Lua => Scoping::C,
             Language::Ruby | Language::Elixir => Scoping::Ruby,
             Language::Php => Scoping::Php,
-            Language::Bash => Scoping::Shell,
+            Language::Bash | Language::R => Scoping::Shell,
+            Language::Julia => Scoping::Ruby,
+            Language::Dart => Scoping::Dart,
             Language::Sql => Scoping::Sql,
             Language::Hcl => Scoping::Terraform,
             _ => Scoping::None,
@@ -243,6 +258,7 @@ impl Language {
             "ex" | "exs" => "elixir",
             "hs" => "haskell",
             "terraform" | "tf" => "hcl",
+            "jl" => "julia",
             "md" => "markdown",
             "adoc" => "asciidoc",
             "yml" => "yaml",

@@ -386,6 +386,14 @@ fn interpret_import(file: &FileInfo, r: &RefRow, at: usize) -> Vec<Import> {
             let module = file.rsplit_once('.').map_or(file, |(stem, _)| stem);
             vec![import(None, module.to_string(), None, true)]
         }
+        // `import 'shapes.dart'` brings every public name of that file; `as x` names it.
+        Scoping::Dart => {
+            let module = dart_module(&file.row.path, name);
+            match alias {
+                Some(a) => vec![import(Some(a), module, None, false)],
+                None => vec![import(None, module, None, true)],
+            }
+        }
         Scoping::Sql | Scoping::Terraform | Scoping::None => Vec::new(),
     }
 }
@@ -460,6 +468,32 @@ pub(crate) fn js_module(importer: &str, spec: &str) -> String {
         joined = stripped.to_string();
     }
     joined
+}
+
+/// The module a Dart import names: `package:p/a/b.dart` is the package's
+/// `lib/a/b` (found below any directory), `b.dart` and `../a/b.dart` are
+/// relative to the importer; `dart:core` stays as written.
+pub(crate) fn dart_module(importer: &str, uri: &str) -> String {
+    let uri = uri.trim_matches(|c| c == '"' || c == '\'');
+    let path = match uri.strip_prefix("package:") {
+        Some(rest) => format!("lib/{}", rest.split_once('/').map_or(rest, |(_, p)| p)),
+        None if uri.contains(':') => return uri.to_string(),
+        None => {
+            let mut parts: Vec<&str> = importer.split('/').collect();
+            parts.pop();
+            for seg in uri.split('/') {
+                match seg {
+                    "" | "." => {}
+                    ".." => {
+                        parts.pop();
+                    }
+                    other => parts.push(other),
+                }
+            }
+            parts.join("/")
+        }
+    };
+    path.strip_suffix(".dart").unwrap_or(&path).to_string()
 }
 
 /// Names Python code calls without importing; never guessed as repository symbols.

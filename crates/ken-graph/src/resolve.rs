@@ -893,8 +893,9 @@ fn module_of_family(ctx: &mut Ctx, family: Scoping, module: &str) -> Option<Sym>
             }
         }
     }
-    if family == Scoping::C {
-        // `util` or `../lib/util`, relative to the importer or a source root.
+    if matches!(family, Scoping::C | Scoping::Dart) {
+        // `util` or `../lib/util`, relative to the importer or a source root;
+        // a Dart package's `lib/a` below the directory the package is in.
         if let Some(m) = p.module_ending_with(family, module.trim_start_matches("../")) {
             return Some(ctx.touch(m));
         }

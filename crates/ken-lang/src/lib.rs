@@ -39,6 +39,8 @@ pub enum DocStyle {
     FirstStringInBody,
     /// Comments directly above the definition (everything else).
     PrecedingComments,
+    /// A string literal directly above the definition (Julia), else comments.
+    PrecedingString,
 }
 
 /// Per-language facts the miner needs besides the queries.
@@ -295,6 +297,18 @@ fn specs() -> Vec<Spec> {
             COMMON_BODY,
             queries!("hcl"),
         ),
+        spec(
+            Language::Dart,
+            &["dart"],
+            || tree_sitter_dart::LANGUAGE.into(),
+            PrecedingComments,
+            &[],
+            &["annotation"],
+            COMMON_BODY,
+            queries!("dart"),
+        ),
+        spec(Language::R, &["r"], || tree_sitter_r::LANGUAGE.into(), PrecedingComments, &["initialize"], &[], COMMON_BODY, queries!("r")),
+        spec(Language::Julia, &["jl"], || tree_sitter_julia::LANGUAGE.into(), PrecedingString, &[], &[], COMMON_BODY, queries!("julia")),
         structured(Language::Markdown, &["md", "markdown", "mdx"]),
         structured(Language::Rst, &["rst"]),
         structured(Language::AsciiDoc, &["adoc", "asciidoc"]),
@@ -438,6 +452,9 @@ pub fn sniff(text: &str) -> Option<Language> {
         "kotlin" => Language::Kotlin,
         "scala" => Language::Scala,
         "swift" => Language::Swift,
+        "Rscript" => Language::R,
+        "julia" => Language::Julia,
+        "dart" => Language::Dart,
         _ => return None,
     })
 }

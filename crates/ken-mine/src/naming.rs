@@ -91,7 +91,9 @@ pub fn naming(language: Language, path: &str, declared_package: Option<&str>) ->
             }
         }
         // Shell functions share one namespace once sourced, as C's do.
-        Scoping::C | Scoping::Ruby | Scoping::Shell | Scoping::Sql | Scoping::Terraform => (path_module(path), String::new()),
+        Scoping::C | Scoping::Ruby | Scoping::Shell | Scoping::Dart | Scoping::Sql | Scoping::Terraform => {
+            (path_module(path), String::new())
+        }
         Scoping::None => (path.to_string(), path.to_string()),
     };
     Naming { module, prefix, separator }

@@ -313,6 +313,34 @@ CREATE FUNCTION unpaid_total() RETURNS NUMERIC AS $$
 $$ LANGUAGE sql;
 //- sql/report.sql
 SELECT unpaid_total();
+//- dart/lib/src/money.dart
+int toCents(double amount) => (amount * 100).round();
+//- dart/bin/pay.dart
+import 'package:money/src/money.dart';
+
+int charge(double amount) => toCents(amount) + 30;
+//- r/R/stats.R
+trimmed_mean <- function(x) {
+  mean(x, trim = 0.1)
+}
+//- r/analysis.R
+summarise <- function(xs) trimmed_mean(xs)
+//- julia/src/Stats.jl
+module Stats
+
+export zscore
+
+zscore(x, m, s) = (x - m) / s
+
+end
+//- julia/src/Report.jl
+module Report
+
+using ..Stats
+
+summary(x) = zscore(x, 0.0, 1.0)
+
+end
 //- hcl/variables.tf
 variable "bucket_name" {
   default = "logs"
@@ -349,6 +377,9 @@ const CASES: &[(&str, &str, &str, &str)] = &[
     ("scala", "meanOf", "scala/src/com/acme/stats/Mean.scala", "callers"),
     ("sql", "unpaid_total", "sql/billing.sql", "callers"),
     ("hcl", "bucket_name", "hcl/variables.tf", "refs"),
+    ("dart", "toCents", "dart/lib/src/money.dart", "callers"),
+    ("r", "trimmed_mean", "r/R/stats.R", "callers"),
+    ("julia", "zscore", "julia/src/Stats.jl", "callers"),
 ];
 
 /// What a command printed, or why it failed: one language's gap must not
@@ -482,6 +513,16 @@ fn every_language_finds_outlines_and_links() {
         hcl: field var.bucket_name
             field       variable "bucket_name"  [1-3]
           Uses            aws_s3_bucket.logs  hcl/main.tf:2:16
+        dart: function toCents
+            function    int toCents(double amount)  [1-1]
+          CalledBy        charge  dart/bin/pay.dart:3:30
+        r: function trimmed_mean
+            function    trimmed_mean <- function(x)  [1-3]
+          CalledBy        summarise  r/analysis.R:1:27  [unique_name]
+        julia: function Stats.zscore
+            module      module Stats  [1-7]
+              function    zscore(x, m, s) = (x - m) / s  [5-5]
+          CalledBy        Report.summary  julia/src/Report.jl:5:14
     "#]]
     .assert_eq(&out);
 }
