@@ -36,6 +36,10 @@ pub enum Language {
     Dart,
     R,
     Julia,
+    Ocaml,
+    /// OCaml signatures (`.mli`), mined with the OCaml interface grammar.
+    OcamlInterface,
+    ObjectiveC,
     /// Documents, chunked by heading.
     Markdown,
     Rst,
@@ -95,6 +99,10 @@ pub enum Scoping {
     /// `package:p/a.dart` (the package's `lib/a.dart`) brings every public
     /// name of the file, `as x` names it; members are in scope in methods.
     Dart,
+    /// A file is a module named by its capitalized stem (`shapes.ml` is
+    /// `Shapes`), known everywhere by that name; `open M` brings its names,
+    /// `M.f` names a member, `module S = M` an alias.
+    Ocaml,
     /// One database: tables, views and functions resolve by name (a
     /// schema-qualified `app.users` by its full name), apart from code's names.
     Sql,
@@ -135,7 +143,7 @@ impl Scoping {
 }
 
 impl Language {
-    pub const ALL: [Language; 35] = [
+    pub const ALL: [Language; 38] = [
         Language::Python,
         Language::Rust,
         Language::JavaScript,
@@ -161,6 +169,9 @@ impl Language {
         Language::Dart,
         Language::R,
         Language::Julia,
+        Language::Ocaml,
+        Language::OcamlInterface,
+        Language::ObjectiveC,
         Language::Markdown,
         Language::Rst,
         Language::AsciiDoc,
@@ -201,6 +212,9 @@ impl Language {
             Language::Dart => "dart",
             Language::R => "r",
             Language::Julia => "julia",
+            Language::Ocaml => "ocaml",
+            Language::OcamlInterface => "ocaml_interface",
+            Language::ObjectiveC => "objc",
             Language::Markdown => "markdown",
             Language::Rst => "rst",
             Language::AsciiDoc => "asciidoc",
@@ -231,7 +245,8 @@ impl Language {
             Language::Go => Scoping::Go,
             Language::Java | Language::Kotlin | Language::Scala | Language::Haskell => Scoping::Java,
             Language::CSharp => Scoping::CSharp,
-            Language::C | Language::Cpp | Language::Swift | Language::Zig | Language::Lua => Scoping::C,
+            Language::C | Language::Cpp | Language::Swift | Language::Zig | Language::Lua | Language::ObjectiveC => Scoping::C,
+            Language::Ocaml | Language::OcamlInterface => Scoping::Ocaml,
             Language::Ruby | Language::Elixir => Scoping::Ruby,
             Language::Php => Scoping::Php,
             Language::Bash | Language::R => Scoping::Shell,
@@ -259,6 +274,9 @@ impl Language {
             "hs" => "haskell",
             "terraform" | "tf" => "hcl",
             "jl" => "julia",
+            "ml" => "ocaml",
+            "mli" => "ocaml_interface",
+            "objective-c" | "objectivec" | "obj-c" => "objc",
             "md" => "markdown",
             "adoc" => "asciidoc",
             "yml" => "yaml",

@@ -102,7 +102,7 @@ impl Program {
         let sym_of_id: FxHashMap<i64, Sym> = syms.iter().enumerate().map(|(i, s)| (s.id, i)).collect();
         let kinds: Vec<SymbolKind> = syms.iter().map(|s| s.kind).collect();
         let sym_file: Vec<usize> = syms.iter().map(|s| file_of_id.get(&s.file_id).copied().unwrap_or(0)).collect();
-        let parent: Vec<Option<Sym>> = syms.iter().map(|s| s.parent_id.and_then(|p| sym_of_id.get(&p).copied())).collect();
+        let mut parent: Vec<Option<Sym>> = syms.iter().map(|s| s.parent_id.and_then(|p| sym_of_id.get(&p).copied())).collect();
         let mut infos: Vec<FileInfo> = files
             .into_iter()
             .map(|row| {
@@ -118,6 +118,8 @@ impl Program {
                 }
             })
             .collect();
+
+        adopt_methods(&syms, &kinds, &sym_file, &infos, &mut parent);
 
         let mut children: NameMap<Sym> = NameMap::new();
         let mut children_of: FxHashMap<Sym, Vec<Sym>> = FxHashMap::default();
@@ -277,6 +279,36 @@ impl Program {
     }
 }
 
+/// Methods defined apart from their type's file (an Objective-C
+/// `@implementation` beside its header's `@interface`, a Go method in
+/// another file of the package) are mined under their file's module: each
+/// joins the one type of its family whose qualified name is the method's
+/// without its last part (`Circle.area` joins `Circle`).
+fn adopt_methods(syms: &[GraphSymbol], kinds: &[SymbolKind], sym_file: &[usize], files: &[FileInfo], parent: &mut [Option<Sym>]) {
+    let mut types: FxHashMap<(Scoping, &str), Vec<Sym>> = FxHashMap::default();
+    for (i, s) in syms.iter().enumerate() {
+        if kinds[i].is_type() {
+            types.entry((files[sym_file[i]].family, s.qualified_name.as_str())).or_default().push(i);
+        }
+    }
+    for (i, s) in syms.iter().enumerate() {
+        let on_module = parent[i].is_some_and(|p| kinds[p] == SymbolKind::Module && parent[p].is_none());
+        if !on_module || !matches!(kinds[i], SymbolKind::Method | SymbolKind::Constructor) {
+            continue;
+        }
+        let file = &files[sym_file[i]];
+        let Some(head) = s.qualified_name.strip_suffix(s.name.as_str()).and_then(|h| h.strip_suffix(file.row.language.path_separator()))
+        else {
+            continue;
+        };
+        if let Some([only]) = types.get(&(file.family, head)).map(Vec::as_slice)
+            && sym_file[*only] != sym_file[i]
+        {
+            parent[i] = Some(*only);
+        }
+    }
+}
+
 /// Turns one mined import into what it binds, per language.
 fn interpret_import(file: &FileInfo, r: &RefRow, at: usize) -> Vec<Import> {
     let name = r.name.as_str();
@@ -394,6 +426,12 @@ fn interpret_import(file: &FileInfo, r: &RefRow, at: usize) -> Vec<Import> {
                 None => vec![import(None, module, None, true)],
             }
         }
+        // `open M` brings every name of M; `module U = Util` names Util as U.
+        Scoping::Ocaml => match (&r.qualifier, alias) {
+            (Some(q), _) if name == "*" => vec![import(None, q.clone(), None, true)],
+            (_, Some(a)) => vec![import(Some(a), name.to_string(), None, false)],
+            _ => vec![import(None, name.to_string(), None, false)],
+        },
         Scoping::Sql | Scoping::Terraform | Scoping::None => Vec::new(),
     }
 }

@@ -122,6 +122,8 @@ pub(crate) fn link_file(ctx: &mut Ctx, refs: &[RefRow]) -> Vec<NewEdge> {
     for &s in &p.file_syms[ctx.file] {
         let sym = &p.syms[s];
         if let Some(parent) = p.parent[s] {
+            // A method adopted by a type of another file depends on that file.
+            ctx.touch(parent);
             edges.push(edge(
                 p.syms[parent].id,
                 Some(sym.id),
@@ -791,8 +793,10 @@ fn lookup_name(ctx: &mut Ctx, scope: Sym, name: &str, depth: u32) -> Option<(Sym
             }
         }
     }
-    if let Some(found) = p.by_qualified.get(name).and_then(|v| v.first())
-        && matches!(family, Scoping::Java | Scoping::CSharp | Scoping::Rust | Scoping::Php)
+    // A fully qualified name, of this language family (a C function's bare
+    // name is its qualified name too).
+    if matches!(family, Scoping::Java | Scoping::CSharp | Scoping::Rust | Scoping::Php | Scoping::Ocaml)
+        && let Some(found) = p.by_qualified.get(name).and_then(|v| v.iter().find(|&&s| p.files[p.sym_file[s]].family == family))
     {
         return Some((ctx.touch(*found), Resolution::Exact));
     }
@@ -898,6 +902,16 @@ fn module_of_family(ctx: &mut Ctx, family: Scoping, module: &str) -> Option<Sym>
         // a Dart package's `lib/a` below the directory the package is in.
         if let Some(m) = p.module_ending_with(family, module.trim_start_matches("../")) {
             return Some(ctx.touch(m));
+        }
+        // `#include "util/list.h"`, `#import "Circle.h"`: the header's module.
+        let header = module.trim_matches('"').trim_start_matches("./").trim_start_matches("../");
+        if let Some(stem) = [".h", ".hpp", ".hh", ".hxx"].iter().find_map(|e| header.strip_suffix(e)) {
+            if let Some(&m) = p.module_syms(family, stem).first() {
+                return Some(ctx.touch(m));
+            }
+            if let Some(m) = p.module_ending_with(family, stem) {
+                return Some(ctx.touch(m));
+            }
         }
     }
     if family == Scoping::Js {

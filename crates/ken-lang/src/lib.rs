@@ -309,6 +309,38 @@ fn specs() -> Vec<Spec> {
         ),
         spec(Language::R, &["r"], || tree_sitter_r::LANGUAGE.into(), PrecedingComments, &["initialize"], &[], COMMON_BODY, queries!("r")),
         spec(Language::Julia, &["jl"], || tree_sitter_julia::LANGUAGE.into(), PrecedingString, &[], &[], COMMON_BODY, queries!("julia")),
+        spec(
+            Language::Ocaml,
+            &["ml"],
+            || tree_sitter_ocaml::LANGUAGE_OCAML.into(),
+            PrecedingComments,
+            &[],
+            &[],
+            COMMON_BODY,
+            queries!("ocaml"),
+        ),
+        // Signatures share the implementation's queries: `val`, `type` and
+        // `module type` read alike in both grammars.
+        spec(
+            Language::OcamlInterface,
+            &["mli"],
+            || tree_sitter_ocaml::LANGUAGE_OCAML_INTERFACE.into(),
+            PrecedingComments,
+            &[],
+            &[],
+            COMMON_BODY,
+            queries!("ocaml"),
+        ),
+        spec(
+            Language::ObjectiveC,
+            &["mm"],
+            || tree_sitter_objc::LANGUAGE.into(),
+            PrecedingComments,
+            &["init"],
+            &[],
+            COMMON_BODY,
+            queries!("objc"),
+        ),
         structured(Language::Markdown, &["md", "markdown", "mdx"]),
         structured(Language::Rst, &["rst"]),
         structured(Language::AsciiDoc, &["adoc", "asciidoc"]),
@@ -431,8 +463,33 @@ pub fn classify(path: &Path) -> Detected {
     Detected::Index(detect(path).unwrap_or(Language::Text))
 }
 
-/// The language a script names on its first line (`#!/usr/bin/env bash`).
-pub fn sniff(text: &str) -> Option<Language> {
+/// Extensions several languages share, settled by content: a `.m` file or
+/// a `.h` header is Objective-C when a line starts with one of these
+/// (MATLAB's `.m` files stay text, C's headers C).
+const BY_CONTENT: &[(&str, &[&str], Language)] = &[("m", OBJC_MARKERS, Language::ObjectiveC), ("h", OBJC_MARKERS, Language::ObjectiveC)];
+const OBJC_MARKERS: &[&str] = &["@interface", "@implementation", "@protocol", "@class", "#import", "@import"];
+
+/// Whether a file's content may decide its language ([`sniff`]) though its
+/// name gives one.
+pub fn content_decides(path: &Path) -> bool {
+    let ext = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
+    BY_CONTENT.iter().any(|(claimed, _, _)| ext.as_deref() == Some(*claimed))
+}
+
+/// The language a file's content says: one whose extension is shared is
+/// settled by markers ([`BY_CONTENT`]); a script names its interpreter on
+/// its first line (`#!/usr/bin/env bash`).
+pub fn sniff(path: &Path, text: &str) -> Option<Language> {
+    let ext = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
+    for (claimed, markers, language) in BY_CONTENT {
+        if ext.as_deref() == Some(*claimed) && text.lines().any(|l| markers.iter().any(|m| l.starts_with(m))) {
+            return Some(*language);
+        }
+    }
+    shebang(text)
+}
+
+fn shebang(text: &str) -> Option<Language> {
     let first = text.lines().next()?.strip_prefix("#!")?;
     let mut words = first.split_whitespace();
     let mut program = words.next()?.rsplit('/').next()?;

@@ -100,6 +100,12 @@ fn strip_comment(comment: &str) -> Vec<String> {
             })
             .collect();
     }
+    // OCaml: `(** doc *)`.
+    if let Some(block) = comment.strip_prefix("(*") {
+        let block = block.strip_suffix("*)").unwrap_or(block);
+        let block = block.strip_prefix('*').unwrap_or(block);
+        return block.lines().map(|l| l.trim().to_string()).collect();
+    }
     if let Some(block) = comment.strip_prefix("=begin") {
         return block.strip_suffix("=end").unwrap_or(block).lines().map(str::to_string).collect();
     }

@@ -341,6 +341,30 @@ using ..Stats
 summary(x) = zscore(x, 0.0, 1.0)
 
 end
+//- ocaml/lib/temp.ml
+let to_kelvin c = c +. 273.15
+//- ocaml/bin/main.ml
+let () = print_float (Temp.to_kelvin 20.)
+//- objc/Geo/Point.h
+#import <Foundation/Foundation.h>
+
+@interface Point2 : NSObject
+- (double)distanceTo:(Point2 *)other;
+@end
+//- objc/Geo/Point.m
+#import "Point.h"
+
+@implementation Point2
+- (double)distanceTo:(Point2 *)other {
+    return 0;
+}
+@end
+//- objc/App/measure.m
+#import "Point.h"
+
+double measure(Point2 *a, Point2 *b) {
+    return [a distanceTo:b];
+}
 //- hcl/variables.tf
 variable "bucket_name" {
   default = "logs"
@@ -380,6 +404,8 @@ const CASES: &[(&str, &str, &str, &str)] = &[
     ("dart", "toCents", "dart/lib/src/money.dart", "callers"),
     ("r", "trimmed_mean", "r/R/stats.R", "callers"),
     ("julia", "zscore", "julia/src/Stats.jl", "callers"),
+    ("ocaml", "to_kelvin", "ocaml/lib/temp.ml", "callers"),
+    ("objc", "distanceTo", "objc/Geo/Point.m", "callers"),
 ];
 
 /// What a command printed, or why it failed: one language's gap must not
@@ -523,6 +549,12 @@ fn every_language_finds_outlines_and_links() {
             module      module Stats  [1-7]
               function    zscore(x, m, s) = (x - m) / s  [5-5]
           CalledBy        Report.summary  julia/src/Report.jl:5:14
+        ocaml: function Temp.to_kelvin
+            function    let to_kelvin c = c +. 273.15  [1-1]
+          CalledBy        Main  ocaml/bin/main.ml:1:28
+        objc: method Point2.distanceTo
+            method      - (double)distanceTo:(Point2 *)other  [4-6]
+          CalledBy        measure  objc/App/measure.m:4:15  [type_inferred]
     "#]]
     .assert_eq(&out);
 }
