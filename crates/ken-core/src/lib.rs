@@ -40,6 +40,9 @@ pub enum Language {
     /// OCaml signatures (`.mli`), mined with the OCaml interface grammar.
     OcamlInterface,
     ObjectiveC,
+    /// Single-file components: their `<script>` blocks, mined as TypeScript.
+    Vue,
+    Svelte,
     /// Documents, chunked by heading.
     Markdown,
     Rst,
@@ -143,7 +146,7 @@ impl Scoping {
 }
 
 impl Language {
-    pub const ALL: [Language; 38] = [
+    pub const ALL: [Language; 40] = [
         Language::Python,
         Language::Rust,
         Language::JavaScript,
@@ -172,6 +175,8 @@ impl Language {
         Language::Ocaml,
         Language::OcamlInterface,
         Language::ObjectiveC,
+        Language::Vue,
+        Language::Svelte,
         Language::Markdown,
         Language::Rst,
         Language::AsciiDoc,
@@ -215,6 +220,8 @@ impl Language {
             Language::Ocaml => "ocaml",
             Language::OcamlInterface => "ocaml_interface",
             Language::ObjectiveC => "objc",
+            Language::Vue => "vue",
+            Language::Svelte => "svelte",
             Language::Markdown => "markdown",
             Language::Rst => "rst",
             Language::AsciiDoc => "asciidoc",
@@ -241,7 +248,7 @@ impl Language {
         match self {
             Language::Python => Scoping::Python,
             Language::Rust => Scoping::Rust,
-            Language::JavaScript | Language::TypeScript | Language::Tsx => Scoping::Js,
+            Language::JavaScript | Language::TypeScript | Language::Tsx | Language::Vue | Language::Svelte => Scoping::Js,
             Language::Go => Scoping::Go,
             Language::Java | Language::Kotlin | Language::Scala | Language::Haskell => Scoping::Java,
             Language::CSharp => Scoping::CSharp,

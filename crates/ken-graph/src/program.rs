@@ -496,7 +496,7 @@ pub(crate) fn js_module(importer: &str, spec: &str) -> String {
         }
     }
     let mut joined = parts.join("/");
-    for ext in [".d.ts", ".tsx", ".ts", ".mts", ".cts", ".jsx", ".js", ".mjs", ".cjs"] {
+    for ext in [".d.ts", ".tsx", ".ts", ".mts", ".cts", ".jsx", ".js", ".mjs", ".cjs", ".vue", ".svelte"] {
         if let Some(stripped) = joined.strip_suffix(ext) {
             joined = stripped.to_string();
             break;

@@ -62,6 +62,10 @@ pub struct LanguageConfig {
     /// Functions are written as several clauses in a row (`f 0 = 1`,
     /// `f n = …`), which make one symbol.
     pub clauses: bool,
+    /// The code is what the file's `<script>` blocks hold (Vue and Svelte
+    /// components): the rest is blanked before parsing, so lines, columns
+    /// and byte offsets stay the file's ([`script_blocks`]).
+    pub script_blocks: bool,
     pub symbols: Option<Query>,
     pub references: Option<Query>,
     pub types: Option<Query>,
@@ -84,6 +88,7 @@ struct Spec {
     decorator_kinds: &'static [&'static str],
     body_fields: &'static [&'static str],
     clauses: bool,
+    script_blocks: bool,
     symbols: &'static str,
     references: &'static str,
     types: &'static str,
@@ -118,11 +123,13 @@ fn specs() -> Vec<Spec> {
         decorator_kinds,
         body_fields,
         clauses: false,
+        script_blocks: false,
         symbols,
         references,
         types,
     };
     let clauses = |spec: Spec| Spec { clauses: true, ..spec };
+    let script_blocks = |spec: Spec| Spec { script_blocks: true, ..spec };
     use DocStyle::*;
     vec![
         spec(
@@ -341,6 +348,32 @@ fn specs() -> Vec<Spec> {
             COMMON_BODY,
             queries!("objc"),
         ),
+        // Vue and Svelte components: their `<script>` blocks (JavaScript or
+        // TypeScript, which the TypeScript grammar reads alike), mined as TypeScript.
+        script_blocks(spec(
+            Language::Vue,
+            &["vue"],
+            || tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
+            PrecedingComments,
+            &["constructor"],
+            &["decorator"],
+            COMMON_BODY,
+            (
+                concat!(include_str!("../queries/typescript/symbols.scm"), include_str!("../queries/vue/options.scm")),
+                include_str!("../queries/typescript/references.scm"),
+                include_str!("../queries/typescript/types.scm"),
+            ),
+        )),
+        script_blocks(spec(
+            Language::Svelte,
+            &["svelte"],
+            || tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
+            PrecedingComments,
+            &["constructor"],
+            &["decorator"],
+            COMMON_BODY,
+            queries!("typescript"),
+        )),
         structured(Language::Markdown, &["md", "markdown", "mdx"]),
         structured(Language::Rst, &["rst"]),
         structured(Language::AsciiDoc, &["adoc", "asciidoc"]),
@@ -365,6 +398,7 @@ fn structured(language: Language, extensions: &'static [&'static str]) -> Spec {
         decorator_kinds: &[],
         body_fields: &[],
         clauses: false,
+        script_blocks: false,
         symbols: "",
         references: "",
         types: "",
@@ -402,6 +436,7 @@ fn build(spec: Spec) -> LanguageConfig {
         decorator_kinds: spec.decorator_kinds,
         body_fields: spec.body_fields,
         clauses: spec.clauses,
+        script_blocks: spec.script_blocks,
         symbols,
         references,
         types,
@@ -461,6 +496,42 @@ pub fn classify(path: &Path) -> Detected {
         return Detected::Skip("data");
     }
     Detected::Index(detect(path).unwrap_or(Language::Text))
+}
+
+/// `text` with everything outside its `<script>` blocks blanked: each
+/// character but a newline becomes as many spaces as it has bytes, so the
+/// script keeps its lines, columns and byte offsets. A component's template
+/// and styles are not code; its `<script>` and `<script setup>` (or
+/// `context="module"`) blocks are.
+pub fn script_blocks(text: &str) -> String {
+    let lower = text.to_ascii_lowercase();
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    let blank = |out: &mut String, part: &str| {
+        for c in part.chars() {
+            if c == '\n' {
+                out.push('\n');
+            } else {
+                out.extend(std::iter::repeat_n(' ', c.len_utf8()));
+            }
+        }
+    };
+    while let Some(open) = lower[at..].find("<script").map(|i| at + i) {
+        // `<script>` or `<script lang="ts" setup>`, not `<scripts>`.
+        let after = lower.as_bytes().get(open + 7).copied();
+        let Some(tag_end) = lower[open..].find('>').map(|i| open + i + 1) else { break };
+        if !matches!(after, Some(b'>' | b' ' | b'\t' | b'\n' | b'\r')) {
+            blank(&mut out, &text[at..tag_end]);
+            at = tag_end;
+            continue;
+        }
+        let close = lower[tag_end..].find("</script").map_or(text.len(), |i| tag_end + i);
+        blank(&mut out, &text[at..tag_end]);
+        out.push_str(&text[tag_end..close]);
+        at = close;
+    }
+    blank(&mut out, &text[at..]);
+    out
 }
 
 /// Extensions several languages share, settled by content: a `.m` file or

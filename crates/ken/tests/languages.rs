@@ -365,6 +365,40 @@ let () = print_float (Temp.to_kelvin 20.)
 double measure(Point2 *a, Point2 *b) {
     return [a distanceTo:b];
 }
+//- vue/src/components/Cart.vue
+<template>
+  <p>{{ total }}</p>
+</template>
+
+<script lang="ts">
+export function cartTotal(prices: number[]): number {
+  return prices.reduce((a, b) => a + b, 0)
+}
+</script>
+//- vue/src/components/Checkout.vue
+<script setup lang="ts">
+import { cartTotal } from './Cart.vue'
+
+function pay(prices: number[]): number {
+  return cartTotal(prices)
+}
+</script>
+//- svelte/src/Badge.svelte
+<script context="module">
+  export function badgeText(count) {
+    return count > 9 ? '9+' : String(count)
+  }
+</script>
+
+<span>{badgeText(3)}</span>
+//- svelte/src/Inbox.svelte
+<script>
+  import { badgeText } from './Badge.svelte'
+
+  function title(unread) {
+    return 'Inbox ' + badgeText(unread)
+  }
+</script>
 //- hcl/variables.tf
 variable "bucket_name" {
   default = "logs"
@@ -406,6 +440,8 @@ const CASES: &[(&str, &str, &str, &str)] = &[
     ("julia", "zscore", "julia/src/Stats.jl", "callers"),
     ("ocaml", "to_kelvin", "ocaml/lib/temp.ml", "callers"),
     ("objc", "distanceTo", "objc/Geo/Point.m", "callers"),
+    ("vue", "cartTotal", "vue/src/components/Cart.vue", "callers"),
+    ("svelte", "badgeText", "svelte/src/Badge.svelte", "callers"),
 ];
 
 /// What a command printed, or why it failed: one language's gap must not
@@ -555,6 +591,12 @@ fn every_language_finds_outlines_and_links() {
         objc: method Point2.distanceTo
             method      - (double)distanceTo:(Point2 *)other  [4-6]
           CalledBy        measure  objc/App/measure.m:4:15  [type_inferred]
+        vue: function vue/src/components/Cart.cartTotal
+            function    export function cartTotal(prices: number[]): number  [6-8]
+          CalledBy        vue/src/components/Checkout.pay  vue/src/components/Checkout.vue:5:10
+        svelte: function svelte/src/Badge.badgeText
+            function    export function badgeText(count)  [2-4]
+          CalledBy        svelte/src/Inbox.title  svelte/src/Inbox.svelte:5:23
     "#]]
     .assert_eq(&out);
 }
