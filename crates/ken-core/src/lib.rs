@@ -31,6 +31,18 @@ pub enum Language {
     Zig,
     Elixir,
     Haskell,
+    Sql,
+    Hcl,
+    Dart,
+    R,
+    Julia,
+    Ocaml,
+    /// OCaml signatures (`.mli`), mined with the OCaml interface grammar.
+    OcamlInterface,
+    ObjectiveC,
+    /// Single-file components: their `<script>` blocks, mined as TypeScript.
+    Vue,
+    Svelte,
     /// Documents, chunked by heading.
     Markdown,
     Rst,
@@ -86,6 +98,22 @@ pub enum Scoping {
     Php,
     /// One namespace of functions; `source FILE` brings a file's functions.
     Shell,
+    /// Modules are files; `import 'a.dart'` (relative to the importer) or
+    /// `package:p/a.dart` (the package's `lib/a.dart`) brings every public
+    /// name of the file, `as x` names it; members are in scope in methods.
+    Dart,
+    /// A file is a module named by its capitalized stem (`shapes.ml` is
+    /// `Shapes`), known everywhere by that name; `open M` brings its names,
+    /// `M.f` names a member, `module S = M` an alias.
+    Ocaml,
+    /// One database: tables, views and functions resolve by name (a
+    /// schema-qualified `app.users` by its full name), apart from code's names.
+    Sql,
+    /// Terraform: a directory is one module whose files share a namespace;
+    /// definitions are named as references spell them (`var.region`,
+    /// `aws_instance.web`, `module.vpc`) and resolve by that name, in the
+    /// referencing file's directory first.
+    Terraform,
     /// Documents, configuration and text: nothing resolves into them.
     None,
 }
@@ -104,12 +132,21 @@ impl Scoping {
     /// Class members are in scope unqualified inside methods (Java `foo()`
     /// means `this.foo()`); in Python, Rust, JS and Go they are not.
     pub fn members_in_scope(self) -> bool {
-        matches!(self, Scoping::Java | Scoping::CSharp | Scoping::C | Scoping::Ruby)
+        matches!(self, Scoping::Java | Scoping::CSharp | Scoping::C | Scoping::Ruby | Scoping::Dart)
+    }
+
+    /// Definitions are named by a path whose head need not be a symbol (a
+    /// SQL schema, Terraform's `var` and resource types): a receiver
+    /// qualifies a definition's name without making it a member, and a
+    /// reference whose qualifier names nothing is looked up by its whole
+    /// qualified name.
+    pub fn qualified_by_path(self) -> bool {
+        matches!(self, Scoping::Sql | Scoping::Terraform)
     }
 }
 
 impl Language {
-    pub const ALL: [Language; 30] = [
+    pub const ALL: [Language; 40] = [
         Language::Python,
         Language::Rust,
         Language::JavaScript,
@@ -130,6 +167,16 @@ impl Language {
         Language::Zig,
         Language::Elixir,
         Language::Haskell,
+        Language::Sql,
+        Language::Hcl,
+        Language::Dart,
+        Language::R,
+        Language::Julia,
+        Language::Ocaml,
+        Language::OcamlInterface,
+        Language::ObjectiveC,
+        Language::Vue,
+        Language::Svelte,
         Language::Markdown,
         Language::Rst,
         Language::AsciiDoc,
@@ -165,6 +212,16 @@ impl Language {
             Language::Zig => "zig",
             Language::Elixir => "elixir",
             Language::Haskell => "haskell",
+            Language::Sql => "sql",
+            Language::Hcl => "hcl",
+            Language::Dart => "dart",
+            Language::R => "r",
+            Language::Julia => "julia",
+            Language::Ocaml => "ocaml",
+            Language::OcamlInterface => "ocaml_interface",
+            Language::ObjectiveC => "objc",
+            Language::Vue => "vue",
+            Language::Svelte => "svelte",
             Language::Markdown => "markdown",
             Language::Rst => "rst",
             Language::AsciiDoc => "asciidoc",
@@ -191,14 +248,19 @@ impl Language {
         match self {
             Language::Python => Scoping::Python,
             Language::Rust => Scoping::Rust,
-            Language::JavaScript | Language::TypeScript | Language::Tsx => Scoping::Js,
+            Language::JavaScript | Language::TypeScript | Language::Tsx | Language::Vue | Language::Svelte => Scoping::Js,
             Language::Go => Scoping::Go,
             Language::Java | Language::Kotlin | Language::Scala | Language::Haskell => Scoping::Java,
             Language::CSharp => Scoping::CSharp,
-            Language::C | Language::Cpp | Language::Swift | Language::Zig | Language::Lua => Scoping::C,
+            Language::C | Language::Cpp | Language::Swift | Language::Zig | Language::Lua | Language::ObjectiveC => Scoping::C,
+            Language::Ocaml | Language::OcamlInterface => Scoping::Ocaml,
             Language::Ruby | Language::Elixir => Scoping::Ruby,
             Language::Php => Scoping::Php,
-            Language::Bash => Scoping::Shell,
+            Language::Bash | Language::R => Scoping::Shell,
+            Language::Julia => Scoping::Ruby,
+            Language::Dart => Scoping::Dart,
+            Language::Sql => Scoping::Sql,
+            Language::Hcl => Scoping::Terraform,
             _ => Scoping::None,
         }
     }
@@ -217,6 +279,11 @@ impl Language {
             "kt" | "kts" => "kotlin",
             "ex" | "exs" => "elixir",
             "hs" => "haskell",
+            "terraform" | "tf" => "hcl",
+            "jl" => "julia",
+            "ml" => "ocaml",
+            "mli" => "ocaml_interface",
+            "objective-c" | "objectivec" | "obj-c" => "objc",
             "md" => "markdown",
             "adoc" => "asciidoc",
             "yml" => "yaml",

@@ -102,7 +102,7 @@ impl Program {
         let sym_of_id: FxHashMap<i64, Sym> = syms.iter().enumerate().map(|(i, s)| (s.id, i)).collect();
         let kinds: Vec<SymbolKind> = syms.iter().map(|s| s.kind).collect();
         let sym_file: Vec<usize> = syms.iter().map(|s| file_of_id.get(&s.file_id).copied().unwrap_or(0)).collect();
-        let parent: Vec<Option<Sym>> = syms.iter().map(|s| s.parent_id.and_then(|p| sym_of_id.get(&p).copied())).collect();
+        let mut parent: Vec<Option<Sym>> = syms.iter().map(|s| s.parent_id.and_then(|p| sym_of_id.get(&p).copied())).collect();
         let mut infos: Vec<FileInfo> = files
             .into_iter()
             .map(|row| {
@@ -118,6 +118,8 @@ impl Program {
                 }
             })
             .collect();
+
+        adopt_methods(&syms, &kinds, &sym_file, &infos, &mut parent);
 
         let mut children: NameMap<Sym> = NameMap::new();
         let mut children_of: FxHashMap<Sym, Vec<Sym>> = FxHashMap::default();
@@ -277,6 +279,36 @@ impl Program {
     }
 }
 
+/// Methods defined apart from their type's file (an Objective-C
+/// `@implementation` beside its header's `@interface`, a Go method in
+/// another file of the package) are mined under their file's module: each
+/// joins the one type of its family whose qualified name is the method's
+/// without its last part (`Circle.area` joins `Circle`).
+fn adopt_methods(syms: &[GraphSymbol], kinds: &[SymbolKind], sym_file: &[usize], files: &[FileInfo], parent: &mut [Option<Sym>]) {
+    let mut types: FxHashMap<(Scoping, &str), Vec<Sym>> = FxHashMap::default();
+    for (i, s) in syms.iter().enumerate() {
+        if kinds[i].is_type() {
+            types.entry((files[sym_file[i]].family, s.qualified_name.as_str())).or_default().push(i);
+        }
+    }
+    for (i, s) in syms.iter().enumerate() {
+        let on_module = parent[i].is_some_and(|p| kinds[p] == SymbolKind::Module && parent[p].is_none());
+        if !on_module || !matches!(kinds[i], SymbolKind::Method | SymbolKind::Constructor) {
+            continue;
+        }
+        let file = &files[sym_file[i]];
+        let Some(head) = s.qualified_name.strip_suffix(s.name.as_str()).and_then(|h| h.strip_suffix(file.row.language.path_separator()))
+        else {
+            continue;
+        };
+        if let Some([only]) = types.get(&(file.family, head)).map(Vec::as_slice)
+            && sym_file[*only] != sym_file[i]
+        {
+            parent[i] = Some(*only);
+        }
+    }
+}
+
 /// Turns one mined import into what it binds, per language.
 fn interpret_import(file: &FileInfo, r: &RefRow, at: usize) -> Vec<Import> {
     let name = r.name.as_str();
@@ -386,7 +418,21 @@ fn interpret_import(file: &FileInfo, r: &RefRow, at: usize) -> Vec<Import> {
             let module = file.rsplit_once('.').map_or(file, |(stem, _)| stem);
             vec![import(None, module.to_string(), None, true)]
         }
-        Scoping::None => Vec::new(),
+        // `import 'shapes.dart'` brings every public name of that file; `as x` names it.
+        Scoping::Dart => {
+            let module = dart_module(&file.row.path, name);
+            match alias {
+                Some(a) => vec![import(Some(a), module, None, false)],
+                None => vec![import(None, module, None, true)],
+            }
+        }
+        // `open M` brings every name of M; `module U = Util` names Util as U.
+        Scoping::Ocaml => match (&r.qualifier, alias) {
+            (Some(q), _) if name == "*" => vec![import(None, q.clone(), None, true)],
+            (_, Some(a)) => vec![import(Some(a), name.to_string(), None, false)],
+            _ => vec![import(None, name.to_string(), None, false)],
+        },
+        Scoping::Sql | Scoping::Terraform | Scoping::None => Vec::new(),
     }
 }
 
@@ -450,7 +496,7 @@ pub(crate) fn js_module(importer: &str, spec: &str) -> String {
         }
     }
     let mut joined = parts.join("/");
-    for ext in [".d.ts", ".tsx", ".ts", ".mts", ".cts", ".jsx", ".js", ".mjs", ".cjs"] {
+    for ext in [".d.ts", ".tsx", ".ts", ".mts", ".cts", ".jsx", ".js", ".mjs", ".cjs", ".vue", ".svelte"] {
         if let Some(stripped) = joined.strip_suffix(ext) {
             joined = stripped.to_string();
             break;
@@ -460,6 +506,32 @@ pub(crate) fn js_module(importer: &str, spec: &str) -> String {
         joined = stripped.to_string();
     }
     joined
+}
+
+/// The module a Dart import names: `package:p/a/b.dart` is the package's
+/// `lib/a/b` (found below any directory), `b.dart` and `../a/b.dart` are
+/// relative to the importer; `dart:core` stays as written.
+pub(crate) fn dart_module(importer: &str, uri: &str) -> String {
+    let uri = uri.trim_matches(|c| c == '"' || c == '\'');
+    let path = match uri.strip_prefix("package:") {
+        Some(rest) => format!("lib/{}", rest.split_once('/').map_or(rest, |(_, p)| p)),
+        None if uri.contains(':') => return uri.to_string(),
+        None => {
+            let mut parts: Vec<&str> = importer.split('/').collect();
+            parts.pop();
+            for seg in uri.split('/') {
+                match seg {
+                    "" | "." => {}
+                    ".." => {
+                        parts.pop();
+                    }
+                    other => parts.push(other),
+                }
+            }
+            parts.join("/")
+        }
+    };
+    path.strip_suffix(".dart").unwrap_or(&path).to_string()
 }
 
 /// Names Python code calls without importing; never guessed as repository symbols.

@@ -101,10 +101,11 @@ pub(crate) fn resolve_bases(program: &mut Program) {
 fn resolve_type_ref(ctx: &mut Ctx, scope: Sym, qualifier: Option<&str>, name: &str, depth: u32) -> Option<(Sym, Resolution)> {
     let name = strip_generics(name);
     let found = match qualifier {
-        Some(q) => match eval(ctx, scope, q, 0, depth + 1)? {
-            (Value::Module(m), how) => member_of_module(ctx, m, name, depth + 1).map(|s| (s, how)),
-            (Value::Class(c) | Value::Instance(c), how) => find_member(ctx, c, name, false).map(|s| (s, how)),
-            _ => None,
+        Some(q) => match eval(ctx, scope, q, 0, depth + 1) {
+            Some((Value::Module(m), how)) => member_of_module(ctx, m, name, depth + 1).map(|s| (s, how)),
+            Some((Value::Class(c) | Value::Instance(c), how)) => find_member(ctx, c, name, false).map(|s| (s, how)),
+            Some(_) => None,
+            None => by_qualified_path(ctx, scope, q, name),
         },
         None => lookup_name(ctx, scope, name, depth + 1),
     }?;
@@ -121,6 +122,8 @@ pub(crate) fn link_file(ctx: &mut Ctx, refs: &[RefRow]) -> Vec<NewEdge> {
     for &s in &p.file_syms[ctx.file] {
         let sym = &p.syms[s];
         if let Some(parent) = p.parent[s] {
+            // A method adopted by a type of another file depends on that file.
+            ctx.touch(parent);
             edges.push(edge(
                 p.syms[parent].id,
                 Some(sym.id),
@@ -294,7 +297,7 @@ fn resolve_call(ctx: &mut Ctx, scope: Sym, qualifier: Option<&str>, name: &str, 
                 // A receiver imported from outside the repository (`os.path`,
                 // `logging`) is not one of our classes: no guessing.
                 None if names_import(ctx, scope, q) => None,
-                None => unique_member(ctx, name),
+                None => by_qualified_path(ctx, scope, q, name).or_else(|| unique_member(ctx, name)),
             }
         }
     }
@@ -303,8 +306,29 @@ fn resolve_call(ctx: &mut Ctx, scope: Sym, qualifier: Option<&str>, name: &str, 
 /// `qualifier.name` read or written (not called) from `scope`.
 fn resolve_member_use(ctx: &mut Ctx, scope: Sym, qualifier: Option<&str>, name: &str, line: u32) -> Option<(Sym, Resolution)> {
     let q = qualifier?;
-    let (value, how) = eval(ctx, scope, q, line, 0)?;
+    let Some((value, how)) = eval(ctx, scope, q, line, 0) else { return by_qualified_path(ctx, scope, q, name) };
     member_of_value(ctx, value, name).map(|s| (s, how))
+}
+
+/// `q.name` as one qualified name (`app.users`, `var.region`), where the
+/// language names definitions by a path whose head is no symbol
+/// ([`Scoping::qualified_by_path`]): the definition in the referencing
+/// file's directory, else the only one in the repository.
+fn by_qualified_path(ctx: &mut Ctx, scope: Sym, q: &str, name: &str) -> Option<(Sym, Resolution)> {
+    let p = ctx.program;
+    let family = ctx.family();
+    if !family.qualified_by_path() {
+        return None;
+    }
+    let found = p.by_qualified.get(&format!("{q}{}{name}", family.separator()))?;
+    let dir = |s: Sym| p.files[p.sym_file[s]].row.path.rsplit_once('/').map_or("", |(d, _)| d);
+    let here = dir(scope);
+    let near: Vec<Sym> = found.iter().copied().filter(|&s| dir(s) == here).collect();
+    match (near.as_slice(), found.as_slice()) {
+        ([only], _) => Some((ctx.touch(*only), Resolution::Exact)),
+        ([], [only]) => Some((ctx.touch(*only), Resolution::UniqueName)),
+        _ => None,
+    }
 }
 
 fn member_of_value(ctx: &mut Ctx, value: Value, name: &str) -> Option<Sym> {
@@ -769,8 +793,10 @@ fn lookup_name(ctx: &mut Ctx, scope: Sym, name: &str, depth: u32) -> Option<(Sym
             }
         }
     }
-    if let Some(found) = p.by_qualified.get(name).and_then(|v| v.first())
-        && matches!(family, Scoping::Java | Scoping::CSharp | Scoping::Rust | Scoping::Php)
+    // A fully qualified name, of this language family (a C function's bare
+    // name is its qualified name too).
+    if matches!(family, Scoping::Java | Scoping::CSharp | Scoping::Rust | Scoping::Php | Scoping::Ocaml)
+        && let Some(found) = p.by_qualified.get(name).and_then(|v| v.iter().find(|&&s| p.files[p.sym_file[s]].family == family))
     {
         return Some((ctx.touch(*found), Resolution::Exact));
     }
@@ -871,10 +897,21 @@ fn module_of_family(ctx: &mut Ctx, family: Scoping, module: &str) -> Option<Sym>
             }
         }
     }
-    if family == Scoping::C {
-        // `util` or `../lib/util`, relative to the importer or a source root.
+    if matches!(family, Scoping::C | Scoping::Dart) {
+        // `util` or `../lib/util`, relative to the importer or a source root;
+        // a Dart package's `lib/a` below the directory the package is in.
         if let Some(m) = p.module_ending_with(family, module.trim_start_matches("../")) {
             return Some(ctx.touch(m));
+        }
+        // `#include "util/list.h"`, `#import "Circle.h"`: the header's module.
+        let header = module.trim_matches('"').trim_start_matches("./").trim_start_matches("../");
+        if let Some(stem) = [".h", ".hpp", ".hh", ".hxx"].iter().find_map(|e| header.strip_suffix(e)) {
+            if let Some(&m) = p.module_syms(family, stem).first() {
+                return Some(ctx.touch(m));
+            }
+            if let Some(m) = p.module_ending_with(family, stem) {
+                return Some(ctx.touch(m));
+            }
         }
     }
     if family == Scoping::Js {

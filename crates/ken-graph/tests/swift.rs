@@ -75,10 +75,12 @@ print(square.area() + square.side, square.describe())
 "#,
         expect![[r#"
             Canvas.addAll -calls-> Canvas.add
+            Canvas.addSquare -calls-> Canvas.add
             Canvas.addSquare -instantiates-> Square [unique_name]
             Polygon -derived_class_of-> Shape
             Polygon.area -overrides-> Shape.area
             Sources/App/main -calls-> Canvas.addAll [type_inferred]
+            Sources/App/main -calls-> Canvas.addSquare [type_inferred]
             Sources/App/main -calls-> Polygon.describe [type_inferred]
             Sources/App/main -calls-> Square.area [type_inferred]
             Sources/App/main -calls-> makeCanvas
@@ -91,8 +93,6 @@ print(square.area() + square.side, square.describe())
             unresolved:
             Canvas.add -calls-> ?append
             Canvas.addAll -calls-> ?forEach
-            Canvas.addSquare -calls-> ?add
-            Sources/App/main -calls-> ?addSquare
             Sources/App/main -calls-> ?print
             Sources/App/main -imports-> ?Geo
             Sources/Geo/Canvas -imports-> ?Foundation

@@ -440,10 +440,12 @@ fn process(miner: &mut Miner, c: &Candidate, row: Option<&ken_store::FileRow>, b
     }
     // A bug in ken that one file triggers costs that file, not the run; the
     // file stays out of the index, so the next run tries it again.
-    // A script without an extension says what it is on its first line.
+    // A script without an extension says what it is on its first line; a
+    // `.m` file or a `.h` header is Objective-C by its content.
     let mut candidate = c.clone();
-    if c.language == Language::Text
-        && let Some(language) = ken_lang::sniff(&text)
+    let path = std::path::Path::new(&c.rel);
+    if (c.language == Language::Text || ken_lang::content_decides(path))
+        && let Some(language) = ken_lang::sniff(path, &text)
     {
         candidate.language = language;
     }
@@ -459,9 +461,12 @@ fn process(miner: &mut Miner, c: &Candidate, row: Option<&ken_store::FileRow>, b
 }
 
 /// Whether the stored row was mined as the language the walk says now; a
-/// file the walk calls text may be stored under its shebang's language.
+/// file the walk calls text may be stored under its shebang's language, and
+/// one whose content decides (a `.h` header) under the language it said.
 fn same_language(row: &FileRow, c: &Candidate) -> bool {
-    row.language == c.language.name() || (c.language == Language::Text && Language::from_name(&row.language).is_some())
+    row.language == c.language.name()
+        || ((c.language == Language::Text || ken_lang::content_decides(std::path::Path::new(&c.rel)))
+            && Language::from_name(&row.language).is_some())
 }
 
 /// The skip reason of a file that made ken panic.

@@ -15,7 +15,10 @@ fn main() {
         None => ken_lang::detect(std::path::Path::new(path)).unwrap_or_else(|| fail("unknown language; pass it")),
     };
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| fail(&e.to_string()));
-    let Some(grammar) = &ken_lang::config(language).grammar else { fail("no grammar for this language") };
+    let config = ken_lang::config(language);
+    // A component's `<script>` blocks, as the miner parses them.
+    let text = if config.script_blocks { ken_lang::script_blocks(&text) } else { text };
+    let Some(grammar) = &config.grammar else { fail("no grammar for this language") };
     let mut parser = tree_sitter::Parser::new();
     parser.set_language(grammar).unwrap_or_else(|e| fail(&e.to_string()));
     let tree = parser.parse(&text, None).unwrap_or_else(|| fail("no tree"));

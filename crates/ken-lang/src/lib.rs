@@ -14,7 +14,9 @@
 //!   named scope that is not itself a symbol whose functions are methods (a
 //!   Rust `impl`), `@namespace` for one whose functions stay functions (a C++
 //!   namespace),
-//!   `@package` for a declared package or namespace, and `@name` for the name.
+//!   `@package` for a declared package or namespace, and `@name` for the name;
+//!   a pattern's `(#set! receiver "var")` puts a word before its receiver
+//!   (Terraform's `variable "x"` is `var.x`).
 //! - references: `@reference.<kind>` (a `ken_core::RefKind`) with `@name`,
 //!   optional `@receiver`, `@path` (module of an import), `@alias`, `@glob`
 //!   (on an import with `@path` and no `@name`: it brings every name), and
@@ -37,6 +39,8 @@ pub enum DocStyle {
     FirstStringInBody,
     /// Comments directly above the definition (everything else).
     PrecedingComments,
+    /// A string literal directly above the definition (Julia), else comments.
+    PrecedingString,
 }
 
 /// Per-language facts the miner needs besides the queries.
@@ -58,6 +62,10 @@ pub struct LanguageConfig {
     /// Functions are written as several clauses in a row (`f 0 = 1`,
     /// `f n = …`), which make one symbol.
     pub clauses: bool,
+    /// The code is what the file's `<script>` blocks hold (Vue and Svelte
+    /// components): the rest is blanked before parsing, so lines, columns
+    /// and byte offsets stay the file's ([`script_blocks`]).
+    pub script_blocks: bool,
     pub symbols: Option<Query>,
     pub references: Option<Query>,
     pub types: Option<Query>,
@@ -80,6 +88,7 @@ struct Spec {
     decorator_kinds: &'static [&'static str],
     body_fields: &'static [&'static str],
     clauses: bool,
+    script_blocks: bool,
     symbols: &'static str,
     references: &'static str,
     types: &'static str,
@@ -114,11 +123,13 @@ fn specs() -> Vec<Spec> {
         decorator_kinds,
         body_fields,
         clauses: false,
+        script_blocks: false,
         symbols,
         references,
         types,
     };
     let clauses = |spec: Spec| Spec { clauses: true, ..spec };
+    let script_blocks = |spec: Spec| Spec { script_blocks: true, ..spec };
     use DocStyle::*;
     vec![
         spec(
@@ -282,6 +293,87 @@ fn specs() -> Vec<Spec> {
             COMMON_BODY,
             queries!("haskell"),
         )),
+        spec(Language::Sql, &["sql"], || tree_sitter_sequel::LANGUAGE.into(), PrecedingComments, &[], &[], COMMON_BODY, queries!("sql")),
+        spec(
+            Language::Hcl,
+            &["tf", "tfvars", "hcl"],
+            || tree_sitter_hcl::LANGUAGE.into(),
+            PrecedingComments,
+            &[],
+            &[],
+            COMMON_BODY,
+            queries!("hcl"),
+        ),
+        spec(
+            Language::Dart,
+            &["dart"],
+            || tree_sitter_dart::LANGUAGE.into(),
+            PrecedingComments,
+            &[],
+            &["annotation"],
+            COMMON_BODY,
+            queries!("dart"),
+        ),
+        spec(Language::R, &["r"], || tree_sitter_r::LANGUAGE.into(), PrecedingComments, &["initialize"], &[], COMMON_BODY, queries!("r")),
+        spec(Language::Julia, &["jl"], || tree_sitter_julia::LANGUAGE.into(), PrecedingString, &[], &[], COMMON_BODY, queries!("julia")),
+        spec(
+            Language::Ocaml,
+            &["ml"],
+            || tree_sitter_ocaml::LANGUAGE_OCAML.into(),
+            PrecedingComments,
+            &[],
+            &[],
+            COMMON_BODY,
+            queries!("ocaml"),
+        ),
+        // Signatures share the implementation's queries: `val`, `type` and
+        // `module type` read alike in both grammars.
+        spec(
+            Language::OcamlInterface,
+            &["mli"],
+            || tree_sitter_ocaml::LANGUAGE_OCAML_INTERFACE.into(),
+            PrecedingComments,
+            &[],
+            &[],
+            COMMON_BODY,
+            queries!("ocaml"),
+        ),
+        spec(
+            Language::ObjectiveC,
+            &["mm"],
+            || tree_sitter_objc::LANGUAGE.into(),
+            PrecedingComments,
+            &["init"],
+            &[],
+            COMMON_BODY,
+            queries!("objc"),
+        ),
+        // Vue and Svelte components: their `<script>` blocks (JavaScript or
+        // TypeScript, which the TypeScript grammar reads alike), mined as TypeScript.
+        script_blocks(spec(
+            Language::Vue,
+            &["vue"],
+            || tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
+            PrecedingComments,
+            &["constructor"],
+            &["decorator"],
+            COMMON_BODY,
+            (
+                concat!(include_str!("../queries/typescript/symbols.scm"), include_str!("../queries/vue/options.scm")),
+                include_str!("../queries/typescript/references.scm"),
+                include_str!("../queries/typescript/types.scm"),
+            ),
+        )),
+        script_blocks(spec(
+            Language::Svelte,
+            &["svelte"],
+            || tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
+            PrecedingComments,
+            &["constructor"],
+            &["decorator"],
+            COMMON_BODY,
+            queries!("typescript"),
+        )),
         structured(Language::Markdown, &["md", "markdown", "mdx"]),
         structured(Language::Rst, &["rst"]),
         structured(Language::AsciiDoc, &["adoc", "asciidoc"]),
@@ -306,6 +398,7 @@ fn structured(language: Language, extensions: &'static [&'static str]) -> Spec {
         decorator_kinds: &[],
         body_fields: &[],
         clauses: false,
+        script_blocks: false,
         symbols: "",
         references: "",
         types: "",
@@ -343,6 +436,7 @@ fn build(spec: Spec) -> LanguageConfig {
         decorator_kinds: spec.decorator_kinds,
         body_fields: spec.body_fields,
         clauses: spec.clauses,
+        script_blocks: spec.script_blocks,
         symbols,
         references,
         types,
@@ -404,8 +498,69 @@ pub fn classify(path: &Path) -> Detected {
     Detected::Index(detect(path).unwrap_or(Language::Text))
 }
 
-/// The language a script names on its first line (`#!/usr/bin/env bash`).
-pub fn sniff(text: &str) -> Option<Language> {
+/// `text` with everything outside its `<script>` blocks blanked: each
+/// character but a newline becomes as many spaces as it has bytes, so the
+/// script keeps its lines, columns and byte offsets. A component's template
+/// and styles are not code; its `<script>` and `<script setup>` (or
+/// `context="module"`) blocks are.
+pub fn script_blocks(text: &str) -> String {
+    let lower = text.to_ascii_lowercase();
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    let blank = |out: &mut String, part: &str| {
+        for c in part.chars() {
+            if c == '\n' {
+                out.push('\n');
+            } else {
+                out.extend(std::iter::repeat_n(' ', c.len_utf8()));
+            }
+        }
+    };
+    while let Some(open) = lower[at..].find("<script").map(|i| at + i) {
+        // `<script>` or `<script lang="ts" setup>`, not `<scripts>`.
+        let after = lower.as_bytes().get(open + 7).copied();
+        let Some(tag_end) = lower[open..].find('>').map(|i| open + i + 1) else { break };
+        if !matches!(after, Some(b'>' | b' ' | b'\t' | b'\n' | b'\r')) {
+            blank(&mut out, &text[at..tag_end]);
+            at = tag_end;
+            continue;
+        }
+        let close = lower[tag_end..].find("</script").map_or(text.len(), |i| tag_end + i);
+        blank(&mut out, &text[at..tag_end]);
+        out.push_str(&text[tag_end..close]);
+        at = close;
+    }
+    blank(&mut out, &text[at..]);
+    out
+}
+
+/// Extensions several languages share, settled by content: a `.m` file or
+/// a `.h` header is Objective-C when a line starts with one of these
+/// (MATLAB's `.m` files stay text, C's headers C).
+const BY_CONTENT: &[(&str, &[&str], Language)] = &[("m", OBJC_MARKERS, Language::ObjectiveC), ("h", OBJC_MARKERS, Language::ObjectiveC)];
+const OBJC_MARKERS: &[&str] = &["@interface", "@implementation", "@protocol", "@class", "#import", "@import"];
+
+/// Whether a file's content may decide its language ([`sniff`]) though its
+/// name gives one.
+pub fn content_decides(path: &Path) -> bool {
+    let ext = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
+    BY_CONTENT.iter().any(|(claimed, _, _)| ext.as_deref() == Some(*claimed))
+}
+
+/// The language a file's content says: one whose extension is shared is
+/// settled by markers ([`BY_CONTENT`]); a script names its interpreter on
+/// its first line (`#!/usr/bin/env bash`).
+pub fn sniff(path: &Path, text: &str) -> Option<Language> {
+    let ext = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
+    for (claimed, markers, language) in BY_CONTENT {
+        if ext.as_deref() == Some(*claimed) && text.lines().any(|l| markers.iter().any(|m| l.starts_with(m))) {
+            return Some(*language);
+        }
+    }
+    shebang(text)
+}
+
+fn shebang(text: &str) -> Option<Language> {
     let first = text.lines().next()?.strip_prefix("#!")?;
     let mut words = first.split_whitespace();
     let mut program = words.next()?.rsplit('/').next()?;
@@ -425,6 +580,9 @@ pub fn sniff(text: &str) -> Option<Language> {
         "kotlin" => Language::Kotlin,
         "scala" => Language::Scala,
         "swift" => Language::Swift,
+        "Rscript" => Language::R,
+        "julia" => Language::Julia,
+        "dart" => Language::Dart,
         _ => return None,
     })
 }

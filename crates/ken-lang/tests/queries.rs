@@ -57,3 +57,15 @@ fn every_language_is_registered_and_detected() {
         assert_eq!(ken_lang::detect(std::path::Path::new(&path)), Some(lang), "{path}");
     }
 }
+
+#[test]
+fn shared_extensions_are_settled_by_content() {
+    let sniff = |path: &str, text: &str| ken_lang::sniff(std::path::Path::new(path), text);
+    assert_eq!(sniff("Shape.m", "#import \"Shape.h\"\n@implementation Shape\n@end\n"), Some(Language::ObjectiveC));
+    assert_eq!(sniff("Shape.h", "@interface Shape : NSObject\n@end\n"), Some(Language::ObjectiveC));
+    assert_eq!(sniff("peaks.m", "function z = peaks(n)\n  z = n .^ 2;\nend\n"), None);
+    assert_eq!(sniff("list.h", "#include <stdio.h>\nint f(void);\n"), None);
+    assert_eq!(sniff("run", "#!/usr/bin/env Rscript\n"), Some(Language::R));
+    assert!(ken_lang::content_decides(std::path::Path::new("a/b.H")));
+    assert!(!ken_lang::content_decides(std::path::Path::new("a/b.c")));
+}

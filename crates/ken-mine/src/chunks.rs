@@ -171,12 +171,23 @@ fn is_decorator(kind: &str) -> bool {
     matches!(kind, "decorator" | "attribute_item" | "attribute_list" | "annotation")
 }
 
-pub(crate) fn split(src: &Source, root: Node, mined: &Mined, budget: &ChunkBudget) -> Vec<Chunk> {
+/// `whole_file`: the text before the tree's first token is part of the
+/// first chunk (a component's template above its `<script>`), as the text
+/// after its last always is.
+pub(crate) fn split(src: &Source, root: Node, mined: &Mined, budget: &ChunkBudget, whole_file: bool) -> Vec<Chunk> {
     let mut splitter = Splitter { src, mined, budget: *budget, out: Vec::new() };
+    let lead = (whole_file && root.start_byte() > 0).then(|| Piece {
+        start: 0,
+        end: root.start_byte(),
+        start_row: 0,
+        end_row: root.start_position().row,
+        definition: false,
+    });
     let whole = Piece::of(root, false);
+    let whole = lead.map_or(whole, |l| l.join(whole));
     if splitter.fits(&whole) {
         splitter.emit(whole);
-    } else if let Some(rest) = splitter.split(root, None, 0) {
+    } else if let Some(rest) = splitter.split(root, lead, 0) {
         splitter.emit(rest);
     }
     let mut rows = splitter.out;

@@ -13,7 +13,21 @@ pub(crate) fn doc_for(config: &LanguageConfig, src: &Source, def: Node, outer: N
             python_docstring(src, body)
         }
         DocStyle::PrecedingComments => preceding_comments(config, src, outer),
+        DocStyle::PrecedingString => preceding_string(src, outer).or_else(|| preceding_comments(config, src, outer)),
     }
+}
+
+/// A string literal right before the definition (a Julia docstring), with
+/// no blank line between them.
+fn preceding_string(src: &Source, outer: Node) -> Option<String> {
+    let prev = outer.prev_named_sibling()?;
+    if !prev.kind().contains("string") || prev.end_position().row + 1 < outer.start_position().row {
+        return None;
+    }
+    let raw = src.node(prev);
+    let inner = ["\"\"\"", "\""].iter().find_map(|q| raw.strip_prefix(q).and_then(|r| r.strip_suffix(q)))?;
+    let doc = clean_doc(inner);
+    (!doc.is_empty()).then_some(doc)
 }
 
 /// Docstring of a Python block or module: a string as its first statement.
@@ -86,6 +100,12 @@ fn strip_comment(comment: &str) -> Vec<String> {
             })
             .collect();
     }
+    // OCaml: `(** doc *)`.
+    if let Some(block) = comment.strip_prefix("(*") {
+        let block = block.strip_suffix("*)").unwrap_or(block);
+        let block = block.strip_prefix('*').unwrap_or(block);
+        return block.lines().map(|l| l.trim().to_string()).collect();
+    }
     if let Some(block) = comment.strip_prefix("=begin") {
         return block.strip_suffix("=end").unwrap_or(block).lines().map(str::to_string).collect();
     }
@@ -93,7 +113,10 @@ fn strip_comment(comment: &str) -> Vec<String> {
         .lines()
         .map(|l| {
             let t = l.trim_start();
+            let roxygen = t.starts_with("#'");
             let t = t.trim_start_matches('/').trim_start_matches('!').trim_start_matches('#');
+            // R's roxygen comments: `#' doc`.
+            let t = if roxygen { &t[1..] } else { t };
             // Haskell and Lua line comments: `-- | doc`, `--- doc`.
             let t = match t.strip_prefix("--") {
                 Some(rest) => rest.trim_start_matches('-').trim_start().trim_start_matches(['|', '^']),

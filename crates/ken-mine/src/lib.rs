@@ -48,7 +48,9 @@ impl Miner {
             parser
         });
         let lines = line_count(source);
-        let Some(tree) = parser.parse(source, None) else {
+        // A component's `<script>` blocks, in place: the tree's positions are the file's.
+        let code = config.script_blocks.then(|| ken_lang::script_blocks(source));
+        let Some(tree) = parser.parse(code.as_deref().unwrap_or(source), None) else {
             // Parsing was cancelled or the grammar is unusable: keep the text searchable.
             let naming = naming(language, path, None);
             return FileAnalysis {
@@ -67,7 +69,7 @@ impl Miner {
         let mut symbols = std::mem::take(&mut mined.symbols);
         let bindings = types::mine(config, &src, root, &mined, &mut symbols);
         mined.symbols = symbols;
-        let chunks = chunks::split(&src, root, &mined, budget);
+        let chunks = chunks::split(&src, root, &mined, budget, config.script_blocks);
         FileAnalysis {
             module: mined.naming.module.clone(),
             declared_package: mined.declared_package.clone(),

@@ -91,7 +91,16 @@ pub fn naming(language: Language, path: &str, declared_package: Option<&str>) ->
             }
         }
         // Shell functions share one namespace once sourced, as C's do.
-        Scoping::C | Scoping::Ruby | Scoping::Shell => (path_module(path), String::new()),
+        Scoping::C | Scoping::Ruby | Scoping::Shell | Scoping::Dart | Scoping::Sql | Scoping::Terraform => {
+            (path_module(path), String::new())
+        }
+        // `src/shapes.ml` is module `Shapes`: the stem, capitalized.
+        Scoping::Ocaml => {
+            let stem = stem_parts().pop().unwrap_or_default();
+            let mut chars = stem.chars();
+            let module: String = chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default();
+            (module.clone(), module)
+        }
         Scoping::None => (path.to_string(), path.to_string()),
     };
     Naming { module, prefix, separator }

@@ -85,12 +85,24 @@ pub(crate) fn mine(config: &LanguageConfig, path: &str, src: &Source, root: Node
         while let Some(m) = matches.next() {
             let mut def: Option<(Node, Option<SymbolKind>)> = None;
             let mut name_node = None;
-            let mut receiver = None;
+            // A word the pattern sets (`#set! receiver "var"`: Terraform's
+            // `variable "x"` is `var.x`) comes before a captured receiver.
+            let mut receiver: Option<String> = query
+                .property_settings(m.pattern_index)
+                .iter()
+                .find(|p| &*p.key == "receiver")
+                .and_then(|p| p.value.as_deref().map(str::to_string));
             let mut namespace = false;
             for cap in m.captures {
                 match names[cap.index as usize] {
                     "name" => name_node = Some(cap.node),
-                    "receiver" => receiver = Some(src.node(cap.node).to_string()),
+                    "receiver" => {
+                        let text = src.node(cap.node);
+                        receiver = Some(match receiver {
+                            Some(set) => format!("{set}{}{text}", config.language.path_separator()),
+                            None => text.to_string(),
+                        });
+                    }
                     "package" => declared_package = Some(clean_name(src.node(cap.node))),
                     "scope" => def = Some((cap.node, None)),
                     "namespace" => {
@@ -220,7 +232,11 @@ pub(crate) fn mine(config: &LanguageConfig, path: &str, src: &Source, root: Node
         let owner = owner_type(e);
         // `function M.f` on a module table (Lua) is the module's function, not a method.
         let on_module = e.receiver.as_deref().is_some_and(|r| modules.contains(r));
-        let in_scope = (e.receiver.is_some() && !on_module) || e.parent.is_some_and(|p| entries[p].kind.is_none() && !entries[p].namespace);
+        // A receiver that is a path, not a type (a SQL schema, Terraform's
+        // `var`), qualifies the name without making it a member.
+        let by_path = config.language.scoping().qualified_by_path();
+        let in_scope = (e.receiver.is_some() && !on_module && !by_path)
+            || e.parent.is_some_and(|p| entries[p].kind.is_none() && !entries[p].namespace);
         if kind == SymbolKind::Function && (owner.is_some() || in_scope || parent_kind(&entries, e) == Some(SymbolKind::Trait)) {
             kind = SymbolKind::Method;
         }

@@ -302,31 +302,146 @@ package com.acme.stats
 object Report {
   def summary(xs: Seq[Double]): String = Mean.meanOf(xs).toString
 }
+//- sql/billing.sql
+CREATE TABLE invoices (
+    id SERIAL PRIMARY KEY,
+    amount NUMERIC(10, 2) NOT NULL
+);
+
+CREATE FUNCTION unpaid_total() RETURNS NUMERIC AS $$
+    SELECT sum(amount) FROM invoices;
+$$ LANGUAGE sql;
+//- sql/report.sql
+SELECT unpaid_total();
+//- dart/lib/src/money.dart
+int toCents(double amount) => (amount * 100).round();
+//- dart/bin/pay.dart
+import 'package:money/src/money.dart';
+
+int charge(double amount) => toCents(amount) + 30;
+//- r/R/stats.R
+trimmed_mean <- function(x) {
+  mean(x, trim = 0.1)
+}
+//- r/analysis.R
+summarise <- function(xs) trimmed_mean(xs)
+//- julia/src/Stats.jl
+module Stats
+
+export zscore
+
+zscore(x, m, s) = (x - m) / s
+
+end
+//- julia/src/Report.jl
+module Report
+
+using ..Stats
+
+summary(x) = zscore(x, 0.0, 1.0)
+
+end
+//- ocaml/lib/temp.ml
+let to_kelvin c = c +. 273.15
+//- ocaml/bin/main.ml
+let () = print_float (Temp.to_kelvin 20.)
+//- objc/Geo/Point.h
+#import <Foundation/Foundation.h>
+
+@interface Point2 : NSObject
+- (double)distanceTo:(Point2 *)other;
+@end
+//- objc/Geo/Point.m
+#import "Point.h"
+
+@implementation Point2
+- (double)distanceTo:(Point2 *)other {
+    return 0;
+}
+@end
+//- objc/App/measure.m
+#import "Point.h"
+
+double measure(Point2 *a, Point2 *b) {
+    return [a distanceTo:b];
+}
+//- vue/src/components/Cart.vue
+<template>
+  <p>{{ total }}</p>
+</template>
+
+<script lang="ts">
+export function cartTotal(prices: number[]): number {
+  return prices.reduce((a, b) => a + b, 0)
+}
+</script>
+//- vue/src/components/Checkout.vue
+<script setup lang="ts">
+import { cartTotal } from './Cart.vue'
+
+function pay(prices: number[]): number {
+  return cartTotal(prices)
+}
+</script>
+//- svelte/src/Badge.svelte
+<script context="module">
+  export function badgeText(count) {
+    return count > 9 ? '9+' : String(count)
+  }
+</script>
+
+<span>{badgeText(3)}</span>
+//- svelte/src/Inbox.svelte
+<script>
+  import { badgeText } from './Badge.svelte'
+
+  function title(unread) {
+    return 'Inbox ' + badgeText(unread)
+  }
+</script>
+//- hcl/variables.tf
+variable "bucket_name" {
+  default = "logs"
+}
+//- hcl/main.tf
+resource "aws_s3_bucket" "logs" {
+  bucket = var.bucket_name
+}
 "#;
 
-/// (language, a name to look up, the file to outline): the symbol found is
-/// the one whose callers are asked for.
-const CASES: &[(&str, &str, &str)] = &[
-    ("python", "invoice_total", "python/billing.py"),
-    ("rust", "parse_header", "rust/src/parse.rs"),
-    ("javascript", "cartSize", "javascript/cart.js"),
-    ("typescript", "drainQueue", "typescript/queue.ts"),
-    ("tsx", "badgeLabel", "tsx/Badge.tsx"),
-    ("go", "Distance", "go/geo/geo.go"),
-    ("java", "balanceOf", "java/src/com/acme/Ledger.java"),
-    ("csharp", "SendWelcome", "csharp/Mailer.cs"),
-    ("c", "ring_push", "c/ring.c"),
-    ("cpp", "trace_of", "cpp/matrix.cpp"),
-    ("ruby", "vat_for", "ruby/lib/tax.rb"),
-    ("php", "make_slug", "php/src/Slug.php"),
-    ("bash", "log_line", "bash/lib/log.sh"),
-    ("swift", "toFahrenheit", "swift/Sources/Geo/Temperature.swift"),
-    ("elixir", "restock", "elixir/lib/inventory.ex"),
-    ("haskell", "slugify", "haskell/src/Text/Slug.hs"),
-    ("zig", "checksum", "zig/src/crc.zig"),
-    ("lua", "to_metres", "lua/app/units.lua"),
-    ("kotlin", "cardFee", "kotlin/src/com/acme/pay/Fees.kt"),
-    ("scala", "meanOf", "scala/src/com/acme/stats/Mean.scala"),
+/// (language, a name to look up, the file to outline, the graph query): the
+/// symbol found is the one whose callers (or, for what is read rather than
+/// called, references) are asked for.
+const CASES: &[(&str, &str, &str, &str)] = &[
+    ("python", "invoice_total", "python/billing.py", "callers"),
+    ("rust", "parse_header", "rust/src/parse.rs", "callers"),
+    ("javascript", "cartSize", "javascript/cart.js", "callers"),
+    ("typescript", "drainQueue", "typescript/queue.ts", "callers"),
+    ("tsx", "badgeLabel", "tsx/Badge.tsx", "callers"),
+    ("go", "Distance", "go/geo/geo.go", "callers"),
+    ("java", "balanceOf", "java/src/com/acme/Ledger.java", "callers"),
+    ("csharp", "SendWelcome", "csharp/Mailer.cs", "callers"),
+    ("c", "ring_push", "c/ring.c", "callers"),
+    ("cpp", "trace_of", "cpp/matrix.cpp", "callers"),
+    ("ruby", "vat_for", "ruby/lib/tax.rb", "callers"),
+    ("php", "make_slug", "php/src/Slug.php", "callers"),
+    ("bash", "log_line", "bash/lib/log.sh", "callers"),
+    ("swift", "toFahrenheit", "swift/Sources/Geo/Temperature.swift", "callers"),
+    ("elixir", "restock", "elixir/lib/inventory.ex", "callers"),
+    ("haskell", "slugify", "haskell/src/Text/Slug.hs", "callers"),
+    ("zig", "checksum", "zig/src/crc.zig", "callers"),
+    ("lua", "to_metres", "lua/app/units.lua", "callers"),
+    ("kotlin", "cardFee", "kotlin/src/com/acme/pay/Fees.kt", "callers"),
+    ("scala", "meanOf", "scala/src/com/acme/stats/Mean.scala", "callers"),
+    ("sql", "unpaid_total", "sql/billing.sql", "callers"),
+    ("hcl", "bucket_name", "hcl/variables.tf", "refs"),
+    ("dart", "toCents", "dart/lib/src/money.dart", "callers"),
+    ("r", "trimmed_mean", "r/R/stats.R", "callers"),
+    ("julia", "zscore", "julia/src/Stats.jl", "callers"),
+    ("ocaml", "to_kelvin", "ocaml/lib/temp.ml", "callers"),
+    ("objc", "distanceTo", "objc/Geo/Point.m", "callers"),
+    ("vue", "cartTotal", "vue/src/components/Cart.vue", "callers"),
+    ("svelte", "badgeText", "svelte/src/Badge.svelte", "callers"),
 ];
 
 /// What a command printed, or why it failed: one language's gap must not
@@ -345,7 +460,7 @@ fn every_language_finds_outlines_and_links() {
     let repo = Repo::new(FIXTURE);
     stdout(&repo.ken(&["index", "-q"]));
     let mut out = String::new();
-    for (language, name, file) in CASES {
+    for (language, name, file, query) in CASES {
         let found = support::json(&repo.ken(&["symbols", name, "--lang", language, "-k", "1", "--json"]));
         let symbol = &found[0];
         let qualified = symbol["qualified_name"].as_str().unwrap_or("(not found)");
@@ -355,7 +470,7 @@ fn every_language_finds_outlines_and_links() {
         }
         // By place: a C prototype and its definition share a name.
         let place = format!("{}:{}", symbol["path"].as_str().unwrap_or("-"), symbol["start_line"]);
-        for line in answer(&repo, &["graph", "callers", &place]).lines().skip(1) {
+        for line in answer(&repo, &["graph", query, &place]).lines().skip(1) {
             out += &format!("  {}\n", line.trim());
         }
     }
@@ -451,6 +566,37 @@ fn every_language_finds_outlines_and_links() {
             class       object Mean  [3-5]
               method      def meanOf(xs: Seq[Double]): Double  [4-4]
           CalledBy        com.acme.stats.Report.summary  scala/src/com/acme/stats/Report.scala:4:47
+        sql: function unpaid_total
+            struct      CREATE TABLE invoices (  [1-4]
+              field       id SERIAL PRIMARY KEY  [2-2]
+              field       amount NUMERIC(10, 2) NOT NULL  [3-3]
+            function    CREATE FUNCTION unpaid_total() RETURNS NUMERIC AS $$  [6-8]
+          CalledBy        sql/report  sql/report.sql:1:8  [unique_name]
+        hcl: field var.bucket_name
+            field       variable "bucket_name"  [1-3]
+          Uses            aws_s3_bucket.logs  hcl/main.tf:2:16
+        dart: function toCents
+            function    int toCents(double amount)  [1-1]
+          CalledBy        charge  dart/bin/pay.dart:3:30
+        r: function trimmed_mean
+            function    trimmed_mean <- function(x)  [1-3]
+          CalledBy        summarise  r/analysis.R:1:27  [unique_name]
+        julia: function Stats.zscore
+            module      module Stats  [1-7]
+              function    zscore(x, m, s) = (x - m) / s  [5-5]
+          CalledBy        Report.summary  julia/src/Report.jl:5:14
+        ocaml: function Temp.to_kelvin
+            function    let to_kelvin c = c +. 273.15  [1-1]
+          CalledBy        Main  ocaml/bin/main.ml:1:28
+        objc: method Point2.distanceTo
+            method      - (double)distanceTo:(Point2 *)other  [4-6]
+          CalledBy        measure  objc/App/measure.m:4:15  [type_inferred]
+        vue: function vue/src/components/Cart.cartTotal
+            function    export function cartTotal(prices: number[]): number  [6-8]
+          CalledBy        vue/src/components/Checkout.pay  vue/src/components/Checkout.vue:5:10
+        svelte: function svelte/src/Badge.badgeText
+            function    export function badgeText(count)  [2-4]
+          CalledBy        svelte/src/Inbox.title  svelte/src/Inbox.svelte:5:23
     "#]]
     .assert_eq(&out);
 }

@@ -16,7 +16,11 @@ fn mine(fixture: &str, budget: ChunkBudget) -> Vec<(String, String, FileAnalysis
     files(fixture)
         .into_iter()
         .map(|(path, text)| {
-            let lang = ken_lang::detect(std::path::Path::new(&path)).unwrap_or(ken_core::Language::Text);
+            // As the indexer does: by name, else by content.
+            let file = std::path::Path::new(&path);
+            let by_name = ken_lang::detect(file).filter(|_| !ken_lang::content_decides(file));
+            let lang =
+                by_name.or_else(|| ken_lang::sniff(file, &text)).or_else(|| ken_lang::detect(file)).unwrap_or(ken_core::Language::Text);
             let analysis = miner.analyze(&path, lang, &text, &budget);
             (path, text, analysis)
         })
