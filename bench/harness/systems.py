@@ -151,8 +151,11 @@ class Ken(System):
         self.server = server
 
     def search(self, query, k):
-        if self.mode == "pipeline":
-            r = self.server.post("/api/v1/hybrid-search", {"query": query, "top_k": k})
+        if self.mode.startswith("pipeline"):
+            body = {"query": query, "top_k": k}
+            if self.mode == "pipeline seed003":  # seed 003's order: every member by its weighted factors
+                body["config_overrides"] = {"order": "factors"}
+            r = self.server.post("/api/v1/hybrid-search", body)
             syms = [s for c in r["results"] for s in c["symbols"]]
             syms.sort(key=lambda s: -s["score"])
             seen, out = set(), []

@@ -4,7 +4,7 @@
 
 use crate::Embedder;
 use crate::local::onnx_file;
-use crate::{EmbedError, LocalEmbedder, StaticEmbedder, LocalOptions, OpenAiEmbedder, OpenAiOptions, Prefixes, Result, Runtime};
+use crate::{EmbedError, LocalEmbedder, LocalOptions, OpenAiEmbedder, OpenAiOptions, Prefixes, Result, Runtime, StaticEmbedder};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -34,7 +34,9 @@ impl ModelSpec {
             "static" | "minilm-static" => Ok(ModelSpec::Static),
             _ if text.starts_with("openai:") => Ok(ModelSpec::OpenAi { model: text["openai:".len()..].to_string() }),
             _ if Path::new(text).is_dir() => Ok(ModelSpec::Dir(PathBuf::from(text))),
-            _ => Err(format!("unknown model `{text}`: use minilm-int8 (default), minilm (f32), openai:MODEL, or a model directory")),
+            _ => Err(format!(
+                "unknown model `{text}`: use minilm-int8 (default), minilm (f32), static (distilled from minilm-int8), openai:MODEL, or a model directory"
+            )),
         }
     }
 
@@ -136,14 +138,16 @@ impl Resolver {
         let dir = self.cache_dir.join(format!("static-{}", teacher.model_id.replace(['@', '/'], "-")));
         let complete = || dir.join(".complete").is_file();
         if !complete() {
-            let _lock = fetch_lock(&self.cache_dir);
+            // Its own lock: distilling loads the teacher, whose runtime may
+            // still have to be fetched under the fetch lock.
+            let _lock = cache_lock(&self.cache_dir, ".distill.lock");
             if !complete() {
                 announce("distilling the static embedding model from MiniLM (once, about a minute on 2 cores)…");
                 // Three-token inputs: large batches cost no padding.
                 let model = self.load_local(&ModelSpec::MiniLmInt8, 256)?;
-                let staging = staging_dir(&dir).map_err(|e| EmbedError::Inference(e))?;
+                let staging = staging_dir(&dir).map_err(EmbedError::Inference)?;
                 StaticEmbedder::distill(&model, &teacher.model_id, &staging)?;
-                publish(&staging, &dir).map_err(|e| EmbedError::Inference(e))?;
+                publish(&staging, &dir).map_err(EmbedError::Inference)?;
             }
         }
         StaticEmbedder::load(&dir)
@@ -364,8 +368,14 @@ fn announce(note: &str) {
 /// An exclusive lock on the cache for the length of one fetch, released on
 /// drop. Without a lockable cache, fetching still works; it may just happen twice.
 fn fetch_lock(cache_dir: &Path) -> Option<std::fs::File> {
+    cache_lock(cache_dir, ".fetch.lock")
+}
+
+/// An exclusive lock on `name` in the cache (flock: a second lock from the
+/// same process waits too, so one lock is never taken inside itself).
+fn cache_lock(cache_dir: &Path, name: &str) -> Option<std::fs::File> {
     std::fs::create_dir_all(cache_dir).ok()?;
-    let file = std::fs::OpenOptions::new().create(true).truncate(false).write(true).open(cache_dir.join(".fetch.lock")).ok()?;
+    let file = std::fs::OpenOptions::new().create(true).truncate(false).write(true).open(cache_dir.join(name)).ok()?;
     file.lock().ok()?;
     Some(file)
 }

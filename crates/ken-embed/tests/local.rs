@@ -41,5 +41,52 @@ fn int8_onnx_and_f32_candle_agree_and_make_sense() {
 #[test]
 fn unknown_model_names_say_what_exists() {
     let err = ModelSpec::parse("bert-huge").unwrap_err();
-    assert_eq!(err, "unknown model `bert-huge`: use minilm-int8 (default), minilm (f32), openai:MODEL, or a model directory");
+    assert_eq!(
+        err,
+        "unknown model `bert-huge`: use minilm-int8 (default), minilm (f32), static (distilled from minilm-int8), openai:MODEL, or a model directory"
+    );
+}
+
+/// The static table, distilled from the int8 model into the tests' cache on
+/// first use, answers questions about code by meaning, with unit vectors.
+#[test]
+fn static_vectors_place_questions_near_the_code_they_describe() {
+    let resolver = Resolver {
+        cache_dir: std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/test-cache/models"),
+        explicit_dir: None,
+        ..Resolver::default()
+    };
+    let model = resolver.load(&ModelSpec::Static).unwrap();
+    assert_eq!(model.dim(), 256);
+    assert!(model.model_id().starts_with("static-v1-pca256(minilm-int8-onnx@"), "{}", model.model_id());
+    let code = [
+        "def parse_json(text):\n    return json.loads(text)",
+        "class HttpRetry:\n    def backoff(self, attempt):\n        time.sleep(2 ** attempt)",
+        "fn readFile(path: &Path) -> String {\n    fs::read_to_string(path).unwrap()\n}",
+        "SELECT name FROM users WHERE age > 30",
+    ];
+    let vectors = model.embed_documents(&code).unwrap();
+    for v in &vectors {
+        assert!((cosine(v, v) - 1.0).abs() < 1e-3, "unit length");
+    }
+    let nearest = |query: &str| {
+        let q = model.embed_query(query).unwrap();
+        let best = (0..code.len()).max_by(|&a, &b| cosine(&q, &vectors[a]).total_cmp(&cosine(&q, &vectors[b]))).unwrap();
+        code[best].lines().next().unwrap().to_string()
+    };
+    let answers: Vec<String> = [
+        "decode a json string",
+        "wait before trying the request again",
+        "read a whole file from disk into a string",
+        "query the database for people",
+    ]
+    .iter()
+    .map(|q| format!("{q} -> {}", nearest(q)))
+    .collect();
+    expect_test::expect![[r#"
+        decode a json string -> def parse_json(text):
+        wait before trying the request again -> class HttpRetry:
+        read a whole file from disk into a string -> fn readFile(path: &Path) -> String {
+        query the database for people -> SELECT name FROM users WHERE age > 30"#]]
+    .assert_eq(&answers.join("\n"));
 }

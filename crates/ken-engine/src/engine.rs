@@ -298,7 +298,12 @@ impl Engine {
     /// The model's lane and the static one, with why the model's is off.
     /// `required`: a lane that is off is an error when no static lane stands in.
     #[allow(clippy::type_complexity)]
-    fn dense_lanes(&self, store: &Store, required: bool, wanted: bool) -> Result<(Option<DenseLane>, Option<DenseLane>, Option<String>), Error> {
+    fn dense_lanes(
+        &self,
+        store: &Store,
+        required: bool,
+        wanted: bool,
+    ) -> Result<(Option<DenseLane>, Option<DenseLane>, Option<String>), Error> {
         if !wanted {
             return Ok((None, None, None));
         }

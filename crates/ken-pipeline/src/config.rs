@@ -68,6 +68,29 @@ impl Expansion {
     }
 }
 
+/// How stage 5 orders the members of the clusters, and so the clusters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum MemberOrder {
+    /// Seeds keep hybrid retrieval's order, above the symbols the expansion
+    /// reached, which follow by their weighted factors: the clusters add
+    /// context without losing retrieval's ranking (seed 003's order lowered
+    /// MRR@10 on every question set, bench/README.md).
+    Retrieval,
+    /// Seed 003: every member by its weighted factors alone.
+    Factors,
+}
+
+impl MemberOrder {
+    pub fn parse(text: &str) -> Option<MemberOrder> {
+        match text {
+            "retrieval" => Some(MemberOrder::Retrieval),
+            "factors" | "seed003" => Some(MemberOrder::Factors),
+            _ => None,
+        }
+    }
+}
+
 /// Stage 5's weights: text relevance, centrality in the cluster, proximity to seeds.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -75,6 +98,13 @@ pub struct RankingWeights {
     pub w1: f64,
     pub w2: f64,
     pub w3: f64,
+}
+
+impl RankingWeights {
+    /// Above 0 once validated.
+    pub fn sum(&self) -> f64 {
+        self.w1 + self.w2 + self.w3
+    }
 }
 
 impl Default for RankingWeights {
@@ -100,6 +130,7 @@ pub struct PipelineConfig {
     /// A seed whose text relevance reaches this is kept even alone in its cluster.
     pub strong_seed: f64,
     pub ranking_weights: RankingWeights,
+    pub order: MemberOrder,
     /// Names the noise filter drops, on top of the built-in list.
     pub noise_names: Vec<String>,
     /// Lines of `raw_code` per symbol; longer code is cut with a marker.
@@ -153,6 +184,7 @@ impl Default for PipelineConfig {
             min_cluster_size: 2,
             strong_seed: 0.5,
             ranking_weights: RankingWeights::default(),
+            order: MemberOrder::Retrieval,
             noise_names: Vec::new(),
             max_code_lines: 120,
             lsp: LspSettings { request_timeout_ms: 2000, max_in_flight: 10, cache_ttl_secs: 300, budget_ms: 1000, servers: Vec::new() },
@@ -198,6 +230,7 @@ pub struct PipelineLayer {
     pub min_cluster_size: Option<usize>,
     pub strong_seed: Option<f64>,
     pub ranking_weights: Option<RankingWeights>,
+    pub order: Option<MemberOrder>,
     pub noise_names: Option<Vec<String>>,
     pub max_code_lines: Option<usize>,
 }
@@ -226,6 +259,8 @@ pub struct ServerLayer {
 #[serde(deny_unknown_fields)]
 pub struct Overrides {
     pub ranking_weights: Option<RankingWeights>,
+    /// `retrieval` (the default) or `factors` (seed 003's order).
+    pub order: Option<MemberOrder>,
     pub max_graph_depth: Option<u32>,
     pub clustering_resolution: Option<f64>,
     pub max_nodes: Option<usize>,
@@ -267,6 +302,7 @@ impl PipelineConfig {
         set(&mut next.min_cluster_size, p.min_cluster_size);
         set(&mut next.strong_seed, p.strong_seed);
         set(&mut next.ranking_weights, p.ranking_weights);
+        set(&mut next.order, p.order);
         set(&mut next.noise_names, p.noise_names.clone());
         set(&mut next.max_code_lines, p.max_code_lines);
         let l = &layer.lsp;
@@ -287,6 +323,7 @@ impl PipelineConfig {
 
     /// `KEN_TOP_K`, `KEN_MAX_GRAPH_DEPTH`, `KEN_MAX_NODES`, `KEN_EXPANSION`,
     /// `KEN_CLUSTERING_RESOLUTION`, `KEN_RANKING_WEIGHTS` ("0.4,0.35,0.25"),
+    /// `KEN_PIPELINE_ORDER` (retrieval or factors),
     /// `KEN_LSP_TIMEOUT_MS`, `KEN_ADDR`.
     pub fn apply_env(&mut self, var: impl Fn(&str) -> Option<String>) -> Result<(), ConfigError> {
         fn parse<T: std::str::FromStr>(name: &'static str, text: &str, field: &str) -> Result<T, ConfigError> {
@@ -318,6 +355,13 @@ impl PipelineConfig {
                 problem: format!("cannot be `{text}`; use static or lsp"),
             })?;
         }
+        if let Some(text) = var("KEN_PIPELINE_ORDER") {
+            next.order = MemberOrder::parse(text.trim()).ok_or_else(|| ConfigError::Invalid {
+                origin: Source::Env("KEN_PIPELINE_ORDER"),
+                field: "order".into(),
+                problem: format!("cannot be `{text}`; use retrieval or factors"),
+            })?;
+        }
         if let Some(text) = var("KEN_RANKING_WEIGHTS") {
             let parts: Vec<&str> = text.split(',').collect();
             let bad = || ConfigError::Invalid {
@@ -345,6 +389,7 @@ impl PipelineConfig {
     pub fn with_overrides(&self, overrides: &Overrides, prefix: &str, source: &Source) -> Result<PipelineConfig, ConfigError> {
         let mut next = self.clone();
         set(&mut next.ranking_weights, overrides.ranking_weights);
+        set(&mut next.order, overrides.order);
         set(&mut next.max_graph_depth, overrides.max_graph_depth);
         set(&mut next.clustering_resolution, overrides.clustering_resolution);
         set(&mut next.max_nodes, overrides.max_nodes);

@@ -100,6 +100,16 @@ pub enum Origin {
     Reached { from: usize, relation: String, via: Via, depth: u32 },
 }
 
+impl Origin {
+    /// A seed's fused retrieval score.
+    pub fn seed_score(&self) -> Option<f32> {
+        match self {
+            Origin::Seed { score, .. } => Some(*score),
+            Origin::Reached { .. } => None,
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Via {

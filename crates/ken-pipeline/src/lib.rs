@@ -9,7 +9,10 @@
 //!    generic names are filtered out; clusters smaller than
 //!    `min_cluster_size` are dropped unless they hold a strong seed.
 //! 5. **Reranking** (`rank.rs`): text relevance, PageRank in the cluster and
-//!    proximity to seeds, weighted (0.4 / 0.35 / 0.25 by default).
+//!    proximity to seeds, weighted (0.4 / 0.35 / 0.25 by default). By
+//!    default (`MemberOrder::Retrieval`) seeds keep retrieval's order and
+//!    the weighted factors order the symbols the expansion reached below
+//!    them; `factors` is seed 003's order, by the factors alone.
 //!
 //! Every response carries per-stage timings and, per symbol, why it is
 //! there. Reads the index (SQLite and the vector shard) and source files
@@ -22,8 +25,8 @@ pub mod louvain;
 mod rank;
 
 pub use config::{
-    CONFIG_FILE, ConfigError, ConfigFile, Expansion, LspServer, LspSettings, MAX_TOP_K, Overrides, PipelineConfig, RankingWeights,
-    ServerSettings, Source, user_config_path,
+    CONFIG_FILE, ConfigError, ConfigFile, Expansion, LspServer, LspSettings, MAX_TOP_K, MemberOrder, Overrides, PipelineConfig,
+    RankingWeights, ServerSettings, Source, user_config_path,
 };
 pub use graph::{NOISE_NAMES, Origin, Via};
 pub use live::{Live, LiveReport};
@@ -321,6 +324,17 @@ impl Pipeline<'_> {
         groups.retain(|members| members.len() >= config.min_cluster_size || members.iter().any(|&m| strong(m)));
         let mut files = SourceFiles::new(&self.root);
         let distance = rank::seed_distances(graph);
+        let fused_top = graph.nodes.iter().filter_map(|n| n.origin.seed_score()).fold(0.0f32, f32::max);
+        let member_score = |m: usize, factors: &Factors| {
+            let weighted = factors.score(&config.ranking_weights);
+            match (config.order, graph.nodes[m].origin.seed_score()) {
+                (MemberOrder::Factors, _) => weighted,
+                // Seeds in [0.5, 1] by their retrieval score; reached
+                // symbols below 0.5 by their factors (weights summing to 1).
+                (MemberOrder::Retrieval, Some(score)) if fused_top > 0.0 => 0.5 + 0.5 * (score / fused_top).clamp(0.0, 1.0) as f64,
+                (MemberOrder::Retrieval, _) => 0.5 * weighted / config.ranking_weights.sum(),
+            }
+        };
         let mut clusters: Vec<(f64, Vec<ScoredNode>)> = groups
             .iter()
             .map(|members| {
@@ -330,7 +344,7 @@ impl Pipeline<'_> {
                     .zip(structure)
                     .map(|(&m, (centrality, proximity))| {
                         let factors = Factors { text: text[m], centrality, proximity };
-                        (m, factors, factors.score(&config.ranking_weights))
+                        (m, factors, member_score(m, &factors))
                     })
                     .collect();
                 scored.sort_by(|a, b| b.2.total_cmp(&a.2).then(a.0.cmp(&b.0)));
@@ -380,14 +394,7 @@ impl Pipeline<'_> {
             (top > 0.0).then(|| map.iter().map(|(&k, &v)| (k, (v.max(0.0) / top) as f64)).collect())
         };
         let available: Vec<FxHashMap<i64, f64>> = [scaled(&lanes.dense), scaled(&lanes.sparse)].into_iter().flatten().collect();
-        let fused_top = graph
-            .nodes
-            .iter()
-            .filter_map(|n| match n.origin {
-                Origin::Seed { score, .. } => Some(score),
-                _ => None,
-            })
-            .fold(0.0f32, f32::max);
+        let fused_top = graph.nodes.iter().filter_map(|n| n.origin.seed_score()).fold(0.0f32, f32::max);
         Ok(graph
             .nodes
             .iter()

@@ -14,11 +14,11 @@ mod shard;
 mod sync;
 
 pub use hybrid::{
-    DenseView, FusionMethod, Hit, LaneRanks, Ranking, RankingOverrides, LaneScores, is_test_path, MAX_QUERY_CHARS, Mode, QueryPlan, SearchError, SearchOptions, SearchResponse, Searcher, Snippet, Timings,
-    plan_query,
+    DenseView, FusionMethod, Hit, LaneRanks, LaneScores, MAX_QUERY_CHARS, Mode, QueryPlan, Ranking, RankingOverrides, SearchError,
+    SearchOptions, SearchResponse, Searcher, Snippet, Timings, is_test_path, plan_query,
 };
 pub use shard::{PointFilter, SHARD_DIR, STATIC_SHARD_DIR, ShardError, SharedShard, VectorShard};
 pub use sync::{
-    DEFAULT_DIM, EmbedSummary, drop_static, SyncError, SyncSummary, WRITER_WAIT, embed_pending, embed_text, index_model_spec, indexed_model, reset,
-    StaticVectors, shard_dim, static_model, sync_points, text_hash,
+    DEFAULT_DIM, EmbedSummary, StaticVectors, SyncError, SyncSummary, WRITER_WAIT, drop_static, embed_pending, embed_text,
+    index_model_spec, indexed_model, reset, shard_dim, static_model, sync_points, text_hash,
 };

@@ -31,6 +31,10 @@ pub enum ShardError {
     Busy(PathBuf),
     #[error("the vector index in {path} is damaged ({detail}); run `ken index --rebuild` to rebuild it from the index")]
     Corrupt { path: PathBuf, detail: String },
+    #[error(
+        "the disk holding the vector index {path} is full ({available_kib} KiB free, about {needed_kib} KiB needed); free some space or pass --index-dir on another disk, then run `ken index` again: it resumes from its last commit"
+    )]
+    DiskFull { path: PathBuf, available_kib: u64, needed_kib: u64 },
     #[error("vector index error: {0}")]
     Qdrant(String),
 }
@@ -84,6 +88,7 @@ fn to_qdrant(filter: &PointFilter) -> Option<Filter> {
 /// shard, so writers hold it only while they write and readers while they read.
 pub struct VectorShard {
     shard: Option<EdgeShard>,
+    path: PathBuf,
     _lock: File,
 }
 
@@ -107,6 +112,7 @@ impl VectorShard {
         } else {
             let _ = std::fs::remove_dir_all(&path);
             std::fs::create_dir_all(&path).map_err(|e| corrupt(&e))?;
+            check_room(&path, 0)?;
             let shard = EdgeShard::new(&path, config).map_err(|e| corrupt(&e))?;
             for (field, schema) in [
                 ("file_id", PayloadSchemaType::Integer),
@@ -125,7 +131,7 @@ impl VectorShard {
             }
             shard
         };
-        Ok(VectorShard { shard: Some(shard), _lock: lock })
+        Ok(VectorShard { shard: Some(shard), path, _lock: lock })
     }
 
     /// Deletes the shard directory (under the lock): the next open starts empty.
@@ -138,6 +144,12 @@ impl VectorShard {
         }
     }
 
+    fn check_room(&self, points: &[(i64, PointPayload<'_>, Vec<f32>)]) -> Result<()> {
+        // The vectors about three times over: WAL, segment and index.
+        let bytes: u64 = points.iter().map(|(_, p, v)| (v.len() * 4 * 3 + p.path.len() + p.qualified_name.len() + 256) as u64).sum();
+        check_room(&self.path, bytes)
+    }
+
     fn shard(&self) -> &EdgeShard {
         self.shard.as_ref().expect("shard is open until drop")
     }
@@ -147,6 +159,7 @@ impl VectorShard {
         if points.is_empty() {
             return Ok(());
         }
+        self.check_room(&points)?;
         let points = points
             .into_iter()
             .map(|(id, p, dense)| {
@@ -234,6 +247,20 @@ impl Drop for VectorShard {
 
 fn point_id(id: i64) -> PointId {
     PointId::NumId(id as u64)
+}
+
+/// Qdrant Edge writes its WAL and segments through memory maps of
+/// preallocated files: on a full disk a write is a SIGBUS, not an error. So
+/// creating a shard or writing `bytes` to it is refused with the disk-full
+/// error unless the disk has room for them plus a margin.
+fn check_room(path: &Path, bytes: u64) -> Result<()> {
+    const MARGIN: u64 = 16 << 20;
+    let Ok(available) = fs4::available_space(path) else { return Ok(()) };
+    let needed = bytes + MARGIN;
+    if available < needed {
+        return Err(ShardError::DiskFull { path: path.to_path_buf(), available_kib: available >> 10, needed_kib: needed >> 10 });
+    }
+    Ok(())
 }
 
 fn config(dim: usize) -> EdgeConfig {

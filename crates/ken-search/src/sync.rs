@@ -295,6 +295,7 @@ fn payload(unit: &UnitText) -> PointPayload<'_> {
 
 /// Phase 2: embeds points that lack a dense vector, symbols first, calling
 /// `progress` after each batch. Stops early (resumably) when cancelled.
+#[allow(clippy::too_many_arguments)]
 pub fn embed_pending(
     store: &mut Store,
     shards: &SharedShard,

@@ -90,18 +90,29 @@ impl<'c> Writer<'c> {
         };
         tx.prepare_cached("INSERT INTO file_text(file_id, text) VALUES (?1, ?2)")?.execute(params![file_id, text])?;
 
+        // A symbol whose kind and qualified name the file still has keeps
+        // its id (the first old one of that name for the first new one):
+        // edges into it from other files, and the points and BM25 rows that
+        // name it, stay valid while the rest of the run catches up.
+        let mut reusable: rustc_hash::FxHashMap<(&str, &str), std::collections::VecDeque<i64>> = rustc_hash::FxHashMap::default();
+        for (old_id, kind, qualified) in &old_symbols {
+            reusable.entry((kind.as_str(), qualified.as_str())).or_default().push_back(*old_id);
+        }
         let mut ids: Vec<i64> = Vec::with_capacity(analysis.symbols.len());
         {
-            let mut insert = tx.prepare_cached(
-                "INSERT INTO symbols(file_id, ordinal, parent_id, kind, name, local_path, qualified_name, signature,
+            const COLUMNS: &str = "file_id, ordinal, parent_id, kind, name, local_path, qualified_name, signature,
                     docstring, start_byte, end_byte, start_line, start_col, end_line, end_col, name_line, name_col,
-                    return_type)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
-            )?;
+                    return_type";
+            let mut insert = tx.prepare_cached(&format!(
+                "INSERT INTO symbols({COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)"
+            ))?;
+            let mut update = tx.prepare_cached(&format!(
+                "UPDATE symbols SET ({COLUMNS}) = (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18) WHERE id = ?19"
+            ))?;
             for (ordinal, s) in analysis.symbols.iter().enumerate() {
                 // Parents come before children, so their ids are known.
                 let parent = s.parent.and_then(|p| ids.get(p as usize).copied());
-                insert.execute(params![
+                let values = params![
                     file_id,
                     ordinal as i64,
                     parent,
@@ -120,24 +131,25 @@ impl<'c> Writer<'c> {
                     s.name_line,
                     s.name_col,
                     s.return_type
-                ])?;
-                ids.push(tx.last_insert_rowid());
+                ];
+                match reusable.get_mut(&(s.kind.as_str(), s.qualified_name.as_str())).and_then(|ids| ids.pop_front()) {
+                    Some(id) => {
+                        update.execute(rusqlite::params_from_iter(values.iter().copied().chain([&id as &dyn ToSql])))?;
+                        ids.push(id);
+                    }
+                    None => {
+                        insert.execute(values)?;
+                        ids.push(tx.last_insert_rowid());
+                    }
+                }
             }
         }
-        // The new symbols were inserted while the old ones still existed, so
-        // their ids are all new: move edges over, then drop the old rows.
-        if !old_symbols.is_empty() {
-            let mut by_name: rustc_hash::FxHashMap<(&str, &str), Vec<i64>> = rustc_hash::FxHashMap::default();
-            for (s, id) in analysis.symbols.iter().zip(&ids).rev() {
-                by_name.entry((s.kind.as_str(), s.qualified_name.as_str())).or_default().push(*id);
-            }
-            let mut remap = tx.prepare_cached("UPDATE edges SET dst_id = ?2 WHERE dst_id = ?1")?;
+        // Symbols the file no longer has go (a changed interface unlinked
+        // the files whose edges named them, above).
+        {
             let mut delete = tx.prepare_cached("DELETE FROM symbols WHERE id = ?1")?;
-            for (old_id, kind, qualified) in &old_symbols {
-                if let Some(new_id) = by_name.get_mut(&(kind.as_str(), qualified.as_str())).and_then(Vec::pop) {
-                    remap.execute([old_id, &new_id])?;
-                }
-                delete.execute([old_id])?;
+            for id in reusable.into_values().flatten() {
+                delete.execute([id])?;
             }
         }
         let id_of = |ordinal: u32| ids.get(ordinal as usize).copied();

@@ -7,7 +7,7 @@ use anyhow::{Context as _, Result, bail};
 use clap::Args;
 use ken_engine::api::{HybridSearchRequest, SearchRequest};
 use ken_engine::{Engine, EngineOptions};
-use ken_pipeline::{Expansion, Overrides, PipelineConfig, PipelineResponse, RankingWeights, Source};
+use ken_pipeline::{Expansion, MemberOrder, Overrides, PipelineConfig, PipelineResponse, RankingWeights, Source};
 use ken_search::{MAX_QUERY_CHARS, Mode, SearchResponse};
 use ken_store::Store;
 use std::fmt::Write as _;
@@ -286,11 +286,14 @@ pub struct PipelineArgs {
     /// Ranking weights: text relevance, centrality, proximity (default 0.4,0.35,0.25).
     #[arg(long, value_name = "W1,W2,W3")]
     pub weights: Option<String>,
+    /// Order members by retrieval (seeds first, the default) or by the weighted factors alone (seed 003's order).
+    #[arg(long, value_name = "retrieval|factors")]
+    pub order: Option<String>,
 }
 
 impl PipelineArgs {
     pub fn wanted(&self) -> bool {
-        self.pipeline || self.explain || self.expansion.is_some()
+        self.pipeline || self.explain || self.expansion.is_some() || self.order.is_some()
     }
 
     pub fn overrides(&self) -> Result<Overrides> {
@@ -311,8 +314,13 @@ impl PipelineArgs {
             }
             None => None,
         };
+        let order = match &self.order {
+            Some(text) => Some(MemberOrder::parse(text).with_context(|| format!("unknown --order `{text}`; use retrieval or factors"))?),
+            None => None,
+        };
         Ok(Overrides {
             ranking_weights,
+            order,
             max_graph_depth: self.depth,
             clustering_resolution: self.resolution,
             max_nodes: self.max_nodes,

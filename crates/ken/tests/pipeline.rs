@@ -37,28 +37,28 @@ fn clusters_with_explanations() {
         expect![[r#"
             9 symbols in 3 clusters (5 seeds, static graph, 12 nodes, 16 edges)
 
-            cluster 1  0.981  UserStore.find and 2 related (auth/)
-              0.981  method    auth.users.UserStore.find  auth/users.py:15-16
-                     seed #4 (bm25 4) · text 0.95 · centrality 1.00 · proximity 1.00
-              0.821  class     auth.users.UserStore  auth/users.py:14-19
-                     seed #3 (bm25 3) · text 0.97 · centrality 0.53 · proximity 1.00
-              0.254  function  auth.handler.login  auth/handler.py:18-24
-                     auth.users.UserStore InstantiatedBy this (graph, depth 1) · text 0.00 · centrality 0.37 · proximity 0.50
-
-            cluster 2  0.970  users.User and 3 related (auth/)
-              0.970  class     auth.users.User  auth/users.py:4-11
-                     seed #6 (bm25 6) · text 0.92 · centrality 1.00 · proximity 1.00
-              0.843  method    auth.users.UserStore.load  auth/users.py:18-19
-                     seed #5 (bm25 5) · text 0.94 · centrality 0.62 · proximity 1.00
-              0.801  function  auth.handler.authenticate  auth/handler.py:5-10
+            cluster 1  1.000  handler.authenticate and 3 related (auth/)
+              1.000  function  auth.handler.authenticate  auth/handler.py:5-10
                      seed #1 (bm25 1) · text 1.00 · centrality 0.43 · proximity 1.00
-              0.342  function  auth.handler.token_subject  auth/handler.py:13-15
+              0.969  method    auth.users.UserStore.load  auth/users.py:18-19
+                     seed #5 (bm25 5) · text 0.94 · centrality 0.62 · proximity 1.00
+              0.962  class     auth.users.User  auth/users.py:4-11
+                     seed #6 (bm25 6) · text 0.92 · centrality 1.00 · proximity 1.00
+              0.171  function  auth.handler.token_subject  auth/handler.py:13-15
                      auth.handler.authenticate Calls this (graph, depth 1) · text 0.00 · centrality 0.62 · proximity 0.50
 
-            cluster 3  0.433  passwords.hash_password and 1 related (auth/)
-              0.433  function  auth.passwords.hash_password  auth/passwords.py:4-6
+            cluster 2  0.984  users.UserStore and 2 related (auth/)
+              0.984  class     auth.users.UserStore  auth/users.py:14-19
+                     seed #3 (bm25 3) · text 0.97 · centrality 0.53 · proximity 1.00
+              0.977  method    auth.users.UserStore.find  auth/users.py:15-16
+                     seed #4 (bm25 4) · text 0.95 · centrality 1.00 · proximity 1.00
+              0.127  function  auth.handler.login  auth/handler.py:18-24
+                     auth.users.UserStore InstantiatedBy this (graph, depth 1) · text 0.00 · centrality 0.37 · proximity 0.50
+
+            cluster 3  0.217  passwords.hash_password and 1 related (auth/)
+              0.217  function  auth.passwords.hash_password  auth/passwords.py:4-6
                      auth.users.User.check_password Calls this (graph, depth 2) · text 0.00 · centrality 1.00 · proximity 0.33
-              0.311  method    auth.users.User.check_password  auth/users.py:10-11
+              0.155  method    auth.users.User.check_password  auth/users.py:10-11
                      auth.users.User ParentOf this (graph, depth 1) · text 0.00 · centrality 0.53 · proximity 0.50
 
         "#]],
@@ -69,15 +69,15 @@ fn clusters_with_explanations() {
         expect![[r#"
             6 symbols in 2 clusters (4 seeds, static graph, 6 nodes, 6 edges)
 
-            cluster 1  0.987  Invoice.render_pdf and 2 related (billing/invoice.py)
-              0.987  method    billing.invoice.Invoice.render_pdf  billing/invoice.py:10-11
-              0.769  class     billing.invoice.Invoice  billing/invoice.py:6-11
-              0.467  function  billing.invoice.send_invoice  billing/invoice.py:14-16
+            cluster 1  1.000  Invoice.total and 2 related (billing/invoice.py)
+              1.000  method    billing.invoice.Invoice.total  billing/invoice.py:7-8
+              0.977  class     billing.invoice.Line  billing/invoice.py:1-3
+              0.334  method    billing.invoice.Line.amount  billing/invoice.py:2-3
 
-            cluster 2  0.775  Invoice.total and 2 related (billing/invoice.py)
-              0.775  method    billing.invoice.Invoice.total  billing/invoice.py:7-8
-              0.757  class     billing.invoice.Line  billing/invoice.py:1-3
-              0.668  method    billing.invoice.Line.amount  billing/invoice.py:2-3
+            cluster 2  0.992  invoice.Invoice and 2 related (billing/invoice.py)
+              0.992  class     billing.invoice.Invoice  billing/invoice.py:6-11
+              0.984  method    billing.invoice.Invoice.render_pdf  billing/invoice.py:10-11
+              0.233  function  billing.invoice.send_invoice  billing/invoice.py:14-16
 
         "#]],
     );
@@ -95,6 +95,9 @@ fn json_has_the_seed_003_shape() {
     }
     let clusters = v["results"].as_array().unwrap();
     assert!(!clusters.is_empty() && clusters.len() <= 2);
+    // Seeds keep retrieval's order, above the symbols the expansion reached,
+    // which score half their weighted factors.
+    let mut seeds: Vec<(f64, u64)> = Vec::new();
     let mut previous = f64::MAX;
     for c in clusters {
         let score = c["score"].as_f64().unwrap();
@@ -115,10 +118,27 @@ fn json_has_the_seed_003_shape() {
             let f = &s["explain"]["factors"];
             let combined =
                 0.4 * f["text"].as_f64().unwrap() + 0.35 * f["centrality"].as_f64().unwrap() + 0.25 * f["proximity"].as_f64().unwrap();
-            assert!((combined - s["score"].as_f64().unwrap()).abs() < 1e-9, "score = 0.4·text + 0.35·centrality + 0.25·proximity");
+            let score = s["score"].as_f64().unwrap();
+            if s["explain"]["origin"] == "seed" {
+                assert!((0.5..=1.0).contains(&score), "{s}");
+                seeds.push((score, s["explain"]["rank"].as_u64().unwrap()));
+            } else {
+                assert!((0.5 * combined - score).abs() < 1e-9, "reached: score = (0.4·text + 0.35·centrality + 0.25·proximity) / 2");
+            }
         }
     }
+    seeds.sort_by(|a, b| b.0.total_cmp(&a.0));
+    assert!(seeds.windows(2).all(|w| w[0].1 < w[1].1), "seeds by retrieval rank: {seeds:?}");
     assert_eq!(v["expansion"]["mode"], "static");
+
+    // Seed 003's order: every symbol by its weighted factors.
+    let v = json(&repo.ken(&["search", "--pipeline", "--explain", "--json", "token", "-k", "2", "--order", "factors"]));
+    for s in v["results"].as_array().unwrap().iter().flat_map(|c| c["symbols"].as_array().unwrap()) {
+        let f = &s["explain"]["factors"];
+        let combined =
+            0.4 * f["text"].as_f64().unwrap() + 0.35 * f["centrality"].as_f64().unwrap() + 0.25 * f["proximity"].as_f64().unwrap();
+        assert!((combined - s["score"].as_f64().unwrap()).abs() < 1e-9, "score = 0.4·text + 0.35·centrality + 0.25·proximity");
+    }
 }
 
 #[test]
@@ -137,8 +157,8 @@ fn settings_from_flags_config_file_and_environment() {
     assert_eq!(v["expansion"]["nodes"], v["expansion"]["seeds"]);
     let v = json(&run(&[], &[("KEN_MAX_GRAPH_DEPTH", "0")]));
     assert_eq!(v["expansion"]["nodes"], v["expansion"]["seeds"]);
-    // Weights 1,0,0: every symbol scores its text relevance.
-    let v = json(&run(&["--weights", "1,0,0", "--explain"], &[]));
+    // Weights 1,0,0 in seed 003's order: every symbol scores its text relevance.
+    let v = json(&run(&["--weights", "1,0,0", "--explain"], &[("KEN_PIPELINE_ORDER", "factors")]));
     for c in v["results"].as_array().unwrap() {
         for s in c["symbols"].as_array().unwrap() {
             assert_eq!(s["score"], s["explain"]["factors"]["text"]);
@@ -155,6 +175,8 @@ fn settings_from_flags_config_file_and_environment() {
         err(&run(&["--weights=-1,0,0"], &[])),
         err(&run(&["--resolution", "0"], &[])),
         err(&run(&["--expansion", "psychic"], &[])),
+        err(&run(&["--order", "best"], &[])),
+        err(&run(&[], &[("KEN_PIPELINE_ORDER", "random")])),
         err(&run(&[], &[("KEN_RANKING_WEIGHTS", "1,2")])),
         err(&run(&[], &[("KEN_MAX_NODES", "many")])),
     ];
@@ -164,13 +186,15 @@ fn settings_from_flags_config_file_and_environment() {
         error: command line: `ranking_weights.w1` must be a finite number from 0 to 1000 (got -1)
         error: command line: `clustering_resolution` must be a number above 0 and at most 10 (got 0)
         error: unknown --expansion `psychic`; use static or lsp
+        error: unknown --order `best`; use retrieval or factors
+        error: environment variable KEN_PIPELINE_ORDER: `order` cannot be `random`; use retrieval or factors
         error: environment variable KEN_RANKING_WEIGHTS: `ranking_weights` cannot be `1,2`; give three numbers, e.g. 0.4,0.35,0.25
         error: environment variable KEN_MAX_NODES: `max_nodes` cannot be `many`: not a number
     "#]]
     .assert_eq(&(problems.join("\n") + "\n"));
     repo.write("ken.toml", "[pipeline]\nmax_graph_depht = 1\n");
     let message = err(&run(&[], &[])).replace(&repo.path().display().to_string(), "$REPO");
-    expect!["error: $REPO/ken.toml: line 2: unknown field `max_graph_depht`, expected one of `max_graph_depth`, `max_nodes`, `max_neighbors`, `expansion`, `clustering_resolution`, `min_cluster_size`, `strong_seed`, `ranking_weights`, `noise_names`, `max_code_lines`; fix the file or remove it"].assert_eq(&message);
+    expect!["error: $REPO/ken.toml: line 2: unknown field `max_graph_depht`, expected one of `max_graph_depth`, `max_nodes`, `max_neighbors`, `expansion`, `clustering_resolution`, `min_cluster_size`, `strong_seed`, `ranking_weights`, `order`, `noise_names`, `max_code_lines`; fix the file or remove it"].assert_eq(&message);
 }
 
 #[test]

@@ -247,21 +247,24 @@ fn locked_or_damaged_shard() {
     let fixed = search(&["search", "alpha helper", "--mode", "semantic", "-k", "1"]);
     expect![[r#"
         $ ken search alpha helper -k 1
-         1. a.py:1-2  function a.alpha_helper  (0.0164)
+         1. a.py:1-2  function a.alpha_helper  (0.0328)
             function a.alpha_helper in a.py, lines 1 to 2
 
-        note: semantic lane off: the vector index in $REPO/.kenning is in use by another ken process (an index or embedding run, or a `ken serve` or `ken mcp` that holds it); retry when it is done, or ask the server
+        note: static vectors answer the semantic lane: the model's are not ready (the vector index in $REPO/.kenning is in use by another ken process (an index or embedding run, or a `ken serve` or `ken mcp` that holds it); retry when it is done, or ask the server)
         $ ken search alpha helper --mode lexical -k 1
          1. a.py:1-2  function a.alpha_helper  (0.0164)
             function a.alpha_helper in a.py, lines 1 to 2
 
         $ ken search alpha helper -k 1
+         1. a.py:1-2  function a.alpha_helper  (0.0328)
+            function a.alpha_helper in a.py, lines 1 to 2
+
+        note: static vectors answer the semantic lane: the model's are not ready (the vector index in $REPO/.kenning/vectors is damaged (Service runtime error: IO Error: Failed to deserialize $REPO/.kenning/vectors/edge_config.json: key must be a string at line 1 column 3); run `ken index --rebuild` to rebuild it from the index)
+        $ ken search alpha helper --mode semantic -k 1
          1. a.py:1-2  function a.alpha_helper  (0.0164)
             function a.alpha_helper in a.py, lines 1 to 2
 
-        note: semantic lane off: the vector index in $REPO/.kenning/vectors is damaged (Service runtime error: IO Error: Failed to deserialize $REPO/.kenning/vectors/edge_config.json: key must be a string at line 1 column 3); run `ken index --rebuild` to rebuild it from the index
-        $ ken search alpha helper --mode semantic -k 1
-        error: the vector index in $REPO/.kenning/vectors is damaged (Service runtime error: IO Error: Failed to deserialize $REPO/.kenning/vectors/edge_config.json: key must be a string at line 1 column 3); run `ken index --rebuild` to rebuild it from the index
+        note: static vectors answer the semantic lane: the model's are not ready (the vector index in $REPO/.kenning/vectors is damaged (Service runtime error: IO Error: Failed to deserialize $REPO/.kenning/vectors/edge_config.json: key must be a string at line 1 column 3); run `ken index --rebuild` to rebuild it from the index)
         $ ken search alpha helper --mode semantic -k 1
          1. a.py:1-2  function a.alpha_helper  (0.0164)
             function a.alpha_helper in a.py, lines 1 to 2
