@@ -17,8 +17,8 @@ What is counted:
 - ctags: `ctags -R --language-force=L --kinds-C=+p --kinds-C++=+p
   --output-format=json --fields=+KnzZSt`, definition tags of the kinds in
   CTAGS_KINDS (per language, with the rule for constants), with anonymous
-  tags (`__anon…`, `AnonymousFunction…`) left out and, for Elixir and
-  Haskell, consecutive clauses of one function counted once.
+  tags (`__anon…`, `AnonymousFunction…`, R's `anonFunc…`) left out and,
+  for Elixir and Haskell, consecutive clauses of one function counted once.
 """
 import argparse
 import json
@@ -63,6 +63,15 @@ PINS = [
     ("zig", "pypi", "ziglang", "0.13.0", ["ziglang/lib/std/crypto"]),
     ("elixir", "deb-src", "elixir-lang", "1.14.0.dfsg-2", ["lib/elixir/lib"]),
     ("haskell", "deb-src", "haskell-aeson", "2.0.3.0-1", ["."]),
+    ("objc", "deb-src", "gnustep-base", "1.28.1+really1.28.0-5", ["Tools"]),
+    ("dart", "deb-src", "thrift", "0.17.0-2", ["lib/dart"]),
+    ("r", "deb-src", "r-cran-ggplot2", "3.4.1+dfsg-1", ["R"]),
+    ("julia", "deb-src", "gmsh", "4.8.4+ds2-3", ["."]),
+    ("ocaml", "deb-src", "ocamlgraph", "2.0.0-3", ["src"]),
+    ("sql", "deb-src", "postgresql-15", "15.18-0+deb12u1", ["src/backend/catalog", "contrib"]),
+    ("hcl", "pypi", "nebari", "2025.10.1", ["_nebari/stages"]),
+    ("vue", "npm", "element-ui", "2.15.14", ["packages"]),
+    ("svelte", "npm", "carbon-components-svelte", "0.112.1", ["src"]),
 ]
 
 # File extensions per language: crates/ken-lang/src/lib.rs. C++ headers
@@ -87,19 +96,34 @@ EXTENSIONS = {
     "zig": ["zig"],
     "elixir": ["ex", "exs"],
     "haskell": ["hs"],
+    # `.m` and `.h` only with an Objective-C marker line (CONTENT below).
+    "objc": ["m", "mm", "h"],
+    "dart": ["dart"],
+    "r": ["r"],
+    "julia": ["jl"],
+    # `.mli` signatures are another language to ken (ocaml_interface): left out.
+    "ocaml": ["ml"],
+    "sql": ["sql"],
+    "hcl": ["tf", "tfvars", "hcl"],
+    "vue": ["vue"],
+    "svelte": ["svelte"],
 }
 # Extension-less scripts ken recognises by their `#!` line (ken-lang's
 # `classify`); only Bash's matter in these corpora.
 SHEBANGS = {"bash": re.compile(rb"^#!\s*(/usr)?/bin/(env\s+)?(ba|z|k|da)?sh\b")}
+# Extensions several languages share, taken only when the content says so
+# (ken-lang's BY_CONTENT): a `.m` or `.h` file is Objective-C when a line
+# starts with one of its markers (MATLAB's `.m` files and C headers are not).
+CONTENT = {"objc": ({".m", ".h"}, re.compile(rb"^(@interface|@implementation|@protocol|@class|#import|@import)", re.M))}
 
 CTAGS_LANGUAGE = {
     "python": "Python", "javascript": "JavaScript", "typescript": "TypeScript", "rust": "Rust",
     "go": "Go", "java": "Java", "csharp": "C#", "c": "C", "cpp": "C++", "ruby": "Ruby",
     "php": "PHP", "bash": "Sh", "kotlin": "Kotlin", "lua": "Lua", "elixir": "Elixir",
-    "haskell": "Haskell",
+    "haskell": "Haskell", "objc": "ObjectiveC", "r": "R", "julia": "Julia", "ocaml": "OCaml", "sql": "SQL",
 }
 # ctags 5.9 (Debian bookworm) has no parser for these.
-CTAGS_MISSING = {"swift", "scala", "zig"}
+CTAGS_MISSING = {"swift", "scala", "zig", "dart", "hcl", "vue", "svelte"}
 
 UPPER = re.compile(r"^_*[A-Z][A-Z0-9_]*$")
 # ctags's TypeScript parser loses the scope of a `const` in a method body:
@@ -111,6 +135,14 @@ ANON_TYPEDEF = lambda t: re.match(r"(struct|union|enum):__anon", t.get("typeref"
 MACRO_WITH_VALUE = lambda t: re.search(r"define\s+\w+(\(|\s+\S)", t["source_line"]) is not None
 TOP_LEVEL_PROPERTY = lambda t: re.match(r"((private|internal|public|const|lateinit|@\w+)\s+)*(val|var)\b",
                                          t["source_line"]) is not None
+# R and OCaml constants as ken defines them: bound to a literal.
+R_CONSTANT = lambda t: ("scope" not in t and re.match(r"^[A-Z][A-Z0-9_.]*$", t["name"]) is not None
+                        and re.search(r"(<-|=)\s*([0-9]|\.[0-9]|[\"']|TRUE\b|FALSE\b)", t["source_line"]) is not None)
+OCAML_CONSTANT = lambda t: re.search(r"\blet\s+[a-z_][\w']*\s*(:[^=]*)?=\s*([0-9]|[\"\[{]|-[0-9])",
+                                     t["source_line"]) is not None
+# Objective-C methods ken mines: defined in an @implementation (a class's or
+# a category's) or declared in a @protocol, not declared in an @interface.
+OBJC_METHOD = lambda t: t.get("scopeKind") in ("implementation", "protocol")
 CLAUSES = {"elixir", "haskell"}
 
 
@@ -174,6 +206,27 @@ CTAGS_KINDS = {
                "delegate": None, "guard": None, "operator": None},
     # The `module X where` header is ken's per-file module, not counted.
     "haskell": {"type": None, "constructor": None, "function": None},
+    # `interface` is an @interface, also of a category (`@interface C (Cat)`,
+    # which ken leaves to C's): left out by its parenthesis; `class` is a
+    # class (`+`) method; `var` a file-level variable, counted when
+    # initialised (ken's constants). Not macros, typedefs, structs and enums,
+    # which ken does not mine in Objective-C.
+    "objc": {"interface": lambda t: "(" not in t["source_line"], "protocol": None, "method": OBJC_METHOD,
+             "class": OBJC_METHOD, "function": None, "var": lambda t: "=" in t["source_line"]},
+    # `function` is every `f <- function(...)` (nested ones too); constants:
+    # top-level upper-case names bound to a literal. `class`, `method` and
+    # `generic` come from ctags's R6Class and S4Class sub-parsers.
+    "r": {"function": None, "globalVar": R_CONSTANT, "class": None, "method": None, "generic": None},
+    # `type` is an abstract type (ken's interface); `macro` a macro (a ken function).
+    "julia": {"module": None, "struct": None, "type": None, "function": None, "macro": None, "constant": None},
+    # `Constructor` is a variant's constructor (ken's constants), `Exception`
+    # an exception (ken's class), `val` a signature's value; `var` a `let`
+    # without parameters, counted when bound to a literal.
+    "ocaml": {"module": None, "type": None, "Constructor": None, "Exception": None, "function": None,
+              "val": None, "class": None, "method": None, "var": OCAML_CONSTANT},
+    # Tables, views, functions and indexes (not procedures: ken's grammar does
+    # not parse CREATE PROCEDURE; not columns, ken's fields).
+    "sql": {"table": None, "view": None, "function": None, "index": None},
 }
 
 KEN_KINDS = ["module", "class", "struct", "interface", "trait", "enum", "function", "method",
@@ -248,8 +301,9 @@ def fetch(pin, cache, apt):
     os.makedirs(dl)
     apt.source(name, ver, dl)
     # The upstream tarball(s): `.orig.tar.*` (and `.orig-COMPONENT.tar.*`),
-    # or the whole tarball of a native package; never debian/ packaging.
-    tars = sorted(f for f in os.listdir(dl) if ".tar." in f and ".debian.tar." not in f)
+    # or the whole tarball of a native package; never debian/ packaging nor
+    # an upstream signature (`.orig.tar.gz.asc`).
+    tars = sorted(f for f in os.listdir(dl) if ".tar." in f and ".debian.tar." not in f and not f.endswith(".asc"))
     if not tars:
         raise FetchError(f"apt-get source downloaded no tarball for {name}={ver}: {os.listdir(dl)}")
     for t in tars:
@@ -266,6 +320,7 @@ def build_corpus(lang, src, subdirs, dest):
     os.makedirs(dest)
     exts = {"." + e for e in EXTENSIONS[lang]}
     shebang = SHEBANGS.get(lang)
+    content = CONTENT.get(lang)
     files = lines = 0
     for sub in subdirs:
         top = os.path.normpath(os.path.join(src, sub))
@@ -281,6 +336,10 @@ def build_corpus(lang, src, subdirs, dest):
                 if ext not in exts:
                     if not (shebang and ext == "" and shebang.match(open(p, "rb").read(64))):
                         continue
+                elif content and ext in content[0]:
+                    with open(p, "rb") as f:
+                        if not content[1].search(f.read()):
+                            continue
                 rel = os.path.relpath(p, top)
                 target = os.path.join(dest, rel if len(subdirs) == 1 else os.path.join(sub, rel))
                 os.makedirs(os.path.dirname(target), exist_ok=True)
@@ -365,7 +424,7 @@ def run_ctags(lang, corpus, repeat):
     for t in tags:
         kind = t.get("kind", "?")
         all_kinds[kind] = all_kinds.get(kind, 0) + 1
-        if kind not in rules or t["name"].startswith(("__anon", "AnonymousFunction")):
+        if kind not in rules or t["name"].startswith(("__anon", "AnonymousFunction", "anonFunc")):
             continue
         rule = rules[kind]
         if rule is not None:

@@ -10,7 +10,7 @@
 # bench/results/languages.json. A package that cannot be fetched is reported
 # with the reason and the run goes on.
 #
-# Usage: bench/languages.sh [LANGUAGE...]   (default: all 19)
+# Usage: bench/languages.sh [LANGUAGE...]   (default: all 28)
 # Environment: KEN (binary; default target/release/ken, rebuilt when older
 #   than the sources), BENCH_REPEAT (timed runs per tool, median; default 3).
 set -euo pipefail
