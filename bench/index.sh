@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Indexing benchmark: cold, warm and one-file-changed runs of
 # `ken index --no-embed` (walk, mine, store, link and the BM25 index: every
-# layer but embeddings), and a cold `ken index --model static` (the same plus
-# every point's static vector: semantic search ready), on pinned real corpora, with peak RSS, index size and
+# layer but embeddings), and the time a cold `ken index` takes until semantic
+# search is ready (every point with its static vector), on pinned real corpora, with peak RSS, index size and
 # ken's own per-phase breakdown. The peer, timed in the same run on the same
 # files, is Python's own parser (`ast.parse` over every file: what
 # MutaGReP's miner does first), so the ratio survives a noisy machine. Times
@@ -42,14 +42,14 @@ open(p, "w", encoding="utf-8").write(text[: -len("# bench\n")])
 PY
   "$ken" index "$corpus" --index-dir "$idx" --no-embed -q >/dev/null
   local size; size=$(du -sk "$idx" | cut -f1)
-  # Semantic search ready: the static vectors come with the points. The
-  # static model is distilled once per machine into the model cache, so a
-  # first run on another directory pays for that outside the timing.
+  # Semantic search ready: a cold `ken index` with the default model, until
+  # every point has its static vector (they come with the BM25 points; the
+  # transformer's follow). The static table is distilled once per machine
+  # into the model cache, so a first run elsewhere pays for that untimed.
   local sidx; sidx="$(mktemp -d)"
   "$ken" index "$here/harness" --index-dir "$sidx" --model static -q >/dev/null
-  rm -rf "$sidx"; sidx="$(mktemp -d)"
-  read -r static_s static_rss < <(measure "$ken" index "$corpus" --index-dir "$sidx" --model static -q)
   rm -rf "$sidx"
+  read -r static_s static_hits < <(python3 "$here/semantic_ready.py" "$ken" "$corpus")
   local peer_s="n/a" ratio="n/a"
   if [ "$ext" = "py" ]; then
     peer_s=$( { /usr/bin/time -f "%e" python3 - "$corpus" >/dev/null <<'PY'
@@ -63,15 +63,15 @@ PY
     } 2>&1 | tail -n 1)
     ratio=$(python3 -c "print(f'{$cold_s / max($peer_s, 0.01):.2f}x')")
   fi
-  python3 - "$name" "$lines" "$cold_s" "$cold_rss" "$warm_s" "$one_s" "$size" "$peer_s" "$ratio" "$phases" "$static_s" "$static_rss" <<'PY'
+  python3 - "$name" "$lines" "$cold_s" "$cold_rss" "$warm_s" "$one_s" "$size" "$peer_s" "$ratio" "$phases" "$static_s" "$static_hits" <<'PY'
 import sys
-name, lines, cold, rss, warm, one, size, peer, ratio, phases, static, static_rss = sys.argv[1:]
+name, lines, cold, rss, warm, one, size, peer, ratio, phases, static, static_hits = sys.argv[1:]
 lines, cold = int(lines), float(cold)
 print(f"{name}: {lines:,} lines")
 print(f"  cold index   {cold:.2f} s  = {lines / max(cold, 0.01):,.0f} lines/s   (target >= 60,000)")
 print(f"    phases     {phases}")
-print(f"  cold index with static vectors (semantic search ready) {float(static):.2f} s, "
-      f"{float(static) / max(cold, 0.01):.2f}x the lexical-only run, peak RSS {int(static_rss) / 1024:.0f} MiB   (target < 20 s)")
+print(f"  semantic search ready (cold `ken index`, every point with its static vector) {float(static):.2f} s, "
+      f"{float(static) / max(cold, 0.01):.2f}x the lexical-only run; a semantic search then found {static_hits} hits   (target < 20 s)")
 print(f"  warm, no change {float(warm):.3f} s   (target < 0.3)")
 print(f"  one file changed {float(one):.3f} s")
 print(f"  peak RSS     {int(rss) / 1024:.0f} MiB   (target < 500)")

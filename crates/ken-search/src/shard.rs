@@ -232,6 +232,15 @@ impl VectorShard {
         self.shard().info().points_count
     }
 
+    /// Makes every write so far durable (WAL and segments to disk): the
+    /// caller commits what it records in SQLite only after this, so a killed
+    /// run never leaves points marked written that the shard lost.
+    pub fn flush(&self) -> Result<()> {
+        // Qdrant Edge's flush panics on an IO error; that is an error here.
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.shard().flush()))
+            .map_err(|_| ShardError::Qdrant(format!("flushing {} failed (is the disk full?)", self.path.display())))
+    }
+
     /// Builds the shard's vector indexes (HNSW) where segments grew large enough.
     pub fn optimize(&self) -> Result<()> {
         self.shard().optimize().map(|_| ()).map_err(qdrant)

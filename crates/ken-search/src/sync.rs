@@ -265,6 +265,7 @@ fn write_batch(
     if let Some(shard) = shard {
         shard.delete_files(batch)?;
         shard.upsert(embedded)?;
+        shard.flush()?;
     }
     if let Some(lane) = statics {
         let points: Vec<_> = units
@@ -275,6 +276,8 @@ fn write_batch(
         let shard = lane.shards.get(lane.embedder.dim())?;
         shard.delete_files(batch)?;
         shard.upsert(points)?;
+        // Durable before the points are marked synced below.
+        shard.flush()?;
     }
     store.put_points(&rows, &[])?;
     ken_core::failpoint("index.lexical_batch");
@@ -346,6 +349,8 @@ pub fn embed_pending(
             let shard = shards.get(embedder.dim())?;
             shard.upsert(points)?;
             shard.delete_points(&vanished)?;
+            // Durable before `mark_dense`, also in a server that keeps it open.
+            shard.flush()?;
         }
         // Between batches, searches in other processes get their turn.
         shards.release();
