@@ -87,7 +87,10 @@ pub struct Ranking {
     /// an identifier (`snake_case`, `CamelCase`, `a.b`) or a kind word ("the
     /// X method").
     pub code_weights: [f32; 3],
-    /// Lane weights for queries in plain words.
+    /// Lane weights for queries in plain words. Tuning split (130
+    /// questions, five corpora), MiniLM int8 hybrid MRR@10 by the dense
+    /// weight, BM25 1: [0.5,1,2] 0.624, [1,1,2] 0.641, [1.5,1,1] 0.649,
+    /// [2,1,2] 0.652, [2,1,1] 0.654, [3,1,1] 0.655; identifiers unchanged.
     pub prose_weights: [f32; 3],
     /// The static vectors' lane weighs this share of the dense weight once
     /// the model has embedded every point (before, the share of points the
@@ -146,7 +149,7 @@ impl Default for Ranking {
             fusion: FusionMethod::Rrf,
             rrf_k: 60.0,
             code_weights: [1.0, 1.0, 2.0],
-            prose_weights: [1.0, 1.0, 2.0],
+            prose_weights: [2.0, 1.0, 1.0],
             static_weight: 0.0,
             file_boost: 0.0,
             test_weight: 1.0,
