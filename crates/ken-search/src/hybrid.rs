@@ -476,6 +476,12 @@ impl Searcher<'_> {
         let weights = if plan.names_code() { ranking.code_weights } else { ranking.prose_weights };
         let mut fusion = Fusion::new(ranking);
 
+        // How far the model's vectors are: read once (a scan of the points)
+        // for the static lane's weight and the progress note.
+        let progress = match (options.mode.uses_dense(), self.shard, self.embedder) {
+            (true, Some(_), Some(_)) => Some(self.store.embed_progress()?),
+            _ => None,
+        };
         // Dense lane.
         if options.mode.uses_dense() {
             match (self.shard, self.embedder) {
@@ -505,13 +511,7 @@ impl Searcher<'_> {
                 // at full weight before the model has embedded anything,
                 // `static_weight` once it has embedded every point (measured:
                 // 0 is best, below), and the missing share in between.
-                let missing = match (self.shard, self.embedder) {
-                    (Some(_), Some(_)) => {
-                        let progress = self.store.embed_progress()?;
-                        1.0 - progress.embedded() as f32 / progress.total().max(1) as f32
-                    }
-                    _ => 1.0,
-                };
+                let missing = progress.map_or(1.0, |p| 1.0 - p.embedded() as f32 / p.total().max(1) as f32);
                 let weight = weights[0] * missing.max(ranking.static_weight);
                 if weight > 0.0 {
                     let t = Instant::now();
@@ -562,16 +562,16 @@ impl Searcher<'_> {
             hits.push(to_hit(unit, c, &plan.terms));
         }
         timings.fuse_ms = ms(t);
-        if options.mode.uses_dense() && self.shard.is_some() && self.embedder.is_some() {
-            let progress = self.store.embed_progress()?;
-            if !progress.complete() && progress.total() > 0 {
-                notes.push(format!(
-                    "embeddings are {}% done ({} of {}); semantic results are partial until `ken index` finishes",
-                    progress.embedded() * 100 / progress.total().max(1),
-                    progress.embedded(),
-                    progress.total()
-                ));
-            }
+        if let Some(progress) = progress
+            && !progress.complete()
+            && progress.total() > 0
+        {
+            notes.push(format!(
+                "embeddings are {}% done ({} of {}); semantic results are partial until `ken index` finishes",
+                progress.embedded() * 100 / progress.total().max(1),
+                progress.embedded(),
+                progress.total()
+            ));
         }
         timings.total_ms = ms(start);
         Ok(SearchResponse { query: plan.text, mode: options.mode, hits, terms: plan.terms, notes, timings })

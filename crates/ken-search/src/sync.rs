@@ -13,7 +13,7 @@
 //!    shard, then marked done. A killed run loses at most one batch.
 
 use crate::lexical;
-use crate::shard::{PointPayload, ShardError, SharedShard};
+use crate::shard::{PointPayload, ShardError, SharedShard, VectorShard};
 use ken_core::{Cancel, Chunk, ChunkContext, SymbolKind};
 use ken_embed::Embedder;
 use ken_store::{EmbedProgress, PointRow, Store, StoreError, UnitText};
@@ -263,9 +263,7 @@ fn write_batch(
     // a cached vector must go in, so a lexical-only index never touches it.
     let shard = if embedded.is_empty() { shards.existing(dim)? } else { Some(shards.get(dim)?) };
     if let Some(shard) = shard {
-        shard.delete_files(batch)?;
-        shard.upsert(embedded)?;
-        shard.flush()?;
+        replace_files(&shard, batch, embedded)?;
     }
     if let Some(lane) = statics {
         let points: Vec<_> = units
@@ -273,11 +271,7 @@ fn write_batch(
             .zip(static_vectors)
             .flat_map(|((_, units), vectors)| units.iter().zip(vectors).map(|(unit, v)| (unit.point_id, payload(unit), v)))
             .collect();
-        let shard = lane.shards.get(lane.embedder.dim())?;
-        shard.delete_files(batch)?;
-        shard.upsert(points)?;
-        // Durable before the points are marked synced below.
-        shard.flush()?;
+        replace_files(&*lane.shards.get(lane.embedder.dim())?, batch, points)?;
     }
     store.put_points(&rows, &[])?;
     ken_core::failpoint("index.lexical_batch");
@@ -294,6 +288,15 @@ fn payload(unit: &UnitText) -> PointPayload<'_> {
         name: &unit.name,
         qualified_name: &unit.qualified_name,
     }
+}
+
+/// The files' points in `shard` become `points`, durable before the caller
+/// records them in SQLite.
+fn replace_files(shard: &VectorShard, files: &[i64], points: Vec<(i64, PointPayload<'_>, Vec<f32>)>) -> Result<(), SyncError> {
+    shard.delete_files(files)?;
+    shard.upsert(points)?;
+    shard.flush()?;
+    Ok(())
 }
 
 /// Phase 2: embeds points that lack a dense vector, symbols first, calling
