@@ -6,7 +6,8 @@ asked, plus the generated identifier set (a knob must not cost names).
     python -m harness.tune [--corpora a,b] [--models static,minilm-int8] [--grid NAME]
 
 Prints MRR@10 and nDCG@10 per setting: over all tuning questions, per
-category, and the identifier set's rank-1 rate."""
+category, the identifier set's rank-1 rate, and MRR and nDCG by file (any
+hit in a gold definition's file matches it)."""
 
 import argparse
 import json
@@ -34,8 +35,9 @@ GRIDS = {
     "fusion": [(f"{f} k={k}", {"fusion": f, "rrf_k": k}) for f, k in [
         ("rrf", 60), ("rrf", 20), ("rrf", 10), ("rrf", 100), ("scores", 60),
     ]],
+    "decay": [(f"decay {d}", {"file_decay": d}) for d in [1, 0.75, 0.5, 0.25]],
     "priors": [(f"file {b} tests {t}", {"file_boost": b, "test_weight": t}) for b, t in [
-        (0, 1), (0.1, 1), (0.25, 1), (0.5, 1), (0, 0.5), (0, 0.25), (0.25, 0.5),
+        (0, 1), (0.05, 1), (0.1, 1), (0.15, 1), (0.25, 1), (0.5, 1), (0, 0.5), (0, 0.25), (0.1, 0.5),
     ]],
 }
 
@@ -98,19 +100,23 @@ def main(argv=None):
                     ranking = {**base_overrides, **overrides}
                     out = rows.setdefault((model, label), [])
                     for q in questions + identifiers:
-                        m = metrics.ranked(search(base, q["query"], ranking), q["gold"])
-                        out.append({"set": q["set"], "category": q.get("category"), **m})
+                        hits = search(base, q["query"], ranking)
+                        m = metrics.ranked(hits, q["gold"])
+                        f = {f"file_{k}": v for k, v in metrics.ranked_by_file(hits, q["gold"]).items()}
+                        out.append({"set": q["set"], "category": q.get("category"), **m, **f})
             finally:
                 server.kill()
     print(f"grid {args.grid}, base {base_overrides}; tuning split only")
-    print(f"{'model':12} {'setting':34} {'MRR':>6} {'nDCG':>6} {'symbol':>7} {'prose':>7} {'arch':>7} {'ident@1':>8}  n")
+    print(f"{'model':12} {'setting':34} {'MRR':>6} {'nDCG':>6} {'symbol':>7} {'prose':>7} {'arch':>7} {'ident@1':>8} "
+          f"{'fileMRR':>8} {'filenDCG':>8}  n")
     for (model, label), rs in rows.items():
         qs = [r for r in rs if r["set"] == "questions"]
         ids = [r for r in rs if r["set"] == "identifier"]
         cat = lambda c: metrics.mean([r["rr"] for r in qs if r["category"] == c])  # noqa: E731
         print(f"{model:12} {label:34} {metrics.mean([r['rr'] for r in qs]):6.3f} {metrics.mean([r['ndcg'] for r in qs]):6.3f} "
               f"{cat('symbol'):7.3f} {cat('prose'):7.3f} {cat('architecture'):7.3f} "
-              f"{metrics.mean([1.0 if r['rr'] == 1.0 else 0.0 for r in ids]):8.3f}  {len(qs)}")
+              f"{metrics.mean([1.0 if r['rr'] == 1.0 else 0.0 for r in ids]):8.3f} "
+              f"{metrics.mean([r['file_rr'] for r in qs]):8.3f} {metrics.mean([r['file_ndcg'] for r in qs]):8.3f}  {len(qs)}")
 
 
 if __name__ == "__main__":

@@ -157,6 +157,7 @@ fn bad_requests_get_4xx_json_naming_the_field() {
         ("POST", "/api/v1/search", json, r#"{"query": "x", "k": 0}"#),
         ("POST", "/api/v1/search", json, r#"{"query": "x", "mode": "psychic"}"#),
         ("POST", "/api/v1/search", json, r#"{"query": "x", "path": "[z-a]"}"#),
+        ("POST", "/api/v1/search", json, r#"{"query": "x", "ranking": {"file_decay": 1.5}}"#),
         ("GET", "/api/v1/symbols?name=", None, ""),
         ("GET", "/api/v1/symbols?name=login&limit=0", None, ""),
         ("GET", "/api/v1/symbols?name=login&limit=lots", None, ""),
@@ -237,6 +238,8 @@ fn bad_requests_get_4xx_json_naming_the_field() {
           400 invalid_field mode
         POST /api/v1/search {"query": "x", "path": "[z-a]"}
           400 invalid_field path
+        POST /api/v1/search {"query": "x", "ranking": {"file_decay": 1.5}}
+          400 invalid_field ranking.file_decay
         GET /api/v1/symbols?name= 
           400 invalid_field name
         GET /api/v1/symbols?name=login&limit=0 
