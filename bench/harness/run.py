@@ -72,6 +72,7 @@ def run_queries(system, set_name, queries, k=10):
             else:
                 answer = system.search(q["query"], k)
                 row.update(metrics.ranked(answer, q["gold"], k))
+                row.update({f"file_{m}": v for m, v in metrics.ranked_by_file(answer, q["gold"], k).items()})
             row["top"] = answer[:3]
             if answer and "start_line" in answer[0]:
                 spans = [a["end_line"] - a["start_line"] + 1 for a in answer[:k]]
@@ -112,6 +113,9 @@ def summarise(rows, set_name):
         out["mrr@10"] = metrics.mean([r.get("rr", 0.0) for r in rows])
         out["recall@10"] = metrics.mean([r.get("recall", 0.0) for r in rows])
         out["ndcg@10"] = metrics.mean([r.get("ndcg", 0.0) for r in rows])
+        # By file: any hit in a gold definition's file matches it.
+        out["file_mrr@10"] = metrics.mean([r.get("file_rr", 0.0) for r in rows])
+        out["file_ndcg@10"] = metrics.mean([r.get("file_ndcg", 0.0) for r in rows])
     # How many lines a hit covers: a system answering with whole classes
     # matches more golds by overlap than one answering with functions.
     out["mean_hit_lines"] = metrics.mean([r["span"] for r in rows if "span" in r])
@@ -353,7 +357,8 @@ def fmt(v, digits=3):
 
 def fmt_summary(m):
     if "mrr@10" in m:
-        q = f"MRR@10 {fmt(m['mrr@10'])} R@10 {fmt(m['recall@10'])} nDCG@10 {fmt(m['ndcg@10'])}"
+        q = (f"MRR@10 {fmt(m['mrr@10'])} R@10 {fmt(m['recall@10'])} nDCG@10 {fmt(m['ndcg@10'])} "
+             f"by file MRR@10 {fmt(m.get('file_mrr@10'))} nDCG@10 {fmt(m.get('file_ndcg@10'))}")
     else:
         q = f"P {fmt(m['precision'])} R {fmt(m['recall'])} F1 {fmt(m['f1'])}"
     return f"{q}  p50 {fmt(m['p50_ms'], 1)} ms  p95 {fmt(m['p95_ms'], 1)} ms  n {m['queries']}  failed {m['failures']}"
@@ -371,6 +376,7 @@ def print_table(report):
         ken = per_system.get("ken")
         print(f"\n{s}")
         head = f"  {'system':13} {'MRR@10':>7} {'R@10':>6} {'nDCG@10':>7}" if ranked else f"  {'system':13} {'P':>7} {'R':>6} {'F1':>7}"
+        head += f" {'file MRR':>8} {'file nDCG':>9}" if ranked else f" {'':>8} {'':>9}"
         print(head + f" {'p50 ms':>8} {'p95 ms':>8} {'n':>5} {'fail':>4} {'ken ×quality':>12} {'×latency':>9} {'hit lines':>9}  corpora")
         for system, m in sorted(per_system.items(), key=lambda kv: -(primary(kv[1]) or 0)):
             a, b, c = (m.get("mrr@10"), m.get("recall@10"), m.get("ndcg@10")) if ranked else (m.get("precision"), m.get("recall"), m.get("f1"))
@@ -380,7 +386,8 @@ def print_table(report):
                     q_ratio = f"{primary(ken) / primary(m):.2f}×"
                 if m.get("p50_ms") and ken.get("p50_ms"):
                     l_ratio = f"{m['p50_ms'] / ken['p50_ms']:.2f}×"
-            print(f"  {system:13} {fmt(a):>7} {fmt(b):>6} {fmt(c):>7} {fmt(m.get('p50_ms'), 1):>8} {fmt(m.get('p95_ms'), 1):>8} "
+            print(f"  {system:13} {fmt(a):>7} {fmt(b):>6} {fmt(c):>7} {fmt(m.get('file_mrr@10')):>8} {fmt(m.get('file_ndcg@10')):>9} "
+                  f"{fmt(m.get('p50_ms'), 1):>8} {fmt(m.get('p95_ms'), 1):>8} "
                   f"{m['queries']:5d} {m['failures']:4d} {q_ratio:>12} {l_ratio:>9} {fmt(m.get('mean_hit_lines'), 0):>9}  {','.join(m['corpora'])}")
     rows = [(n, sys_, st) for n, e in report["corpora"].items() for sys_, st in e["index"].items()]
     if rows:

@@ -251,6 +251,10 @@ impl Embedder for StaticEmbedder {
         &self.model_id
     }
 
+    fn is_cheap(&self) -> bool {
+        true
+    }
+
     fn dim(&self) -> usize {
         self.dim
     }

@@ -56,6 +56,11 @@ pub trait Embedder: Send + Sync {
     /// Tokens the model would read of each text (after truncation), for
     /// throughput figures.
     fn count_tokens(&self, texts: &[&str]) -> Result<usize>;
+    /// Embedding again costs no more than reading a cached vector (a static
+    /// table): its vectors are not cached.
+    fn is_cheap(&self) -> bool {
+        false
+    }
 }
 
 pub(crate) fn normalize(v: &mut [f32]) {

@@ -144,7 +144,10 @@ impl Engine {
         let known_model = ken_search::indexed_model(store)?.map(|(id, _)| id);
         // Static vectors come with the points: semantic search works seconds
         // after the first run starts, long before the model's vectors.
-        let (static_embedder, static_warning) = if request.embed { self.static_embedder() } else { (None, None) };
+        // When the model is the static one, its own vectors are the static
+        // lane: one pass writes them, not two.
+        let model_is_static = spec == ModelSpec::Static;
+        let (static_embedder, static_warning) = if request.embed && !model_is_static { self.static_embedder() } else { (None, None) };
         if static_embedder.is_none() && ken_search::static_model(store)?.is_some() {
             // Points synced from now on get no static vector: the lane is
             // off until a run with one writes every point again.
@@ -167,7 +170,11 @@ impl Engine {
             Err(e) => return Err(Error::new(crate::ErrorKind::ModelUnavailable, e.to_string())),
         };
         progress(IndexProgress::Embedding(store.embed_progress()?));
-        let summary = ken_search::embed_pending(store, &self.shards, statics, embedder.as_ref(), &spec_text, 256, cancel, |p| {
+        // A transformer's batches are small so progress shows; static
+        // vectors come a hundred times faster, and each batch's flush and
+        // bookkeeping would cost more than its embedding.
+        let batch = if model_is_static { 8192 } else { 256 };
+        let summary = ken_search::embed_pending(store, &self.shards, statics, embedder.as_ref(), &spec_text, batch, cancel, |p| {
             progress(IndexProgress::Embedding(*p))
         })?;
         report.embed = Some(summary);

@@ -327,13 +327,15 @@ pub fn embed_pending(
         let units = store.units_by_points(&ids)?;
         let texts: Vec<String> = units.iter().map(embed_text).collect();
         let hashes: Vec<[u8; 16]> = texts.iter().map(|t| text_hash(t)).collect();
-        let cached = store.cached_embeddings(&model, &hashes)?;
+        let cached = if embedder.is_cheap() { Default::default() } else { store.cached_embeddings(&model, &hashes)? };
         let missing: Vec<usize> = (0..texts.len()).filter(|&i| !cached.contains_key(&hashes[i])).collect();
         let missing_texts: Vec<&str> = missing.iter().map(|&i| texts[i].as_str()).collect();
         let fresh = embedder.embed_documents(&missing_texts)?;
         summary.tokens += embedder.count_tokens(&missing_texts).unwrap_or(0) as u64;
         let new_rows: Vec<([u8; 16], &[f32])> = missing.iter().zip(&fresh).map(|(&i, v)| (hashes[i], v.as_slice())).collect();
-        store.put_embeddings(&model, &new_rows)?;
+        if !embedder.is_cheap() {
+            store.put_embeddings(&model, &new_rows)?;
+        }
         summary.embedded += fresh.len() as u64;
         summary.from_cache += (texts.len() - fresh.len()) as u64;
         let mut points = Vec::with_capacity(units.len());

@@ -196,6 +196,24 @@ fn reindexing_keeps_the_shard_in_step() {
     .assert_eq(&String::from_utf8_lossy(&out.stderr));
 }
 
+/// An index embedded with the static model writes its vectors once: they
+/// are the dense lane, and there is no second static shard beside it.
+#[test]
+fn an_index_of_static_vectors_has_one_lane() {
+    let repo = Repo::new(
+        "//- billing.py\ndef compute_invoice_total(items):\n    \"\"\"Sum the line items of an invoice.\"\"\"\n    return sum(i.price for i in items)\n\
+         //- shipping.py\ndef estimate_delivery_window(order):\n    \"\"\"Days until the parcel arrives.\"\"\"\n    return 3\n",
+    );
+    let summary = json(&ken_embed_in(repo.path(), &["index", "--model", "static", "--json"]));
+    let embed = &summary["vectors"]["embed"];
+    assert!(embed["model"].as_str().unwrap().starts_with("static-"), "{summary}");
+    assert_eq!(embed["progress"]["symbols"], embed["progress"]["symbols_embedded"], "{summary}");
+    assert!(!repo.path().join(".kenning/static").exists(), "a second shard of the same vectors");
+    let out = ken_embed_in(repo.path(), &["search", "when does my parcel arrive", "--mode", "semantic", "--json", "-k", "1"]);
+    let hit = &json(&out)["hits"][0];
+    expect![[r#"estimate_delivery_window {"dense":1}"#]].assert_eq(&format!("{} {}", hit["name"].as_str().unwrap(), hit["lanes"]));
+}
+
 /// Searching a repository that was never indexed indexes it, answers at
 /// once from names and BM25, and embeds in the background.
 #[test]
