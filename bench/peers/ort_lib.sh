@@ -22,6 +22,8 @@ for n in z.namelist():
 PY
   lib=$(ls "$dir"/libonnxruntime.so.* | grep -v providers | head -n 1)
   ln -sf "$(basename "$lib")" "$dir/libonnxruntime.so"
+  # Binaries linked against it ask for its soname.
+  ln -sf "$(basename "$lib")" "$dir/libonnxruntime.so.1"
   rm -rf "$dir/dl"
   touch "$dir/.complete"
 fi

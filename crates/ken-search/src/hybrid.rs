@@ -297,6 +297,9 @@ pub struct QueryPlan {
     /// containers ("in the `Session` class"), lowercased.
     pub members: Vec<String>,
     pub containers: Vec<String>,
+    /// The query asks for a type's members ("the methods of the `Session`
+    /// class"): a plural member word.
+    pub wants_members: bool,
     pub terms: Vec<String>,
     /// Some word is spelled as code (`snake_case`, `CamelCase`, `a.b`), or
     /// the query is one word.
@@ -344,6 +347,9 @@ pub fn plan_query(raw: &str) -> Result<QueryPlan, SearchError> {
             identifiers.push(word.text.to_string());
         }
     }
+    let wants_members = lower
+        .iter()
+        .any(|w| w == "members" || w.strip_suffix("es").or_else(|| w.strip_suffix('s')).is_some_and(|one| MEMBER_WORDS.contains(&one)));
     let mut terms = lexical::terms(&text, true);
     if terms.is_empty() && identifiers.is_empty() {
         return Err(SearchError::OnlyStopwords(text));
@@ -351,7 +357,7 @@ pub fn plan_query(raw: &str) -> Result<QueryPlan, SearchError> {
     if terms.is_empty() {
         terms = lexical::terms(&text, false);
     }
-    Ok(QueryPlan { text, truncated, identifiers, members, containers, terms, spelled_as_code })
+    Ok(QueryPlan { text, truncated, identifiers, members, containers, wants_members, terms, spelled_as_code })
 }
 
 impl QueryPlan {
@@ -402,6 +408,15 @@ struct Candidate {
     score: f32,
     lanes: LaneRanks,
     exact_tier: Option<u8>,
+    /// A function the query named, declared without its body.
+    declaration: bool,
+}
+
+/// How a symbol the exact lane found matches the query's name.
+#[derive(Clone, Copy, Debug)]
+struct ExactMatch {
+    tier: u8,
+    declaration: bool,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -451,17 +466,28 @@ impl Fusion {
     /// Best first (ties by point id). `tiers` are the exact lane's match
     /// tiers: a strong name match goes first whatever the other lanes say,
     /// and takes the top score so scores stay in order.
-    fn ranked(mut self, tiers: &FxHashMap<i64, u8>) -> Vec<(i64, Candidate)> {
-        for (id, tier) in tiers {
+    fn ranked(mut self, tiers: &FxHashMap<i64, ExactMatch>, by_name_alone: bool) -> Vec<(i64, Candidate)> {
+        for (id, m) in tiers {
             if let Some(c) = self.candidates.get_mut(id) {
-                c.exact_tier = Some(*tier);
+                c.exact_tier = Some(m.tier);
+                c.declaration = m.declaration;
             }
         }
         let mut ranked: Vec<(i64, Candidate)> = self.candidates.into_iter().collect();
         ranked.sort_by(|a, b| b.1.score.total_cmp(&a.1.score).then(a.0.cmp(&b.0)));
         let best_tier = ranked.iter().filter_map(|(_, c)| c.exact_tier).filter(|&t| t <= STRONG_TIER).min();
+        // Of the names that match best, the first with a body: asked for by
+        // name, a definition answers better than a bare declaration.
+        let first_of = |best: u8| {
+            let matching = |c: &Candidate| c.exact_tier == Some(best);
+            if by_name_alone {
+                let matching = ranked.iter().enumerate().filter(|(_, (_, c))| matching(c));
+                return matching.min_by_key(|(_, (_, c))| c.lanes.exact.unwrap_or(usize::MAX)).map(|(pos, _)| pos);
+            }
+            (ranked.iter().position(|(_, c)| matching(c) && !c.declaration)).or_else(|| ranked.iter().position(|(_, c)| matching(c)))
+        };
         if let Some(best) = best_tier
-            && let Some(pos) = ranked.iter().position(|(_, c)| c.exact_tier == Some(best))
+            && let Some(pos) = first_of(best)
         {
             let mut pinned = ranked.remove(pos);
             pinned.1.score = pinned.1.score.max(ranked.first().map_or(0.0, |r| r.1.score));
@@ -543,7 +569,7 @@ impl Searcher<'_> {
             fusion.add(&ranked, Lane::Sparse, weights[1]);
         }
         // Exact identifier lane.
-        let mut tiers: FxHashMap<i64, u8> = FxHashMap::default();
+        let mut tiers: FxHashMap<i64, ExactMatch> = FxHashMap::default();
         if options.mode != Mode::Semantic {
             let t = Instant::now();
             let exact = self.exact_lane(&plan, options, paths.as_ref())?;
@@ -553,7 +579,7 @@ impl Searcher<'_> {
             tiers = exact.into_iter().collect();
         }
         let t = Instant::now();
-        let mut ranked = fusion.ranked(&tiers);
+        let mut ranked = fusion.ranked(&tiers, lexical::words(&plan.text).len() == 1);
         let ids: Vec<i64> = ranked.iter().take(fetch * 2).map(|(id, _)| *id).collect();
         let units = self.store.units_by_points(&ids)?;
         let by_id: FxHashMap<i64, &UnitText> = units.iter().map(|u| (u.point_id, u)).collect();
@@ -637,7 +663,7 @@ impl Searcher<'_> {
         plan: &QueryPlan,
         options: &SearchOptions,
         paths: Option<&FxHashSet<String>>,
-    ) -> Result<Vec<(i64, u8)>, SearchError> {
+    ) -> Result<Vec<(i64, ExactMatch)>, SearchError> {
         let mut found: FxHashMap<i64, (u8, SymbolRow)> = FxHashMap::default();
         let mut keep = |tier: u8, row: SymbolRow| {
             let entry = found.entry(row.id).or_insert((tier, row.clone()));
@@ -704,6 +730,26 @@ impl Searcher<'_> {
                 }
             }
         }
+        // "the methods of X", where X's language defines them outside X's
+        // span (Rust's `impl`, Go's receivers): X's span shows none of them,
+        // so its members answer first.
+        if plan.wants_members {
+            let types: Vec<SymbolRow> = found
+                .values()
+                .filter(|(tier, row)| *tier <= TIER_FOLDED && row.kind.is_type())
+                .filter(|(_, row)| plan.containers.is_empty() || plan.containers.contains(&row.name.to_lowercase()))
+                .map(|(_, row)| row.clone())
+                .collect();
+            for ty in types {
+                let children = self.store.children_of(ty.id)?;
+                let outside = |c: &SymbolRow| c.path != ty.path || c.start_line > ty.end_line || c.end_line < ty.start_line;
+                if children.iter().any(outside) {
+                    for child in children.into_iter().filter(|c| c.kind.is_callable() && outside(c)) {
+                        found.insert(child.id, (TIER_PAIR, child));
+                    }
+                }
+            }
+        }
         let mut rows: Vec<(u8, SymbolRow)> = found
             .into_values()
             .filter(|(_, r)| options.languages.is_empty() || options.languages.contains(&r.language))
@@ -716,11 +762,16 @@ impl Searcher<'_> {
         rows.sort_by(|(ta, a), (tb, b)| {
             ta.cmp(tb)
                 .then(kind_rank(&a.kind).cmp(&kind_rank(&b.kind)))
+                .then(declaration_only(a).cmp(&declaration_only(b)))
                 .then(importance.get(&b.id).unwrap_or(&0.0).total_cmp(importance.get(&a.id).unwrap_or(&0.0)))
                 .then(a.qualified_name.len().cmp(&b.qualified_name.len()))
                 .then(a.qualified_name.cmp(&b.qualified_name))
         });
-        Ok(rows.into_iter().take(50).map(|(tier, r)| (UnitText::point_id(false, r.id), tier)).collect())
+        Ok(rows
+            .into_iter()
+            .take(50)
+            .map(|(tier, r)| (UnitText::point_id(false, r.id), ExactMatch { tier, declaration: declaration_only(&r) }))
+            .collect())
     }
 }
 
@@ -847,6 +898,16 @@ fn asks_about_tests(query: &str) -> bool {
         "pytest",
     ];
     lexical::words(query).iter().any(|w| WORDS.contains(&w.text.to_lowercase().as_str()))
+}
+
+/// A function declared without its body: an overload's signature, an
+/// interface's or trait's method, a prototype. Asked for by name, the
+/// definition with the body is the better answer. Such a declaration is one
+/// line, no longer than its signature and the `;` after it.
+fn declaration_only(row: &SymbolRow) -> bool {
+    row.kind.is_callable()
+        && row.start_line == row.end_line
+        && (row.end_col.saturating_sub(row.start_col) as usize) <= row.signature.len() + 1
 }
 
 fn kind_rank(kind: &SymbolKind) -> u8 {
@@ -1068,7 +1129,7 @@ mod tests {
         }
         let rank = |r: Option<usize>| r.map_or("-".to_string(), |r| r.to_string());
         let lines: Vec<String> = fusion
-            .ranked(&tiers.iter().copied().collect())
+            .ranked(&tiers.iter().map(|&(id, tier)| (id, ExactMatch { tier, declaration: false })).collect(), false)
             .iter()
             .map(|(id, c)| format!("{id} {:.5} {}/{}/{}", c.score, rank(c.lanes.dense), rank(c.lanes.sparse), rank(c.lanes.exact)))
             .collect();

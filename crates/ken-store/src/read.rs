@@ -203,6 +203,16 @@ impl Store {
         Ok(self.conn.prepare_cached(&sql)?.query_row([id], symbol_row).optional()?)
     }
 
+    /// The symbols whose parent is `parent_id` (a type's methods and fields,
+    /// wherever its language defines them), in source order.
+    pub fn children_of(&self, parent_id: i64) -> Result<Vec<SymbolRow>> {
+        let sql = format!(
+            "SELECT {SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id
+             WHERE s.parent_id = ?1 ORDER BY f.path, s.start_line LIMIT 500"
+        );
+        Ok(self.conn.prepare_cached(&sql)?.query_map([parent_id], symbol_row)?.collect::<rusqlite::Result<_>>()?)
+    }
+
     /// Symbols whose qualified name, or else name, is exactly `text`.
     pub fn symbols_named(&self, text: &str) -> Result<Vec<SymbolRow>> {
         for column in ["s.qualified_name", "s.name"] {

@@ -196,6 +196,35 @@ fn reindexing_keeps_the_shard_in_step() {
     .assert_eq(&String::from_utf8_lossy(&out.stderr));
 }
 
+/// A name asked for answers with the definition that has a body, not an
+/// overload's signature or an interface's declaration; "the methods of X"
+/// answers with X's methods where they live outside X (Rust's `impl`).
+#[test]
+fn names_answer_with_definitions() {
+    let repo = Repo::new(
+        "//- pool.rs\npub struct Pool {\n    size: usize,\n}\n\nimpl Pool {\n    pub fn grow(&mut self) {\n        self.size += 1;\n    }\n}\n\
+         //- types.ts\nexport interface Subscribable {\n  subscribe(observer: Observer): Subscription;\n}\n\
+         //- observable.ts\nexport class Observable {\n  subscribe(): Subscription;\n  subscribe(next: Next): Subscription;\n  subscribe(next?: Next): Subscription {\n    return this.run(next);\n  }\n}\n",
+    );
+    stdout(&ken_in(repo.path(), &["index", "-q"]));
+    let first = |query: &str| {
+        let hit = &json(&ken_in(repo.path(), &["search", query, "--json", "-k", "1"]))["hits"][0];
+        format!("{query:?} => {} {}:{}", hit["kind"].as_str().unwrap(), hit["path"].as_str().unwrap(), hit["start_line"])
+    };
+    let lines: Vec<String> =
+        ["subscribe", "show the subscribe method in the Observable class", "show the methods in the Pool type", "Pool"]
+            .iter()
+            .map(|q| first(q))
+            .collect();
+    expect![[r#"
+        "subscribe" => method observable.ts:4
+        "show the subscribe method in the Observable class" => method observable.ts:4
+        "show the methods in the Pool type" => method pool.rs:6
+        "Pool" => struct pool.rs:1
+    "#]]
+    .assert_eq(&(lines.join("\n") + "\n"));
+}
+
 /// An index embedded with the static model writes its vectors once: they
 /// are the dense lane, and there is no second static shard beside it.
 #[test]
