@@ -476,8 +476,10 @@ impl Fusion {
         let mut ranked: Vec<(i64, Candidate)> = self.candidates.into_iter().collect();
         ranked.sort_by(|a, b| b.1.score.total_cmp(&a.1.score).then(a.0.cmp(&b.0)));
         let best_tier = ranked.iter().filter_map(|(_, c)| c.exact_tier).filter(|&t| t <= STRONG_TIER).min();
-        // Of the names that match best, the first with a body: asked for by
-        // name, a definition answers better than a bare declaration.
+        // Of the names that match best: for a bare name, the exact lane's
+        // first (its order knows definitions from declarations and the
+        // important from the rest; the other lanes only find the name
+        // again); in a sentence, the first by fused score that has a body.
         let first_of = |best: u8| {
             let matching = |c: &Candidate| c.exact_tier == Some(best);
             if by_name_alone {
@@ -731,8 +733,8 @@ impl Searcher<'_> {
             }
         }
         // "the methods of X", where X's language defines them outside X's
-        // span (Rust's `impl`, Go's receivers): X's span shows none of them,
-        // so its members answer first.
+        // span (Rust's `impl` blocks): X's span shows none of them, so its
+        // members answer first.
         if plan.wants_members {
             let types: Vec<SymbolRow> = found
                 .values()
@@ -1181,6 +1183,16 @@ mod tests {
                 2 0.03252 2/-/1
             "#]],
         );
+    }
+
+    #[test]
+    fn a_definition_goes_before_a_bare_declaration_of_its_name() {
+        // 1 declares the name (and leads the fused order), 2 defines it.
+        let mut fusion = Fusion::new(&Ranking::default());
+        fusion.add(&[(1, 0.0), (2, 0.0)], Lane::Sparse, 1.0);
+        let tiers = [(1, ExactMatch { tier: TIER_NAME, declaration: true }), (2, ExactMatch { tier: TIER_NAME, declaration: false })];
+        let order: Vec<i64> = fusion.ranked(&tiers.into_iter().collect(), false).iter().map(|(id, _)| *id).collect();
+        assert_eq!(order, [2, 1]);
     }
 
     /// Which queries keep documents and configuration at full weight.
