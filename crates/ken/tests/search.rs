@@ -84,12 +84,12 @@ fn search_a_real_package() {
         ],
         3,
         expect![[r#"
-            "how are redirects handled" [] => class requests.sessions.SessionRedirectMixin | method requests.models.Response.is_permanent_redirect | method requests.sessions.SessionRedirectMixin.resolve_redirects
+            "how are redirects handled" [] => class requests.sessions.SessionRedirectMixin | method requests.auth.HTTPDigestAuth.handle_redirect | method requests.models.Response.is_permanent_redirect
             "strip the authorization header when redirected to another host" [] => method requests.sessions.SessionRedirectMixin.should_strip_auth | method requests.sessions.SessionRedirectMixin.rebuild_auth | method requests.sessions.SessionRedirectMixin.rebuild_proxies
-            "how are redirects handled" ["--mode", "semantic"] => method requests.models.Response.is_permanent_redirect | method requests.models.Response.is_redirect | constant requests.models.REDIRECT_STATI
-            "how are redirects handled" ["--mode", "lexical"] => method requests.auth.HTTPDigestAuth.handle_redirect | method requests.sessions.SessionRedirectMixin.resolve_redirects | method requests.sessions.SessionRedirectMixin.get_redirect_target
+            "how are redirects handled" ["--mode", "semantic"] => method requests.models.Response.is_permanent_redirect | method requests.models.Response.is_redirect | class requests.sessions.SessionRedirectMixin
+            "how are redirects handled" ["--mode", "lexical"] => method requests.auth.HTTPDigestAuth.handle_redirect | class requests.exceptions.TooManyRedirects | method requests.sessions.SessionRedirectMixin.resolve_redirects
             "Session" ["--mode", "exact"] => class requests.sessions.Session | function requests.sessions.session
-            "redirect" ["--kind", "class"] => class requests.sessions.SessionRedirectMixin | class requests.sessions.SessionRedirectMixin | class requests.sessions.Session
+            "redirect" ["--kind", "class"] => class requests.exceptions.TooManyRedirects | class requests.sessions.SessionRedirectMixin | class requests.sessions.SessionRedirectMixin
             "redirect" ["--path", "requests/models.py"] => constant requests.models.REDIRECT_STATI | constant requests.models.DEFAULT_REDIRECT_LIMIT | method requests.models.Response.is_permanent_redirect
             "cookie" ["--lang", "python", "--path", "**/cookies.py", "--kind", "function"] => function requests.cookies.remove_cookie_by_name | function requests.cookies.create_cookie | function requests.cookies.cookiejar_from_dict
         "#]],
@@ -294,26 +294,26 @@ fn locked_or_damaged_shard() {
     let fixed = search(&["search", "alpha helper", "--mode", "semantic", "-k", "1"]);
     expect![[r#"
         $ ken search alpha helper -k 1
-         1. a.py:1-2  function a.alpha_helper  (0.0540)
+         1. a.py:1-2  function a.alpha_helper  (0.0492)
             function a.alpha_helper in a.py, lines 1 to 2
 
         note: static vectors answer the semantic lane: the model's are not ready (the vector index in $REPO/.kenning is in use by another ken process (an index or embedding run, or a `ken serve` or `ken mcp` that holds it); retry when it is done, or ask the server)
         $ ken search alpha helper --mode lexical -k 1
-         1. a.py:1-2  function a.alpha_helper  (0.0180)
+         1. a.py:1-2  function a.alpha_helper  (0.0164)
             function a.alpha_helper in a.py, lines 1 to 2
 
         $ ken search alpha helper -k 1
-         1. a.py:1-2  function a.alpha_helper  (0.0540)
+         1. a.py:1-2  function a.alpha_helper  (0.0492)
             function a.alpha_helper in a.py, lines 1 to 2
 
         note: static vectors answer the semantic lane: the model's are not ready (the vector index in $REPO/.kenning/vectors is damaged (Service runtime error: IO Error: Failed to deserialize $REPO/.kenning/vectors/edge_config.json: key must be a string at line 1 column 3); run `ken index --rebuild` to rebuild it from the index)
         $ ken search alpha helper --mode semantic -k 1
-         1. a.py:1-2  function a.alpha_helper  (0.0360)
+         1. a.py:1-2  function a.alpha_helper  (0.0328)
             function a.alpha_helper in a.py, lines 1 to 2
 
         note: static vectors answer the semantic lane: the model's are not ready (the vector index in $REPO/.kenning/vectors is damaged (Service runtime error: IO Error: Failed to deserialize $REPO/.kenning/vectors/edge_config.json: key must be a string at line 1 column 3); run `ken index --rebuild` to rebuild it from the index)
         $ ken search alpha helper --mode semantic -k 1
-         1. a.py:1-2  function a.alpha_helper  (0.0360)
+         1. a.py:1-2  function a.alpha_helper  (0.0328)
             function a.alpha_helper in a.py, lines 1 to 2
 
     "#]]
