@@ -533,7 +533,8 @@ class Ck(System):
         shutil.copytree(root, self.tree)
         # `ck --index` would also embed (and fetch a model); `--lex` builds
         # only the BM25 index, on its first query.
-        cmd = [str(self.bin), "--lex", "index", ".", "--topk", "1", "--jsonl", "--no-snippet"]
+        # A word every corpus's code holds: a query without a match exits 1.
+        cmd = [str(self.bin), "--lex", "return", ".", "--topk", "1", "--jsonl", "--no-snippet"]
         cold, rss = proc.peak_rss_of(cmd, INDEX_TIMEOUT, cwd=self.tree, env=self._env())
         warm, _ = proc.peak_rss_of(cmd, INDEX_TIMEOUT, cwd=self.tree, env=self._env())
         return IndexStats(cold, warm, proc.dir_size(self.tree / ".ck") / 2**20, rss,
