@@ -1,5 +1,6 @@
-# Shared by the bench scripts: pinned corpora, fetched once into bench/.cache.
-# Source it after setting $cache.
+# Shared by the bench scripts: pinned corpora, fetched once into bench/.cache
+# (or $cache, when the caller sets it).
+: "${cache:=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/.cache}"
 
 fetch_django() {
   local dir="$cache/django-5.1.4"
