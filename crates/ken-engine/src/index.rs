@@ -170,10 +170,10 @@ impl Engine {
             Err(e) => return Err(Error::new(crate::ErrorKind::ModelUnavailable, e.to_string())),
         };
         progress(IndexProgress::Embedding(store.embed_progress()?));
-        // A transformer's batches are small so progress shows; static
-        // vectors come a hundred times faster, and each batch's flush and
-        // bookkeeping would cost more than its embedding.
-        let batch = if model_is_static { 8192 } else { 256 };
+        // A transformer's batches are small so progress shows; a cheap
+        // embedder's (static vectors) come a hundred times faster, and each
+        // batch's flush and bookkeeping would cost more than its embedding.
+        let batch = if embedder.is_cheap() { 8192 } else { 256 };
         let summary = ken_search::embed_pending(store, &self.shards, statics, embedder.as_ref(), &spec_text, batch, cancel, |p| {
             progress(IndexProgress::Embedding(*p))
         })?;

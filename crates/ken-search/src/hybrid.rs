@@ -408,15 +408,21 @@ pub struct DenseView<'a> {
 struct Candidate {
     score: f32,
     lanes: LaneRanks,
-    exact_tier: Option<u8>,
-    /// A function the query named, declared without its body.
-    declaration: bool,
+    /// How the exact lane matched it, if it did.
+    exact: Option<ExactMatch>,
+}
+
+impl Candidate {
+    fn exact_tier(&self) -> Option<u8> {
+        self.exact.map(|m| m.tier)
+    }
 }
 
 /// How a symbol the exact lane found matches the query's name.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 struct ExactMatch {
     tier: u8,
+    /// A function declared without its body ([`declaration_only`]).
     declaration: bool,
 }
 
@@ -470,24 +476,24 @@ impl Fusion {
     fn ranked(mut self, tiers: &FxHashMap<i64, ExactMatch>, by_name_alone: bool) -> Vec<(i64, Candidate)> {
         for (id, m) in tiers {
             if let Some(c) = self.candidates.get_mut(id) {
-                c.exact_tier = Some(m.tier);
-                c.declaration = m.declaration;
+                c.exact = Some(*m);
             }
         }
         let mut ranked: Vec<(i64, Candidate)> = self.candidates.into_iter().collect();
         ranked.sort_by(|a, b| b.1.score.total_cmp(&a.1.score).then(a.0.cmp(&b.0)));
-        let best_tier = ranked.iter().filter_map(|(_, c)| c.exact_tier).filter(|&t| t <= STRONG_TIER).min();
+        let best_tier = ranked.iter().filter_map(|(_, c)| c.exact_tier()).filter(|&t| t <= STRONG_TIER).min();
         // Of the names that match best: for a bare name, the exact lane's
         // first (its order knows definitions from declarations and the
         // important from the rest; the other lanes only find the name
         // again); in a sentence, the first by fused score that has a body.
         let first_of = |best: u8| {
-            let matching = |c: &Candidate| c.exact_tier == Some(best);
+            let matching = |c: &Candidate| c.exact_tier() == Some(best);
             if by_name_alone {
                 let matching = ranked.iter().enumerate().filter(|(_, (_, c))| matching(c));
                 return matching.min_by_key(|(_, (_, c))| c.lanes.exact.unwrap_or(usize::MAX)).map(|(pos, _)| pos);
             }
-            (ranked.iter().position(|(_, c)| matching(c) && !c.declaration)).or_else(|| ranked.iter().position(|(_, c)| matching(c)))
+            (ranked.iter().position(|(_, c)| matching(c) && c.exact.is_some_and(|m| !m.declaration)))
+                .or_else(|| ranked.iter().position(|(_, c)| matching(c)))
         };
         if let Some(best) = best_tier
             && let Some(pos) = first_of(best)
@@ -587,7 +593,7 @@ impl Searcher<'_> {
         let units = self.store.units_by_points(&ids)?;
         let by_id: FxHashMap<i64, &UnitText> = units.iter().map(|u| (u.point_id, u)).collect();
         let top = ranked.len().min(fetch * 2);
-        let pinned = usize::from(ranked.first().is_some_and(|(_, c)| c.exact_tier.is_some_and(|t| t <= STRONG_TIER)));
+        let pinned = usize::from(ranked.first().is_some_and(|(_, c)| c.exact_tier().is_some_and(|t| t <= STRONG_TIER)));
         adjust(&mut ranked[pinned..top], &by_id, &plan, ranking);
         if pinned == 1 && top > 1 {
             // The named symbol stays first, and scores stay in order.
@@ -753,8 +759,9 @@ impl Searcher<'_> {
                 }
             }
         }
-        let mut rows: Vec<(u8, SymbolRow)> = found
+        let mut rows: Vec<(ExactMatch, SymbolRow)> = found
             .into_values()
+            .map(|(tier, row)| (ExactMatch { tier, declaration: declaration_only(&row) }, row))
             .filter(|(_, r)| options.languages.is_empty() || options.languages.contains(&r.language))
             .filter(|(_, r)| options.kinds.is_empty() || options.kinds.contains(&r.kind))
             .collect();
@@ -762,19 +769,16 @@ impl Searcher<'_> {
             rows.retain(|(_, r)| paths.contains(&r.path));
         }
         let importance = self.store.importance_of(&rows.iter().map(|(_, r)| r.id).collect::<Vec<_>>())?;
-        rows.sort_by(|(ta, a), (tb, b)| {
-            ta.cmp(tb)
+        rows.sort_by(|(ma, a), (mb, b)| {
+            ma.tier
+                .cmp(&mb.tier)
                 .then(kind_rank(&a.kind).cmp(&kind_rank(&b.kind)))
-                .then(declaration_only(a).cmp(&declaration_only(b)))
+                .then(ma.declaration.cmp(&mb.declaration))
                 .then(importance.get(&b.id).unwrap_or(&0.0).total_cmp(importance.get(&a.id).unwrap_or(&0.0)))
                 .then(a.qualified_name.len().cmp(&b.qualified_name.len()))
                 .then(a.qualified_name.cmp(&b.qualified_name))
         });
-        Ok(rows
-            .into_iter()
-            .take(50)
-            .map(|(tier, r)| (UnitText::point_id(false, r.id), ExactMatch { tier, declaration: declaration_only(&r) }))
-            .collect())
+        Ok(rows.into_iter().take(50).map(|(m, r)| (UnitText::point_id(false, r.id), m)).collect())
     }
 }
 
@@ -796,12 +800,12 @@ fn adjust(candidates: &mut [(i64, Candidate)], units: &FxHashMap<i64, &UnitText>
         // matches many members of one file (an interface's), which would
         // lift each other above the name meant.
         let mut by_file: FxHashMap<&str, Vec<f32>> = FxHashMap::default();
-        for (id, c) in candidates.iter().filter(|(_, c)| c.exact_tier.is_none()) {
+        for (id, c) in candidates.iter().filter(|(_, c)| c.exact.is_none()) {
             if let Some(u) = units.get(id) {
                 by_file.entry(u.path.as_str()).or_default().push(c.score);
             }
         }
-        for (id, c) in candidates.iter_mut().filter(|(_, c)| c.exact_tier.is_none()) {
+        for (id, c) in candidates.iter_mut().filter(|(_, c)| c.exact.is_none()) {
             let Some(scores) = units.get(id).and_then(|u| by_file.get(u.path.as_str())) else { continue };
             let mut others: Vec<f32> = scores.iter().copied().filter(|&s| s != c.score).collect();
             others.sort_by(|a, b| b.total_cmp(a));
@@ -1260,8 +1264,8 @@ mod tests {
             u.point_id = i as i64;
             u.path = path.into();
             units.push(u);
-            let exact_tier = fields.get(2).map(|t| t.parse().unwrap());
-            ranked.push((i as i64, Candidate { score: fields[1].parse().unwrap(), exact_tier, ..Default::default() }));
+            let exact = fields.get(2).map(|t| ExactMatch { tier: t.parse().unwrap(), declaration: false });
+            ranked.push((i as i64, Candidate { score: fields[1].parse().unwrap(), exact, ..Default::default() }));
         }
         let by_id: FxHashMap<i64, &UnitText> = units.iter().map(|u| (u.point_id, u)).collect();
         adjust(&mut ranked, &by_id, &plan_query("how are requests retried").unwrap(), &ranking);

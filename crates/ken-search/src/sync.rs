@@ -316,6 +316,8 @@ pub fn embed_pending(
     let model = embedder.model_id().to_string();
     check_model(store, shards, statics, embedder, spec)?;
     let mut summary = EmbedSummary { model: model.clone(), ..Default::default() };
+    // Recomputing a cheap embedder's vectors costs no more than a lookup.
+    let cache = !embedder.is_cheap();
     loop {
         if cancel.is_cancelled() {
             break;
@@ -327,13 +329,13 @@ pub fn embed_pending(
         let units = store.units_by_points(&ids)?;
         let texts: Vec<String> = units.iter().map(embed_text).collect();
         let hashes: Vec<[u8; 16]> = texts.iter().map(|t| text_hash(t)).collect();
-        let cached = if embedder.is_cheap() { Default::default() } else { store.cached_embeddings(&model, &hashes)? };
+        let cached = if cache { store.cached_embeddings(&model, &hashes)? } else { Default::default() };
         let missing: Vec<usize> = (0..texts.len()).filter(|&i| !cached.contains_key(&hashes[i])).collect();
         let missing_texts: Vec<&str> = missing.iter().map(|&i| texts[i].as_str()).collect();
         let fresh = embedder.embed_documents(&missing_texts)?;
         summary.tokens += embedder.count_tokens(&missing_texts).unwrap_or(0) as u64;
         let new_rows: Vec<([u8; 16], &[f32])> = missing.iter().zip(&fresh).map(|(&i, v)| (hashes[i], v.as_slice())).collect();
-        if !embedder.is_cheap() {
+        if cache {
             store.put_embeddings(&model, &new_rows)?;
         }
         summary.embedded += fresh.len() as u64;

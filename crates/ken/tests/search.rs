@@ -161,14 +161,15 @@ fn search_errors_say_what_to_do() {
     .assert_eq(&(lines.join("\n") + "\n"));
 }
 
+/// Two small modules with docstrings, for the embedding tests.
+const INVOICES: &str = "//- billing.py\ndef compute_invoice_total(items):\n    \"\"\"Sum the line items of an invoice.\"\"\"\n    return sum(i.price for i in items)\n\
+     //- shipping.py\ndef estimate_delivery_window(order):\n    \"\"\"Days until the parcel arrives.\"\"\"\n    return 3\n";
+
 /// Changing and deleting files updates the shard; unchanged text is never
 /// embedded twice; the model is recorded and never mixed.
 #[test]
 fn reindexing_keeps_the_shard_in_step() {
-    let repo = Repo::new(
-        "//- billing.py\ndef compute_invoice_total(items):\n    \"\"\"Sum the line items of an invoice.\"\"\"\n    return sum(i.price for i in items)\n\
-         //- shipping.py\ndef estimate_delivery_window(order):\n    \"\"\"Days until the parcel arrives.\"\"\"\n    return 3\n",
-    );
+    let repo = Repo::new(INVOICES);
     let first = json(&ken_embed_in(repo.path(), &["index", "--json"]));
     let fresh = first["vectors"]["embed"]["embedded"].as_u64().unwrap();
     assert!(fresh > 0, "{first}");
@@ -229,10 +230,7 @@ fn names_answer_with_definitions() {
 /// are the dense lane, and there is no second static shard beside it.
 #[test]
 fn an_index_of_static_vectors_has_one_lane() {
-    let repo = Repo::new(
-        "//- billing.py\ndef compute_invoice_total(items):\n    \"\"\"Sum the line items of an invoice.\"\"\"\n    return sum(i.price for i in items)\n\
-         //- shipping.py\ndef estimate_delivery_window(order):\n    \"\"\"Days until the parcel arrives.\"\"\"\n    return 3\n",
-    );
+    let repo = Repo::new(INVOICES);
     let summary = json(&ken_embed_in(repo.path(), &["index", "--model", "static", "--json"]));
     let embed = &summary["vectors"]["embed"];
     assert!(embed["model"].as_str().unwrap().starts_with("static-"), "{summary}");
