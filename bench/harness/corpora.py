@@ -103,6 +103,32 @@ def fetch(name: str) -> Path:
     return corpus.dir
 
 
+def fetch_package(registry: str, package: str, version: str, dst: Path) -> Path:
+    """One published archive, whole (code, tests, docs, config), extracted
+    into dst without its top directory (`pytest-8.1.1/`, `package/`), once:
+    a `.complete` stamp marks it done. registry: pypi-sdist, npm or crates."""
+    stamp = dst / ".complete"
+    if stamp.is_file():
+        return dst
+    if registry not in ("pypi-sdist", "npm", "crates"):
+        raise CorpusUnavailable(f"fetch_package: unknown registry {registry!r}")
+    corpus = Corpus(package, "", registry, package, version, tree=True)
+    downloads = CACHE / "downloads"
+    downloads.mkdir(parents=True, exist_ok=True)
+    tmp = dst.with_name(dst.name + ".partial")
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir(parents=True)
+    try:
+        {"pypi-sdist": _fetch_sdist, "npm": _fetch_npm, "crates": _fetch_crate}[registry](corpus, downloads, tmp)
+    except CorpusUnavailable:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    (tmp / ".complete").write_text(corpus.pin + "\n")
+    shutil.rmtree(dst, ignore_errors=True)
+    tmp.rename(dst)
+    return dst
+
+
 def _fetch_wheel(corpus, downloads, dst):
     wheel_prefix = corpus.package.replace("-", "_").lower() + "-" + corpus.version + "-"
     wheels = [p for p in downloads.glob("*.whl") if p.name.lower().startswith(wheel_prefix)]

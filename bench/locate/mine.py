@@ -1,0 +1,109 @@
+"""Step 1 of building the set: list candidate (issue, fix commit) pairs from
+a repository mirror (`fetch` puts bare git dirs under /work/.mirror).
+
+    python bench/locate/mine.py OWNER/REPO [--since 2024-01-01] > candidates.jsonl
+
+A candidate is a commit since --since whose message says it fixes or closes
+an issue ("Fixes #N", "Closes #N", "Fix #N:", ".../issues/N"), or, in
+pytest, one that adds a `changelog/N.bugfix.rst` fragment (fragments are
+named after the issue), or, in Sphinx, one that adds a `CHANGES` entry
+"#N: ..." (Sphinx's entries name the issue). Its non-test gold files must
+number 1 to 6. Whether N is an issue (not a pull request) opened on or after
+--since is checked afterwards, when its text is looked up.
+
+Issue numbers below the last number used in the year before --since (the
+highest "(#N)" in the subjects of commits of the previous December) are
+skipped: such issues were opened before --since."""
+
+import argparse
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from repos import REPOS, is_gold_candidate  # noqa: E402
+
+FIX_REF = r"(?:fix(?:e[sd])?|close[sd]?|resolve[sd]?|ref)\s*:?\s+(?:issue\s+)?(?:#|https://github\.com/{repo}/issues/)(\d+)"
+
+
+def git(repo, *args) -> str:
+    return subprocess.run(["git", "--git-dir", repo.mirror, *args], capture_output=True, text=True,
+                          check=True).stdout
+
+
+def commits_since(repo, since):
+    """(sha, commit date, subject, body) of every commit on HEAD since the date, oldest first."""
+    out = git(repo, "log", "--reverse", f"--since={since}", "--format=%H%x00%cs%x00%s%x00%b%x01")
+    for rec in out.split("\x01"):
+        rec = rec.strip("\n")
+        if rec:
+            sha, date, subject, body = rec.split("\x00")
+            yield sha, date, subject, body
+
+
+def changed_files(repo, sha):
+    out = git(repo, "diff-tree", "--no-commit-id", "-r", "--name-status", "-M", f"{sha}^", sha)
+    files = []
+    for line in out.splitlines():
+        status, *paths = line.split("\t")
+        files.append((status[0], paths[-1], paths[0]))  # status, new path, old path
+    return files
+
+
+def issue_refs(repo, sha, subject, body, files):
+    """Issue numbers a commit says it fixes."""
+    pattern = re.compile(FIX_REF.format(repo=re.escape(repo.name)), re.I)
+    refs = [int(n) for n in pattern.findall(subject + "\n" + body)]
+    if repo.name == "pytest-dev/pytest":
+        refs += [int(m.group(1)) for s, p, _ in files if s == "A"
+                 and (m := re.fullmatch(r"changelog/(\d+)\.bugfix\.rst", p))]
+    if repo.name == "sphinx-doc/sphinx":
+        refs += sphinx_changes_refs(repo, sha, files)
+    return sorted(set(refs))
+
+
+def sphinx_changes_refs(repo, sha, files):
+    """Sphinx's changelog entries start "* #N: ..." with the issue number."""
+    changes = [p for _, p, _ in files if p == "CHANGES.rst" or p.startswith("doc/changes/")]
+    if not changes:
+        return []
+    diff = git(repo, "diff", f"{sha}^", sha, "--", *changes)
+    return [int(n) for n in re.findall(r"^\+\* #(\d+):", diff, re.M)]
+
+
+def last_number_before(repo, since):
+    """The highest "(#N)" in the subjects of the month before `since`."""
+    year, month, _ = (int(x) for x in since.split("-"))
+    prev = f"{year - 1}-12-01" if month == 1 else f"{year}-{month - 1:02d}-01"
+    out = git(repo, "log", f"--since={prev}", f"--until={since}", "--format=%s")
+    numbers = [int(n) for n in re.findall(r"\(#(\d+)\)", out)]
+    return max(numbers, default=0)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("repo")
+    ap.add_argument("--since", default="2024-01-01")
+    args = ap.parse_args()
+    repo = REPOS[args.repo]
+    floor = last_number_before(repo, args.since)
+    seen = set()
+    for sha, date, subject, body in commits_since(repo, args.since):
+        if len(git(repo, "rev-list", "--parents", "-n1", sha).split()) != 2:
+            continue  # merges: their fix is in the merged commits
+        files = changed_files(repo, sha)
+        refs = [n for n in issue_refs(repo, sha, subject, body, files) if n > floor and n not in seen]
+        if len(refs) != 1:
+            continue  # none, or several issues in one fix: which report goes with which file is unclear
+        gold = [p for s, p, _ in files if is_gold_candidate(p)]
+        if not 1 <= len(gold) <= 6:
+            continue
+        seen.add(refs[0])
+        print(json.dumps({"repo": repo.name, "issue": refs[0], "fix_commit": sha, "date": date,
+                          "subject": subject, "gold": gold}))
+
+
+if __name__ == "__main__":
+    main()
