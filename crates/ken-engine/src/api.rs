@@ -9,8 +9,8 @@ use crate::Error;
 pub use ken_graph::Traversal;
 pub use ken_pipeline::PipelineResponse;
 use ken_pipeline::{MAX_TOP_K, Overrides};
-pub use ken_search::SearchResponse;
-use ken_search::{MAX_QUERY_CHARS, Mode};
+pub use ken_search::{LocateResponse, SearchResponse};
+use ken_search::{LocateWeights, MAX_QUERY_CHARS, MAX_REPORT_CHARS, Mode};
 pub use ken_store::SymbolRow;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -70,6 +70,24 @@ pub struct SearchRequest {
     /// `[search.ranking]` settings.
     #[serde(default)]
     pub ranking: Option<ken_search::RankingOverrides>,
+}
+
+/// `POST /api/v1/locate`: a bug report in; the files and functions to
+/// change out, with the evidence for each.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LocateRequest {
+    /// The whole report as written: title, prose, stack traces, code.
+    pub report: String,
+    /// Files to return (1 to 100, default 10).
+    #[serde(default)]
+    pub k: Option<usize>,
+    /// Functions and classes per file (0 to 50, default 5).
+    #[serde(default)]
+    pub symbols: Option<usize>,
+    /// Each lane's weight and the priors, over the defaults.
+    #[serde(default)]
+    pub weights: Option<LocateWeights>,
 }
 
 /// `GET /api/v1/symbols?name=…`: symbols by exact or partial name.
@@ -239,6 +257,23 @@ impl SearchRequest {
         }
         check_languages("languages", &self.languages)?;
         check_kinds("kinds", &self.kinds)
+    }
+}
+
+impl LocateRequest {
+    pub fn validate(&self) -> Result<(), Error> {
+        if self.report.trim().is_empty() {
+            return Err(Error::invalid("report", "must not be empty; paste the bug report: title, description, stack trace"));
+        }
+        if self.report.chars().count() > MAX_REPORT_CHARS {
+            return Err(Error::invalid("report", format!("is longer than {MAX_REPORT_CHARS} characters")));
+        }
+        check_range("k", self.k, 1, 100)?;
+        check_range("symbols", self.symbols, 0, 50)?;
+        if let Some((field, problem)) = self.weights.as_ref().and_then(LocateWeights::invalid) {
+            return Err(Error::invalid(&format!("weights.{field}"), problem));
+        }
+        Ok(())
     }
 }
 

@@ -13,7 +13,7 @@ use ken_core::{Language, SymbolKind};
 use ken_embed::{Embedder, ModelSpec, Resolver};
 use ken_lsp::{LspBridge, LspConfig, ServerSpec};
 use ken_pipeline::{Expansion, Live, Overrides, Pipeline, PipelineConfig, PipelineResponse, Source};
-use ken_search::{Mode, SearchOptions, SearchResponse, Searcher, SharedShard, VectorShard};
+use ken_search::{LocateOptions, Mode, SearchOptions, SearchResponse, Searcher, SharedShard, VectorShard};
 use ken_store::{Store, SymbolQuery};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -293,6 +293,29 @@ impl Engine {
             ..Default::default()
         };
         Ok(searcher.search(&request.query, &options)?)
+    }
+
+    /// Bug localization: the files (and in each, the functions) a report is
+    /// about, each with its evidence. Every lane the index has answers;
+    /// one that is off says so in `notes`.
+    pub fn locate(&self, request: &LocateRequest) -> Result<LocateResponse, Error> {
+        request.validate()?;
+        let store = self.store()?;
+        let (dense, statics, dense_off) = self.dense_lanes(&store, false, true)?;
+        let searcher = Searcher {
+            store: &store,
+            shard: dense.as_ref().map(|d| &*d.shard),
+            embedder: dense.as_ref().map(|d| &*d.embedder),
+            dense_off,
+            statics: statics.as_ref().map(DenseLane::view),
+        };
+        let defaults = LocateOptions::default();
+        let options = LocateOptions {
+            k: request.k.unwrap_or(defaults.k),
+            symbols: request.symbols.unwrap_or(defaults.symbols),
+            weights: request.weights.clone().unwrap_or(defaults.weights),
+        };
+        Ok(searcher.locate(&request.report, &options)?)
     }
 
     /// The model's lane and the static one, with why the model's is off.

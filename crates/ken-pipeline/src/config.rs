@@ -188,12 +188,7 @@ impl Default for PipelineConfig {
             noise_names: Vec::new(),
             max_code_lines: 120,
             lsp: LspSettings { request_timeout_ms: 2000, max_in_flight: 10, cache_ttl_secs: 300, budget_ms: 1000, servers: Vec::new() },
-            server: ServerSettings {
-                addr: "127.0.0.1:7878".into(),
-                request_timeout_secs: 30,
-                max_body_bytes: 64 * 1024,
-                max_concurrent: 64,
-            },
+            server: ServerSettings { addr: "127.0.0.1:7878".into(), request_timeout_secs: 30, max_body_bytes: 1 << 20, max_concurrent: 64 },
         }
     }
 }

@@ -881,7 +881,7 @@ pub fn is_test_path(path: &str) -> bool {
 }
 
 /// The query is about tests, examples or benchmarks themselves.
-fn asks_about_tests(query: &str) -> bool {
+pub(crate) fn asks_about_tests(query: &str) -> bool {
     const WORDS: &[&str] = &[
         "test",
         "tests",

@@ -236,6 +236,13 @@ fn push_token(out: &mut String, term: &str) {
     let _ = write!(out, "x{:012x}", xxhash_rust::xxh3::xxh3_64(term.as_bytes()) >> 16);
 }
 
+/// A term's FTS5 token (see [`push_token`]).
+pub fn token(term: &str) -> String {
+    let mut out = String::new();
+    push_token(&mut out, term);
+    out
+}
+
 thread_local! {
     /// Each distinct word's tokens, rendered once per thread: code repeats
     /// its words endlessly, so most words of a document are a lookup.

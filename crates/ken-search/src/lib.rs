@@ -7,15 +7,23 @@
 //! - `lexical.rs`: code-aware tokenizer into hashed FTS5 tokens. Pure.
 //! - `sync.rs`: SQLite → points and BM25 rows, then embeddings (resumable).
 //! - `hybrid.rs`: dense + BM25 + exact-identifier lanes, RRF, de-duplication.
+//! - `report.rs`: a bug report read as evidence (frames, paths, names, phrases). Pure.
+//! - `locate.rs`: bug localization: the report's evidence, lane by lane, ranks files and their symbols.
 
 mod hybrid;
 pub mod lexical;
+mod locate;
+pub mod report;
 mod shard;
 mod sync;
 
 pub use hybrid::{
     DenseView, FusionMethod, Hit, LaneRanks, LaneScores, MAX_QUERY_CHARS, Mode, QueryPlan, Ranking, RankingOverrides, SearchError,
     SearchOptions, SearchResponse, Searcher, Snippet, Timings, is_test_path, plan_query,
+};
+pub use locate::{
+    Evidence, EvidenceKind, EvidenceSummary, FileHit, LocateOptions, LocateResponse, LocateTimings, LocateWeights, MAX_REPORT_CHARS,
+    SymbolHit,
 };
 pub use shard::{PointFilter, SHARD_DIR, STATIC_SHARD_DIR, ShardError, SharedShard, VectorShard};
 pub use sync::{

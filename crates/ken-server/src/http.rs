@@ -47,6 +47,7 @@ pub fn router(engine: Arc<Engine>) -> Router {
         .route("/openapi.json", get(openapi))
         .route("/api/v1/hybrid-search", post(hybrid_search))
         .route("/api/v1/search", post(search))
+        .route("/api/v1/locate", post(locate))
         .route("/api/v1/symbols", get(symbols))
         .route("/api/v1/symbol", get(symbol))
         .route("/api/v1/graph/{relation}", get(graph))
@@ -124,6 +125,13 @@ async fn search(State(state): State<AppState>, ApiJson(request): ApiJson<SearchR
         return ApiError::from(e).into_response();
     }
     respond(run(&state, move |e| e.search(&request)).await)
+}
+
+async fn locate(State(state): State<AppState>, ApiJson(request): ApiJson<LocateRequest>) -> Response {
+    if let Err(e) = request.validate() {
+        return ApiError::from(e).into_response();
+    }
+    respond(run(&state, move |e| e.locate(&request)).await)
 }
 
 async fn symbols(State(state): State<AppState>, ApiQuery(request): ApiQuery<SymbolsRequest>) -> Response {

@@ -74,6 +74,13 @@ impl KenMcp {
         self.call(move |e| e.hybrid_search(&request)).await
     }
 
+    #[tool(description = "Bug localization: give a whole bug report (title, description, stack traces, code, as \
+        written) and get the files most likely to need the fix, best first, each with the functions and classes most \
+        likely to change and the evidence for each (which frame, path, name, message or passage matched).")]
+    async fn locate(&self, Parameters(request): Parameters<LocateRequest>) -> ToolResult {
+        self.call(move |e| e.locate(&request)).await
+    }
+
     #[tool(description = "Find symbols by exact or partial name (case-insensitive, exact matches first).")]
     async fn find_symbols(&self, Parameters(request): Parameters<SymbolsRequest>) -> ToolResult {
         self.call(move |e| e.symbols(&request)).await
@@ -121,7 +128,7 @@ impl ServerHandler for KenMcp {
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build()).with_instructions(
             "Kenning answers questions about this repository's code. Start with `search` (or `hybrid_search` for \
-             clusters of related code), then `symbol` for a definition's full code, and `callers`, `callees`, \
+             clusters of related code; `locate` for a whole bug report), then `symbol` for a definition's full code, and `callers`, `callees`, \
              `subclasses` and `refs` to follow the dependency graph.",
         )
     }

@@ -18,8 +18,10 @@ pub fn document() -> Value {
     let hybrid_request = req(requests.subschema_for::<HybridSearchRequest>());
     let search_request = req(requests.subschema_for::<SearchRequest>());
     let reindex_request = req(requests.subschema_for::<ReindexRequest>());
+    let locate_request = req(requests.subschema_for::<LocateRequest>());
     let pipeline = responses.subschema_for::<ken_engine::api::PipelineResponse>().to_value();
     let search = responses.subschema_for::<ken_engine::api::SearchResponse>().to_value();
+    let located = responses.subschema_for::<ken_engine::api::LocateResponse>().to_value();
     let symbols = responses.subschema_for::<Vec<ken_engine::api::SymbolRow>>().to_value();
     let symbol = responses.subschema_for::<SymbolDetail>().to_value();
     let traversal = responses.subschema_for::<ken_engine::api::Traversal>().to_value();
@@ -52,6 +54,13 @@ pub fn document() -> Value {
         "responses": { "200": ok(&search), "413": err("Body too large"), "415": err("Body is not JSON") },
     });
     errors(&mut plain);
+    let mut locate = json!({
+        "summary": "Bug localization: a whole report in, the files and functions to change out, with the evidence for each",
+        "operationId": "locate",
+        "requestBody": body(&locate_request),
+        "responses": { "200": ok(&located), "413": err("Body too large"), "415": err("Body is not JSON") },
+    });
+    errors(&mut locate);
     let mut find = json!({
         "summary": "Symbols by exact or partial name",
         "operationId": "symbols",
@@ -97,6 +106,7 @@ pub fn document() -> Value {
             "/openapi.json": { "get": { "summary": "This document", "operationId": "openapi", "responses": { "200": { "description": "OK" } } } },
             "/api/v1/hybrid-search": { "post": hybrid },
             "/api/v1/search": { "post": plain },
+            "/api/v1/locate": { "post": locate },
             "/api/v1/symbols": { "get": find },
             "/api/v1/symbol": { "get": one },
             "/api/v1/graph/{relation}": { "get": walk },

@@ -295,6 +295,78 @@ impl Store {
         Ok(rows)
     }
 
+    /// How often `token` occurs in each chunk, read from the BM25 index
+    /// itself (FTS5's `instance` vocabulary): whole-file BM25 for a long
+    /// query needs no second index. Chunks tile a file (only line windows
+    /// of an oversized node overlap), so their counts add up to the
+    /// file's. `(chunk point id, file id, count)`.
+    pub fn chunk_term_counts(&self, token: &str) -> Result<Vec<(i64, i64, u32)>> {
+        self.conn.execute_batch("CREATE VIRTUAL TABLE IF NOT EXISTS temp.lexical_instances USING fts5vocab(main, lexical, instance)")?;
+        let rows = self
+            .conn
+            .prepare_cached(
+                "SELECT v.doc, p.file_id, count(*) FROM temp.lexical_instances v JOIN points p ON p.id = v.doc
+                 WHERE v.term = ?1 AND p.unit = 1 GROUP BY v.doc",
+            )?
+            .query_map([token], |r| Ok((r.get(0)?, r.get(1)?, r.get::<_, i64>(2)? as u32)))?
+            .collect::<rusqlite::Result<_>>()?;
+        Ok(rows)
+    }
+
+    /// `(point id, symbol it is named after, bytes)` of the chunks of these files.
+    pub fn chunks_of_files(&self, file_ids: &[i64]) -> Result<Vec<(i64, Option<i64>, u32)>> {
+        let mut stmt = self.conn.prepare_cached("SELECT id, symbol_id, end_byte - start_byte FROM chunks WHERE file_id = ?1")?;
+        let mut out = Vec::new();
+        for file in file_ids {
+            for row in stmt.query_map([file], |r| Ok((UnitText::point_id(true, r.get(0)?), r.get(1)?, r.get::<_, i64>(2)? as u32)))? {
+                out.push(row?);
+            }
+        }
+        Ok(out)
+    }
+
+    /// The file of each point, in the order given (`-1` for a point no
+    /// longer in the index).
+    pub fn files_of_points(&self, point_ids: &[i64]) -> Result<Vec<i64>> {
+        let mut stmt = self.conn.prepare_cached("SELECT file_id FROM points WHERE id = ?1")?;
+        let mut out = Vec::with_capacity(point_ids.len());
+        for id in point_ids {
+            out.push(stmt.query_row([id], |r| r.get(0)).optional()?.unwrap_or(-1));
+        }
+        Ok(out)
+    }
+
+    /// The symbol each point is (a symbol's point) or is named after (a
+    /// chunk's), in the order given; `None` for top-level code and for
+    /// points no longer in the index.
+    pub fn symbols_of_points(&self, point_ids: &[i64]) -> Result<Vec<Option<i64>>> {
+        let mut chunk = self.conn.prepare_cached("SELECT symbol_id FROM chunks WHERE id = ?1")?;
+        let mut out = Vec::with_capacity(point_ids.len());
+        for &point in point_ids {
+            let (is_chunk, id) = UnitText::unit_of(point);
+            out.push(if is_chunk { chunk.query_row([id], |r| r.get(0)).optional()?.flatten() } else { Some(id) });
+        }
+        Ok(out)
+    }
+
+    /// Every file's language.
+    pub fn file_languages(&self) -> Result<FxHashMap<i64, Language>> {
+        let mut stmt = self.conn.prepare_cached("SELECT id, language FROM files")?;
+        let rows = stmt.query_map([], |r| Ok((r.get(0)?, crate::language(r, 1)?)))?.collect::<rusqlite::Result<_>>()?;
+        Ok(rows)
+    }
+
+    /// `(file id, path, bytes)` of every file that has chunks: the
+    /// documents of whole-file BM25.
+    pub fn chunked_files(&self) -> Result<Vec<(i64, String, u64)>> {
+        let rows = self
+            .conn
+            .prepare_cached("SELECT f.id, f.path, f.size FROM files f WHERE EXISTS (SELECT 1 FROM chunks c WHERE c.file_id = f.id)")?
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get::<_, i64>(2)? as u64)))?
+            .collect::<rusqlite::Result<_>>()?;
+        Ok(rows)
+    }
+
     /// Ids of up to `limit` points without a dense vector: symbols before chunks,
     /// so semantic search over symbols works early on a large repository.
     pub fn pending_points(&self, limit: usize) -> Result<Vec<i64>> {

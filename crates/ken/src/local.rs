@@ -27,6 +27,10 @@ pub struct Ask {
     pub args: Vec<String>,
     /// The embedding model the client was told to use (`--model`, `--model-dir`, `KEN_MODEL_DIR`).
     pub model: Option<String>,
+    /// What the command reads besides its arguments (`ken locate`'s report,
+    /// from stdin or a file), read by the client.
+    #[serde(default)]
+    pub input: Option<String>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -39,12 +43,12 @@ pub enum Answer {
 /// What a server does with a client's request (`read::answer`).
 pub type Handler = fn(&Engine, Ask) -> Answer;
 
-/// The longest request line a server reads.
-const MAX_ASK_BYTES: u64 = 1 << 20;
+/// The longest request line a server reads (a report for `ken locate` rides in it).
+const MAX_ASK_BYTES: u64 = 4 << 20;
 
 /// Asks the server holding `index_dir` to run this process's command.
 /// `None`: no server, or it declined; run the command here.
-pub fn ask(index_dir: &Path, context: &Context, model: Option<String>) -> Option<Output> {
+pub fn ask(index_dir: &Path, context: &Context, model: Option<String>, input: Option<String>) -> Option<Output> {
     #[cfg(unix)]
     {
         use std::io::{BufRead, Write};
@@ -63,7 +67,7 @@ pub fn ask(index_dir: &Path, context: &Context, model: Option<String>) -> Option
             }
         };
         let args = std::env::args_os().map(|a| a.into_string()).collect::<Result<Vec<_>, _>>().ok()?;
-        let ask = Ask { version: env!("CARGO_PKG_VERSION").to_string(), context: context.clone(), args, model };
+        let ask = Ask { version: env!("CARGO_PKG_VERSION").to_string(), context: context.clone(), args, model, input };
         let mut line = serde_json::to_string(&ask).ok()?;
         line.push('\n');
         stream.write_all(line.as_bytes()).ok()?;

@@ -3,6 +3,7 @@
 
 mod graph;
 mod local;
+mod locate;
 mod model;
 mod output;
 mod read;

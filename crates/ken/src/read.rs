@@ -5,7 +5,7 @@
 
 use crate::local::{Answer, Ask};
 use crate::output::{self, Context, Output};
-use crate::{graph, search};
+use crate::{graph, locate, search};
 use anyhow::{Result, bail};
 use clap::{Args, Subcommand};
 use ken_engine::{Engine, EngineOptions};
@@ -56,6 +56,9 @@ pub enum ReadCommand {
     Graph(graph::GraphArgs),
     /// Search code: natural language, names, or both (dense + BM25 + exact names).
     Search(search::SearchArgs),
+    /// Find the files and functions a bug report is about: paste the whole
+    /// report (title, prose, stack traces, code), as an argument or on stdin.
+    Locate(locate::LocateArgs),
     /// Show what the index holds and how far embedding got.
     Status {
         #[arg(long)]
@@ -65,7 +68,7 @@ pub enum ReadCommand {
 
 /// Runs a read command: by the server that holds the index when one is up
 /// and can answer it, else here. Prints the output and fails with its error.
-pub fn run(cwd: &Path, index_dir: Option<PathBuf>, command: ReadCommand) -> Result<()> {
+pub fn run(cwd: &Path, index_dir: Option<PathBuf>, mut command: ReadCommand) -> Result<()> {
     let dir = match index_dir {
         Some(d) => cwd.join(d),
         None => ken_index::default_index_dir(&crate::repo_root(cwd)),
@@ -81,7 +84,15 @@ pub fn run(cwd: &Path, index_dir: Option<PathBuf>, command: ReadCommand) -> Resu
         ReadCommand::Search(args) => args.model.explicit()?.map(|(_, text)| text),
         _ => None,
     };
-    let output = match crate::local::ask(&dir, &context, model) {
+    // The client reads the report: the server has another stdin and cwd.
+    let input = match &mut command {
+        ReadCommand::Locate(args) => {
+            args.read_report(&context)?;
+            args.text.clone()
+        }
+        _ => None,
+    };
+    let output = match crate::local::ask(&dir, &context, model, input) {
         Some(output) => output,
         None => here(&dir, &context, command)?,
     };
@@ -123,6 +134,7 @@ fn here(dir: &Path, context: &Context, command: ReadCommand) -> Result<Output> {
 pub fn execute(engine: &Engine, context: &Context, command: &ReadCommand, out: &mut Output) -> Result<()> {
     match command {
         ReadCommand::Search(args) => search::search(engine, context, args, out),
+        ReadCommand::Locate(args) => locate::locate(engine, args, out),
         ReadCommand::Symbols(args) => symbols(engine, args, out),
         ReadCommand::Outline(args) => outline(engine, context, args, out),
         ReadCommand::Graph(args) => graph::run(&engine.store()?, args, out),
@@ -237,10 +249,16 @@ pub fn answer(engine: &Engine, ask: Ask) -> Answer {
     if ask.version != env!("CARGO_PKG_VERSION") {
         return Answer::Declined(format!("this server runs ken {}, the client {}", env!("CARGO_PKG_VERSION"), ask.version));
     }
-    let command = match crate::parse_read_command(&ask.args) {
+    let mut command = match crate::parse_read_command(&ask.args) {
         Some(command) => command,
         None => return Answer::Declined("not a read command".into()),
     };
+    if let ReadCommand::Locate(args) = &mut command {
+        match ask.input {
+            Some(text) => args.text = Some(text),
+            None => return Answer::Declined("the client sent no report".into()),
+        }
+    }
     if let ReadCommand::Search(args) = &command {
         if ask.model.is_some() && ask.model.as_deref() != engine.model_text() {
             return Answer::Declined("the client asks for another embedding model".into());

@@ -118,7 +118,7 @@ fn bad_requests_get_4xx_json_naming_the_field() {
     let repo = shop();
     let server = Server::start(&repo, &[]);
     let json = Some("application/json");
-    let big = format!(r#"{{"query": "{}"}}"#, "x".repeat(100_000));
+    let big = format!(r#"{{"query": "{}"}}"#, "x".repeat(2_000_000));
     let cases: &[(&str, &str, Option<&str>, &str)] = &[
         ("POST", "/api/v1/hybrid-search", json, r#"{"query": "x", "top_k": 0}"#),
         ("POST", "/api/v1/hybrid-search", json, r#"{"query": "x", "top_k": 101}"#),

@@ -1,0 +1,778 @@
+//! Bug localization: a whole report in, the files and functions to change
+//! out, each with the evidence that put it there.
+//!
+//! The report is read as evidence (`report.rs`) and each kind feeds the lane
+//! that fits it; every lane ranks files, and the ranks are fused (RRF):
+//! - frames: the files a stack trace runs through, nearest the error first;
+//! - paths: files the report names (`sqlmigrate.py`, `a/b.py`, a module's
+//!   dotted path), and words that are a file's name (`sqlmigrate`);
+//! - names: files that define the names the report spells as code;
+//! - phrases: files that hold an error message's words, near each other;
+//! - text: BM25 over whole files, with the report's every word;
+//! - semantic: the dense lane's best point per file.
+//!
+//! Within each file, symbols score by the frames whose lines they hold, the
+//! names they define, and their own BM25 and dense ranks.
+
+use crate::hybrid::{asks_about_prose, asks_about_tests, is_test_path};
+use crate::lexical;
+use crate::report::{self, Report};
+use crate::shard::PointFilter;
+use crate::{SearchError, Searcher};
+use ken_core::{Family, Language, SymbolKind};
+use ken_store::{SymbolRow, UnitText};
+use rustc_hash::{FxHashMap, FxHashSet};
+use serde::{Deserialize, Serialize};
+use std::time::Instant;
+
+/// Longest report read (characters): far beyond any real one, a bound
+/// against a pasted log of megabytes.
+pub const MAX_REPORT_CHARS: usize = 200_000;
+
+#[derive(Clone, Debug)]
+pub struct LocateOptions {
+    /// Files to return.
+    pub k: usize,
+    /// Symbols per file.
+    pub symbols: usize,
+    pub weights: LocateWeights,
+}
+
+impl Default for LocateOptions {
+    fn default() -> Self {
+        LocateOptions { k: 10, symbols: 5, weights: LocateWeights::default() }
+    }
+}
+
+/// Each lane's weight in the fusion of file ranks, and the priors.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields, default)]
+pub struct LocateWeights {
+    pub frames: f32,
+    pub paths: f32,
+    pub names: f32,
+    pub phrases: f32,
+    pub text: f32,
+    pub semantic: f32,
+    /// RRF's k: small, so a lane's first few files stand out.
+    pub rrf_k: f32,
+    /// Factor on tests, examples and vendored code unless the report is about them.
+    pub test_weight: f32,
+    /// Factor on documents and configuration unless the report is about them.
+    pub docs_weight: f32,
+}
+
+impl Default for LocateWeights {
+    fn default() -> Self {
+        LocateWeights {
+            frames: 2.0,
+            paths: 2.0,
+            names: 1.0,
+            phrases: 1.0,
+            text: 1.5,
+            semantic: 1.0,
+            rrf_k: 10.0,
+            test_weight: 0.3,
+            docs_weight: 0.3,
+        }
+    }
+}
+
+impl LocateWeights {
+    /// The first setting out of range, as (field, problem).
+    pub fn invalid(&self) -> Option<(&'static str, String)> {
+        for (field, value, high) in [
+            ("frames", self.frames, 100.0),
+            ("paths", self.paths, 100.0),
+            ("names", self.names, 100.0),
+            ("phrases", self.phrases, 100.0),
+            ("text", self.text, 100.0),
+            ("semantic", self.semantic, 100.0),
+            ("rrf_k", self.rrf_k, 10_000.0),
+            ("test_weight", self.test_weight, 1.0),
+            ("docs_weight", self.docs_weight, 1.0),
+        ] {
+            if !(value.is_finite() && (0.0..=high).contains(&value)) {
+                return Some((field, format!("must be from 0 to {high} (got {value})")));
+            }
+        }
+        None
+    }
+}
+
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+pub struct LocateResponse {
+    /// Best first.
+    pub files: Vec<FileHit>,
+    /// What the report was read as.
+    pub evidence: EvidenceSummary,
+    pub notes: Vec<String>,
+    pub timings: LocateTimings,
+}
+
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+pub struct FileHit {
+    pub path: String,
+    #[schemars(with = "String")]
+    pub language: Language,
+    pub score: f32,
+    /// Why the file is here, strongest first.
+    pub evidence: Vec<Evidence>,
+    /// The functions and classes most likely to change, best first.
+    pub symbols: Vec<SymbolHit>,
+}
+
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+pub struct SymbolHit {
+    pub name: String,
+    pub qualified_name: String,
+    #[schemars(with = "String")]
+    pub kind: SymbolKind,
+    pub start_line: u32,
+    pub end_line: u32,
+    pub score: f32,
+    pub evidence: Vec<Evidence>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct Evidence {
+    pub kind: EvidenceKind,
+    /// What matched: the frame, path, name or phrase as the report has it,
+    /// or the lane's rank.
+    pub detail: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum EvidenceKind {
+    Frame,
+    Path,
+    Name,
+    Phrase,
+    Text,
+    Semantic,
+}
+
+/// How many of each kind of evidence the report held.
+#[derive(Clone, Debug, Default, Serialize, schemars::JsonSchema)]
+pub struct EvidenceSummary {
+    pub frames: usize,
+    /// Frames that point into this repository.
+    pub frames_in_repo: usize,
+    pub paths: usize,
+    pub names: usize,
+    pub phrases: usize,
+    pub terms: usize,
+    pub characters: usize,
+}
+
+#[derive(Clone, Debug, Default, Serialize, schemars::JsonSchema)]
+pub struct LocateTimings {
+    pub read_ms: f64,
+    pub lanes_ms: f64,
+    pub symbols_ms: f64,
+    pub total_ms: f64,
+}
+
+/// Files of the index, looked up by name and by path from the end.
+struct FileTable {
+    files: Vec<(i64, String, u64)>,
+    by_name: FxHashMap<String, Vec<usize>>,
+    /// File stems, lowercased without `_` and `-` (`sqlmigrate`, `httpclient`).
+    by_stem: FxHashMap<String, Vec<usize>>,
+}
+
+impl FileTable {
+    fn new(files: Vec<(i64, String, u64)>) -> FileTable {
+        let mut by_name: FxHashMap<String, Vec<usize>> = FxHashMap::default();
+        let mut by_stem: FxHashMap<String, Vec<usize>> = FxHashMap::default();
+        for (i, (_, path, _)) in files.iter().enumerate() {
+            let name = path.rsplit('/').next().unwrap_or(path);
+            by_name.entry(name.to_string()).or_default().push(i);
+            let stem = name.split('.').next().unwrap_or(name);
+            by_stem.entry(fold(stem)).or_default().push(i);
+        }
+        FileTable { files, by_name, by_stem }
+    }
+
+    /// Files a written path can mean: the indexed path is a suffix of it
+    /// (`/site-packages/pkg/a.py` is `pkg/a.py`), or it is a suffix of the
+    /// indexed path (`a/b.py` is `src/a/b.py`). The longest agreement wins.
+    fn resolve(&self, written: &str) -> Vec<usize> {
+        let written = written.trim_start_matches("./");
+        let name = written.rsplit('/').next().unwrap_or(written);
+        let Some(candidates) = self.by_name.get(name) else { return Vec::new() };
+        let parts: Vec<&str> = written.split('/').filter(|p| !p.is_empty() && *p != ".").collect();
+        let mut best: (usize, Vec<usize>) = (0, Vec::new());
+        for &i in candidates {
+            let indexed: Vec<&str> = self.files[i].1.split('/').collect();
+            let agree = parts.iter().rev().zip(indexed.iter().rev()).take_while(|(a, b)| a == b).count();
+            // All of the shorter path must agree.
+            if agree < parts.len().min(indexed.len()) {
+                continue;
+            }
+            match agree.cmp(&best.0) {
+                std::cmp::Ordering::Greater => best = (agree, vec![i]),
+                std::cmp::Ordering::Equal => best.1.push(i),
+                std::cmp::Ordering::Less => {}
+            }
+        }
+        best.1
+    }
+}
+
+/// `sql_migrate`, `SqlMigrate`, `sql-migrate` → `sqlmigrate`.
+fn fold(word: &str) -> String {
+    word.chars().filter(|c| *c != '_' && *c != '-').flat_map(char::to_lowercase).collect()
+}
+
+/// One lane's files, best first, each with its evidence.
+#[derive(Default)]
+struct LaneFiles {
+    ranked: Vec<usize>,
+    evidence: FxHashMap<usize, Vec<String>>,
+}
+
+impl LaneFiles {
+    fn add(&mut self, file: usize, detail: String) {
+        if !self.evidence.contains_key(&file) {
+            self.ranked.push(file);
+        }
+        let details = self.evidence.entry(file).or_default();
+        if details.len() < 3 && !details.contains(&detail) {
+            details.push(detail);
+        }
+    }
+}
+
+impl Searcher<'_> {
+    /// Ranks the files (and, in each, the symbols) a bug report is about.
+    pub fn locate(&self, text: &str, options: &LocateOptions) -> Result<LocateResponse, SearchError> {
+        let start = Instant::now();
+        let trimmed = text.trim();
+        if trimmed.is_empty() {
+            return Err(SearchError::EmptyQuery);
+        }
+        let mut notes = Vec::new();
+        let text: String = if trimmed.chars().count() > MAX_REPORT_CHARS {
+            notes.push(format!("the report was cut to its first {MAX_REPORT_CHARS} characters"));
+            trimmed.chars().take(MAX_REPORT_CHARS).collect()
+        } else {
+            trimmed.to_string()
+        };
+        let report = report::read(&text);
+        let read_ms = ms(start);
+        let t = Instant::now();
+        let table = FileTable::new(self.store.chunked_files()?);
+        let weights = &options.weights;
+
+        let frames = self.frame_lane(&report, &table);
+        let paths = self.path_lane(&report, &table);
+        let (names, defined) = self.name_lane(&report, &table)?;
+        let (phrases, holders) = self.phrase_lane(&report, &table)?;
+        let (text_lane, term_hits) = self.text_lane(&report, &table)?;
+        let (semantic, dense_points) = self.semantic_lane(&report, &table, &mut notes)?;
+        let lanes_ms = ms(t);
+
+        let lanes = [
+            (EvidenceKind::Frame, &frames, weights.frames),
+            (EvidenceKind::Path, &paths, weights.paths),
+            (EvidenceKind::Name, &names, weights.names),
+            (EvidenceKind::Phrase, &phrases, weights.phrases),
+            (EvidenceKind::Text, &text_lane, weights.text),
+            (EvidenceKind::Semantic, &semantic, weights.semantic),
+        ];
+        let mut scores: FxHashMap<usize, f32> = FxHashMap::default();
+        for (_, lane, weight) in &lanes {
+            for (rank, &file) in lane.ranked.iter().enumerate() {
+                *scores.entry(file).or_default() += weight / (weights.rrf_k + rank as f32 + 1.0);
+            }
+        }
+        let about_tests = asks_about_tests(first_line(&text));
+        let docs_weight = if asks_about_prose(first_line(&text)) { 1.0 } else { weights.docs_weight };
+        let languages = self.store.file_languages()?;
+        for (file, score) in scores.iter_mut() {
+            let (id, path, _) = &table.files[*file];
+            let family = languages.get(id).map_or(Family::Code, |l| l.family());
+            if family != Family::Code {
+                *score *= docs_weight;
+            } else if !about_tests && is_test_path(path) {
+                *score *= weights.test_weight;
+            }
+        }
+        let mut ranked: Vec<(usize, f32)> = scores.into_iter().collect();
+        ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(table.files[a.0].1.cmp(&table.files[b.0].1)));
+        ranked.truncate(options.k);
+
+        let t = Instant::now();
+        let top_ids: Vec<i64> = ranked.iter().map(|(f, _)| table.files[*f].0).collect();
+        let unit_ranks = self.unit_ranks(&term_hits, &top_ids, &dense_points)?;
+        let mut files = Vec::with_capacity(ranked.len());
+        for (file, score) in ranked {
+            let (id, path, _) = &table.files[file];
+            let mut evidence = Vec::new();
+            for (kind, lane, _) in &lanes {
+                if let Some(details) = lane.evidence.get(&file) {
+                    evidence.extend(details.iter().map(|d| Evidence { kind: *kind, detail: d.clone() }));
+                }
+            }
+            let found = Found { defined: &defined, holders: &holders, ranks: &unit_ranks };
+            let symbols = self.file_symbols(path, &report, &found, options.symbols)?;
+            files.push(FileHit {
+                path: path.clone(),
+                language: languages.get(id).copied().unwrap_or(Language::Text),
+                score,
+                evidence,
+                symbols,
+            });
+        }
+        let symbols_ms = ms(t);
+        let frames_in_repo = report.frames.iter().filter(|f| !table.resolve(&f.path).is_empty()).count();
+        let evidence = EvidenceSummary {
+            frames: report.frames.len(),
+            frames_in_repo,
+            paths: report.paths.len(),
+            names: report.names.len(),
+            phrases: report.phrases.len(),
+            terms: term_hits.weights.len(),
+            characters: text.chars().count(),
+        };
+        Ok(LocateResponse { files, evidence, notes, timings: LocateTimings { read_ms, lanes_ms, symbols_ms, total_ms: ms(start) } })
+    }
+
+    /// Files the frames run through, nearest the error first.
+    fn frame_lane(&self, report: &Report, table: &FileTable) -> LaneFiles {
+        let mut lane = LaneFiles::default();
+        for frame in &report.frames {
+            for file in table.resolve(&frame.path) {
+                let at = frame.line.map(|l| format!(":{l}")).unwrap_or_default();
+                let function = frame.function.as_deref().map(|f| format!(" in {f}")).unwrap_or_default();
+                lane.add(file, format!("frame {}: {}{at}{function}", frame.depth, table.files[file].1));
+            }
+        }
+        lane
+    }
+
+    /// Files the report names: paths, dotted module paths, and words that
+    /// are a file's stem (the rarer the stem, the surer).
+    fn path_lane(&self, report: &Report, table: &FileTable) -> LaneFiles {
+        let mut lane = LaneFiles::default();
+        for (path, _) in &report.paths {
+            let found = table.resolve(path);
+            if found.len() <= 5 {
+                for file in found {
+                    lane.add(file, format!("names the path {path}"));
+                }
+            }
+        }
+        // `django.db.models.query` is `django/db/models/query.py`.
+        for name in report.names.iter().filter(|n| n.contains('.') || n.contains("::")) {
+            let segments: Vec<&str> = name.split(['.', ':']).filter(|s| !s.is_empty()).collect();
+            for end in (2..=segments.len()).rev() {
+                let as_path = segments[..end].join("/");
+                let found: Vec<usize> = table
+                    .by_stem
+                    .get(&fold(segments[end - 1]))
+                    .into_iter()
+                    .flatten()
+                    .copied()
+                    .filter(|&i| {
+                        let p = &table.files[i].1;
+                        let without_ext = p.rsplit_once('.').map_or(p.as_str(), |(a, _)| a);
+                        without_ext.ends_with(&as_path) || as_path.ends_with(without_ext)
+                    })
+                    .collect();
+                if !found.is_empty() && found.len() <= 3 {
+                    for file in found {
+                        lane.add(file, format!("names the module {name}"));
+                    }
+                    break;
+                }
+            }
+        }
+        // Words that are a file's name: rare stems first, then by how
+        // often the report says them.
+        let mut counts: FxHashMap<String, usize> = FxHashMap::default();
+        for word in lexical::words(&report.text) {
+            for part in word.text.split(['.', ':']) {
+                let folded = fold(part);
+                if folded.len() >= 4 && !lexical::is_stopword(&folded) {
+                    *counts.entry(folded).or_default() += 1;
+                }
+            }
+        }
+        let mut stems: Vec<(&Vec<usize>, usize, &String)> =
+            counts.iter().filter_map(|(w, &n)| table.by_stem.get(w).filter(|f| f.len() <= 3).map(|f| (f, n, w))).collect();
+        stems.sort_by(|a, b| a.0.len().cmp(&b.0.len()).then(b.1.cmp(&a.1)).then(a.2.cmp(b.2)));
+        for (files, _, word) in stems {
+            for &file in files {
+                lane.add(file, format!("says `{word}`, the file's name"));
+            }
+        }
+        lane
+    }
+
+    /// Files that define the names the report spells as code; a name few
+    /// files define weighs more. Also the ids of the symbols found.
+    fn name_lane(&self, report: &Report, table: &FileTable) -> Result<(LaneFiles, FxHashMap<i64, String>), SearchError> {
+        let index: FxHashMap<&str, usize> = table.files.iter().enumerate().map(|(i, (_, p, _))| (p.as_str(), i)).collect();
+        let mut scores: FxHashMap<usize, (f32, Vec<String>)> = FxHashMap::default();
+        let mut defined: FxHashMap<i64, String> = FxHashMap::default();
+        for name in &report.names {
+            let segments: Vec<&str> = name.split(['.', ':']).filter(|s| !s.is_empty()).collect();
+            let Some(last) = segments.last() else { continue };
+            let rows: Vec<SymbolRow> = self
+                .store
+                .symbols_by_name(last)?
+                .into_iter()
+                .filter(|r| r.kind != SymbolKind::Module)
+                .filter(|r| segments.len() < 2 || qualified_ends_with(&r.qualified_name, &segments))
+                .collect();
+            let files: FxHashSet<usize> = rows.iter().filter_map(|r| index.get(r.path.as_str()).copied()).collect();
+            if files.is_empty() || files.len() > 20 {
+                continue;
+            }
+            let weight = 1.0 / files.len() as f32;
+            for r in &rows {
+                defined.entry(r.id).or_insert_with(|| name.clone());
+            }
+            for file in files {
+                let entry = scores.entry(file).or_default();
+                entry.0 += weight;
+                if entry.1.len() < 3 {
+                    entry.1.push(format!("defines `{name}`"));
+                }
+            }
+        }
+        let mut ranked: Vec<(usize, (f32, Vec<String>))> = scores.into_iter().collect();
+        ranked.sort_by(|a, b| b.1.0.total_cmp(&a.1.0).then(a.0.cmp(&b.0)));
+        let mut lane = LaneFiles::default();
+        for (file, (_, details)) in ranked {
+            for d in details {
+                lane.add(file, d);
+            }
+        }
+        Ok((lane, defined))
+    }
+
+    /// Files that hold a message's words near each other (FTS5 `NEAR`).
+    fn phrase_lane(&self, report: &Report, table: &FileTable) -> Result<(LaneFiles, FxHashMap<i64, String>), SearchError> {
+        let mut holders: FxHashMap<i64, String> = FxHashMap::default();
+        let by_id: FxHashMap<i64, usize> = table.files.iter().enumerate().map(|(i, (id, _, _))| (*id, i)).collect();
+        let mut scores: FxHashMap<usize, (f32, String)> = FxHashMap::default();
+        for phrase in &report.phrases {
+            let tokens: Vec<String> = phrase.iter().map(|w| lexical::token(w)).collect();
+            // Each word is a few tokens in a document (whole, parts, stem).
+            let query = format!("NEAR({}, {})", tokens.join(" "), tokens.len() * 3);
+            let hits = self.store.lexical_search(&query, 50, &Default::default())?;
+            let points: Vec<i64> = hits.iter().map(|(p, _)| *p).collect();
+            let files = self.store.files_of_points(&points)?;
+            let distinct: FxHashSet<i64> = files.iter().copied().collect();
+            if distinct.is_empty() || distinct.len() > 10 {
+                continue;
+            }
+            // A symbol's own point holds its whole text; a chunk only names
+            // the first definition it covers, which need not hold the words.
+            let symbol_points: Vec<i64> = points.iter().copied().filter(|&p| !UnitText::unit_of(p).0).collect();
+            let chosen = if symbol_points.is_empty() { &points } else { &symbol_points };
+            for symbol in self.store.symbols_of_points(chosen)?.into_iter().flatten() {
+                holders.entry(symbol).or_insert_with(|| phrase.join(" "));
+            }
+            for file_id in distinct {
+                if let Some(&file) = by_id.get(&file_id) {
+                    let entry = scores.entry(file).or_insert((0.0, format!("holds \"{}\"", phrase.join(" "))));
+                    entry.0 += 1.0;
+                }
+            }
+        }
+        let mut ranked: Vec<(usize, (f32, String))> = scores.into_iter().collect();
+        ranked.sort_by(|a, b| b.1.0.total_cmp(&a.1.0).then(a.0.cmp(&b.0)));
+        let mut lane = LaneFiles::default();
+        for (file, (_, detail)) in ranked {
+            lane.add(file, detail);
+        }
+        Ok((lane, holders))
+    }
+
+    /// BM25 over whole files with every term of the report (Lucene's idf,
+    /// k1 1.2, b 0.75, length in bytes); a term said often weighs more, by
+    /// the log of its count. Also each term's weight and where it occurs,
+    /// chunk by chunk, for the symbols' own BM25.
+    fn text_lane(&self, report: &Report, table: &FileTable) -> Result<(LaneFiles, TermHits), SearchError> {
+        let mut counts: FxHashMap<String, u32> = FxHashMap::default();
+        for term in lexical::terms(&report.text, true) {
+            *counts.entry(term).or_default() += 1;
+        }
+        let n = table.files.len().max(1) as f32;
+        let avg_len = (table.files.iter().map(|f| f.2).sum::<u64>() as f32 / n).max(1.0);
+        let by_id: FxHashMap<i64, usize> = table.files.iter().enumerate().map(|(i, (id, _, _))| (*id, i)).collect();
+        let mut scores: FxHashMap<usize, f32> = FxHashMap::default();
+        let mut hits = TermHits::default();
+        let mut sorted: Vec<(&String, &u32)> = counts.iter().collect();
+        sorted.sort();
+        for (term, &said) in sorted {
+            let per_chunk = self.store.chunk_term_counts(&lexical::token(term))?;
+            let mut per_file: FxHashMap<i64, u32> = FxHashMap::default();
+            for &(_, file, tf) in &per_chunk {
+                *per_file.entry(file).or_default() += tf;
+            }
+            let df = per_file.len() as f32;
+            if df == 0.0 {
+                continue;
+            }
+            let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
+            let weight = idf * (1.0 + (said as f32).ln());
+            let term_index = hits.weights.len();
+            hits.weights.push(weight);
+            for (point, _, tf) in per_chunk {
+                hits.chunks.entry(point).or_default().push((term_index, tf));
+            }
+            for (file_id, tf) in per_file {
+                let Some(&file) = by_id.get(&file_id) else { continue };
+                let len = table.files[file].2.max(1) as f32;
+                *scores.entry(file).or_default() += weight * saturate(tf as f32, len / avg_len);
+            }
+        }
+        let mut ranked: Vec<(usize, f32)> = scores.into_iter().collect();
+        ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        let mut lane = LaneFiles::default();
+        for (rank, (file, _)) in ranked.into_iter().take(200).enumerate() {
+            lane.add(file, format!("BM25 rank {}", rank + 1));
+        }
+        Ok((lane, hits))
+    }
+
+    /// The dense lane (the model's vectors, else the static ones), over
+    /// windows of the report: each file by its best point. Also each
+    /// point's best similarity, for the symbols.
+    fn semantic_lane(
+        &self,
+        report: &Report,
+        table: &FileTable,
+        notes: &mut Vec<String>,
+    ) -> Result<(LaneFiles, FxHashMap<i64, f32>), SearchError> {
+        let mut lane = LaneFiles::default();
+        let mut best: FxHashMap<i64, f32> = FxHashMap::default();
+        let view = match (self.shard, self.embedder) {
+            (Some(shard), Some(embedder)) => Some((shard, embedder)),
+            _ => self.statics.map(|s| (s.shard, s.embedder)),
+        };
+        let Some((shard, embedder)) = view else {
+            notes.push("semantic lane off: no vectors in this index (BM25, names, paths and frames answer)".into());
+            return Ok((lane, best));
+        };
+        // The model reads a few hundred tokens: the report goes in windows,
+        // the title and first paragraphs first.
+        for window in windows(&report.text, 1200).into_iter().take(4) {
+            let vector = embedder.embed_query(&window)?;
+            for (point, score) in shard.search_dense(vector, 100, &PointFilter::default())? {
+                let slot = best.entry(point).or_insert(f32::MIN);
+                *slot = slot.max(score);
+            }
+        }
+        let points: Vec<(i64, f32)> = best.iter().map(|(p, s)| (*p, *s)).collect();
+        let files = self.store.files_of_points(&points.iter().map(|(p, _)| *p).collect::<Vec<_>>())?;
+        let by_id: FxHashMap<i64, usize> = table.files.iter().enumerate().map(|(i, (id, _, _))| (*id, i)).collect();
+        let mut per_file: FxHashMap<usize, f32> = FxHashMap::default();
+        for ((_, score), file_id) in points.iter().zip(files) {
+            if let Some(&file) = by_id.get(&file_id) {
+                let slot = per_file.entry(file).or_insert(f32::MIN);
+                *slot = slot.max(*score);
+            }
+        }
+        let mut ranked: Vec<(usize, f32)> = per_file.into_iter().collect();
+        ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        for (rank, (file, _)) in ranked.into_iter().enumerate() {
+            lane.add(file, format!("semantic rank {}", rank + 1));
+        }
+        Ok((lane, best))
+    }
+
+    /// Each symbol's BM25 and dense rank among the units of the top files.
+    fn unit_ranks(&self, hits: &TermHits, files: &[i64], dense: &FxHashMap<i64, f32>) -> Result<UnitRanks, SearchError> {
+        let mut out = UnitRanks::default();
+        if files.is_empty() {
+            return Ok(out);
+        }
+        // BM25 of the chunks of these files, from the counts the text lane read.
+        let chunks = self.store.chunks_of_files(files)?;
+        let avg_len = (chunks.iter().map(|c| c.2 as f32).sum::<f32>() / chunks.len().max(1) as f32).max(1.0);
+        let mut scored: Vec<(f32, i64, Option<i64>)> = chunks
+            .iter()
+            .filter_map(|&(point, symbol, len)| {
+                let terms = hits.chunks.get(&point)?;
+                let score = terms.iter().map(|&(t, tf)| hits.weights[t] * saturate(tf as f32, len as f32 / avg_len)).sum();
+                Some((score, point, symbol))
+            })
+            .collect();
+        scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        for (rank, (_, _, symbol)) in scored.into_iter().enumerate() {
+            if let Some(symbol) = symbol {
+                out.text.entry(symbol).or_insert(rank + 1);
+            }
+        }
+        if !dense.is_empty() {
+            let mut ranked: Vec<(i64, f32)> = dense.iter().map(|(p, s)| (*p, *s)).collect();
+            ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+            let points: Vec<i64> = ranked.iter().map(|(p, _)| *p).collect();
+            let in_files = self.store.files_of_points(&points)?;
+            let symbols = self.store.symbols_of_points(&points)?;
+            let files: FxHashSet<i64> = files.iter().copied().collect();
+            let kept = symbols.into_iter().zip(in_files).filter(|(_, f)| files.contains(f)).filter_map(|(s, _)| s);
+            for (rank, symbol) in kept.enumerate() {
+                out.semantic.entry(symbol).or_insert(rank + 1);
+            }
+        }
+        Ok(out)
+    }
+
+    /// The symbols of one file most likely to change, with their evidence.
+    fn file_symbols(&self, path: &str, report: &Report, found: &Found, limit: usize) -> Result<Vec<SymbolHit>, SearchError> {
+        if limit == 0 {
+            return Ok(Vec::new());
+        }
+        let symbols = self.store.outline(path)?.unwrap_or_default();
+        let frames: Vec<&report::Frame> = report.frames.iter().filter(|f| same_file(&f.path, path)).collect();
+        let mut hits: Vec<(f32, &SymbolRow, Vec<Evidence>)> = Vec::new();
+        // What changes is a function or a type: fields and constants are
+        // found through them.
+        for s in symbols.iter().filter(|s| s.kind.is_callable() || s.kind.is_type()) {
+            let mut score = 0.0;
+            let mut evidence = Vec::new();
+            for frame in &frames {
+                let near = 1.0 / (1.0 + frame.depth as f32);
+                let holds_line = frame.line.is_some_and(|l| s.start_line <= l && l <= s.end_line);
+                let named = frame.function.as_deref() == Some(s.name.as_str());
+                if holds_line || named {
+                    // The innermost symbol that holds the line is the frame's.
+                    let innermost = holds_line
+                        && !symbols.iter().any(|o| {
+                            o.id != s.id
+                                && o.kind != SymbolKind::Module
+                                && frame.line.is_some_and(|l| o.start_line <= l && l <= o.end_line)
+                                && o.start_line >= s.start_line
+                                && o.end_line <= s.end_line
+                                && (o.start_line, o.end_line) != (s.start_line, s.end_line)
+                        });
+                    score += near
+                        * if innermost {
+                            3.0
+                        } else if named {
+                            2.0
+                        } else {
+                            0.5
+                        };
+                    let at = frame.line.map(|l| format!(" line {l}")).unwrap_or_default();
+                    evidence.push(Evidence { kind: EvidenceKind::Frame, detail: format!("frame {}{at}", frame.depth) });
+                }
+            }
+            if let Some(name) = found.defined.get(&s.id) {
+                score += 1.5;
+                evidence.push(Evidence { kind: EvidenceKind::Name, detail: format!("the report names `{name}`") });
+            }
+            if let Some(phrase) = found.holders.get(&s.id) {
+                score += 2.0;
+                evidence.push(Evidence { kind: EvidenceKind::Phrase, detail: format!("holds \"{phrase}\"") });
+            }
+            if let Some(&rank) = found.ranks.text.get(&s.id) {
+                score += 10.0 / (10.0 + rank as f32);
+                evidence.push(Evidence { kind: EvidenceKind::Text, detail: format!("BM25 rank {rank}") });
+            }
+            if let Some(&rank) = found.ranks.semantic.get(&s.id) {
+                score += 10.0 / (10.0 + rank as f32);
+                evidence.push(Evidence { kind: EvidenceKind::Semantic, detail: format!("semantic rank {rank}") });
+            }
+            if score > 0.0 {
+                hits.push((score, s, evidence));
+            }
+        }
+        hits.sort_by(|a, b| {
+            b.0.total_cmp(&a.0).then((a.1.end_line - a.1.start_line).cmp(&(b.1.end_line - b.1.start_line))).then(a.1.id.cmp(&b.1.id))
+        });
+        Ok(hits
+            .into_iter()
+            .take(limit)
+            .map(|(score, s, evidence)| SymbolHit {
+                name: s.name.clone(),
+                qualified_name: s.qualified_name.clone(),
+                kind: s.kind,
+                start_line: s.start_line,
+                end_line: s.end_line,
+                score,
+                evidence,
+            })
+            .collect())
+    }
+}
+
+/// The report's terms as the text lane read them: each term's weight
+/// (idf × how often the report says it) and its count in each chunk.
+#[derive(Default)]
+struct TermHits {
+    weights: Vec<f32>,
+    /// Chunk point id → (term, count).
+    chunks: FxHashMap<i64, Vec<(usize, u32)>>,
+}
+
+/// BM25's saturating term frequency (k1 1.2, b 0.75), for a document
+/// `relative_len` times the average length.
+fn saturate(tf: f32, relative_len: f32) -> f32 {
+    const K1: f32 = 1.2;
+    const B: f32 = 0.75;
+    tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * relative_len))
+}
+
+/// What the lanes found at the level of symbols.
+struct Found<'a> {
+    /// Symbols the report names, with the name as written.
+    defined: &'a FxHashMap<i64, String>,
+    /// Symbols that hold a phrase of the report, with the phrase.
+    holders: &'a FxHashMap<i64, String>,
+    ranks: &'a UnitRanks,
+}
+
+#[derive(Default)]
+struct UnitRanks {
+    /// Symbol id → its best unit's rank (1-based).
+    text: FxHashMap<i64, usize>,
+    semantic: FxHashMap<i64, usize>,
+}
+
+/// `a.b.C.f` ends with the segments `[C, f]` (`::` counts as `.`).
+fn qualified_ends_with(qualified: &str, segments: &[&str]) -> bool {
+    let q = qualified.replace("::", ".");
+    let suffix = segments.join(".");
+    q == suffix || q.ends_with(&format!(".{suffix}"))
+}
+
+/// A frame's written path means this indexed path (one ends the other).
+fn same_file(written: &str, indexed: &str) -> bool {
+    let written = written.trim_start_matches("./");
+    written == indexed || written.ends_with(&format!("/{indexed}")) || indexed.ends_with(&format!("/{written}"))
+}
+
+fn first_line(text: &str) -> &str {
+    text.lines().next().unwrap_or("")
+}
+
+/// The text in pieces of about `size` characters, cut at line ends.
+fn windows(text: &str, size: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut current = String::new();
+    for line in text.lines() {
+        if current.len() + line.len() > size && !current.is_empty() {
+            out.push(std::mem::take(&mut current));
+        }
+        let line: String = line.chars().take(size).collect();
+        current.push_str(&line);
+        current.push('\n');
+    }
+    if !current.trim().is_empty() {
+        out.push(current);
+    }
+    out
+}
+
+fn ms(since: Instant) -> f64 {
+    since.elapsed().as_secs_f64() * 1000.0
+}

@@ -1,0 +1,170 @@
+//! `ken locate` end to end: a bug report in (argument, file or stdin), the
+//! files and functions to change out, over a real index.
+
+mod support;
+
+use expect_test::{Expect, expect};
+use support::{Repo, json, ken_command};
+
+const SHOP: &str = r#"
+//- shop/loader.py
+import json
+
+
+def load(path):
+    with open(path) as f:
+        data = json.load(f)
+    return data["items"]
+
+
+def dump(items, path):
+    with open(path, "w") as f:
+        json.dump({"items": items}, f)
+//- shop/auth.py
+class TokenExpired(Exception):
+    pass
+
+
+class Session:
+    def refresh(self, token):
+        if token.expired:
+            raise TokenExpired("token expired before refresh could run")
+        return token.renew()
+
+    def logout(self):
+        self.token = None
+//- shop/commands/migrate.py
+def run(args):
+    fake = args.get("fake")
+    apply_all(fake)
+
+
+def apply_all(fake):
+    return fake
+//- shop/cart.py
+from shop.loader import load
+
+
+class Cart:
+    def total(self, prices):
+        return sum(p.amount * p.quantity for p in prices)
+
+    def restore(self, path):
+        self.items = load(path)
+//- tests/test_auth.py
+from shop.auth import Session
+
+
+def test_refresh_token_expired_session():
+    session = Session()
+    session.refresh(token=None)
+//- web/parser.js
+class Parser {
+  parse(text) {
+    return text.split("\n").map((line) => line.trim());
+  }
+}
+module.exports = { Parser };
+//- src/pool.rs
+pub struct Pool { size: usize }
+
+impl Pool {
+    pub fn grow(&mut self, by: usize) { self.size = self.size.checked_add(by).unwrap(); }
+}
+"#;
+
+/// One line per report: the top files, each with its first symbols.
+fn check(repo: &Repo, report: &str, expect: Expect) {
+    let out = repo.ken(&["locate", report, "--json", "-k", "3", "--symbols", "2"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let files: Vec<String> = json(&out)["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            let symbols: Vec<&str> = f["symbols"].as_array().unwrap().iter().map(|s| s["name"].as_str().unwrap()).collect();
+            format!("{} ({})", f["path"].as_str().unwrap(), symbols.join(", "))
+        })
+        .collect();
+    expect.assert_eq(&(files.join(" | ") + "\n"));
+}
+
+#[test]
+fn reports_point_at_files_and_functions() {
+    let repo = Repo::new(SHOP);
+    assert!(repo.ken(&["index", "."]).status.success());
+    // A Python traceback: the files of its frames in this repository, and of the names it spells.
+    check(
+        &repo,
+        "Cart.restore crashes on an empty file\nTraceback (most recent call last):\n  File \"/srv/app/views.py\", line 9, in get\n    cart.restore(p)\n  File \"/usr/lib/python3/site-packages/shop/cart.py\", line 9, in restore\n    self.items = load(path)\n  File \"/usr/lib/python3/site-packages/shop/loader.py\", line 7, in load\n    return data[\"items\"]\nKeyError: 'items'",
+        expect![[r#"
+            shop/cart.py (restore, Cart) | shop/loader.py (load) | web/parser.js (Parser)
+        "#]],
+    );
+    // A file named by a word of the report.
+    check(
+        &repo,
+        "the migrate command ignores the fake option",
+        expect![[r#"
+            shop/commands/migrate.py (run)
+        "#]],
+    );
+    // An error message, quoted: the file that raises it, before its test.
+    check(
+        &repo,
+        "Refreshing a session fails with \"token expired before refresh could run\" although the token is fresh",
+        expect![[r#"
+            shop/auth.py (refresh, Session) | shop/commands/migrate.py (run) | tests/test_auth.py (test_refresh_token_expired_session)
+        "#]],
+    );
+    // JavaScript and Rust traces.
+    check(
+        &repo,
+        "TypeError: text.split is not a function\n    at Parser.parse (/app/node_modules/x/web/parser.js:3:17)\n    at main (/app/index.js:4:1)",
+        expect![[r#"
+            web/parser.js (parse, Parser)
+        "#]],
+    );
+    check(
+        &repo,
+        "thread 'main' panicked at src/pool.rs:4:79:\ncalled `Option::unwrap()` on a `None` value\n",
+        expect![[r#"
+            src/pool.rs (grow, Pool) | shop/auth.py (TokenExpired) | tests/test_auth.py (test_refresh_token_expired_session)
+        "#]],
+    );
+}
+
+#[test]
+fn a_report_comes_from_stdin_or_a_file_and_says_what_is_off() {
+    let repo = Repo::new(SHOP);
+    assert!(repo.ken(&["index", "."]).status.success());
+    let report = format!("{}\nload() fails on a missing key\n", "padding line of a long log\n".repeat(2000));
+    repo.write("report.txt", &report);
+
+    let mut child = ken_command(repo.path(), &["locate", "--json", "-k", "1"])
+        .env("KEN_NO_EMBED", "1")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(&mut child.stdin.take().unwrap(), report.as_bytes()).unwrap();
+    let piped = child.wait_with_output().unwrap();
+    let from_file = repo.ken(&["locate", "--file", "report.txt", "--json", "-k", "1"]);
+    for out in [&piped, &from_file] {
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let response = json(out);
+        // Nothing is cut: the name at the end of a 54 000-character report counts.
+        assert_eq!(response["files"][0]["path"], "shop/loader.py", "{response}");
+        assert_eq!(response["evidence"]["characters"].as_u64().unwrap() as usize, report.trim().chars().count());
+        let notes = response["notes"].to_string();
+        assert!(notes.contains("semantic lane off"), "{notes}");
+    }
+
+    let empty = repo.ken(&["locate", "  "]);
+    assert!(!empty.status.success());
+    expect![[r#"
+        error: `report` must not be empty; paste the bug report: title, description, stack trace
+    "#]]
+    .assert_eq(&String::from_utf8_lossy(&empty.stderr));
+}
