@@ -7,7 +7,10 @@ A candidate is a commit since --since whose message says it fixes or closes
 an issue ("Fixes #N", "Closes #N", "Fix #N:", ".../issues/N"), or, in
 pytest, one that adds a `changelog/N.bugfix.rst` fragment (fragments are
 named after the issue), or, in Sphinx, one that adds a `CHANGES` entry
-"#N: ..." (Sphinx's entries name the issue). Its non-test gold files must
+"#N: ..." (Sphinx's entries name the issue). A pull request's merge commit
+counts when its body (the PR's title and description as GitHub writes it)
+says "Fixes/Closes/Resolves #N"; its change is taken against the first
+parent. Its non-test gold files must
 number 1 to 6. Whether N is an issue (not a pull request) opened on or after
 --since is checked afterwards, when its text is looked up.
 
@@ -91,9 +94,10 @@ def main():
     floor = last_number_before(repo, args.since)
     seen = set()
     for sha, date, subject, body in commits_since(repo, args.since):
-        if len(git(repo, "rev-list", "--parents", "-n1", sha).split()) != 2:
-            continue  # merges: their fix is in the merged commits
-        files = changed_files(repo, sha)
+        parents = len(git(repo, "rev-list", "--parents", "-n1", sha).split()) - 1
+        if parents != 1 and not (parents == 2 and re.search(FIX_REF.format(repo=re.escape(repo.name)), body, re.I)):
+            continue  # merges: their fix is in the merged commits, unless the merge body names the issue
+        files = changed_files(repo, sha)  # a merge: its change against the first parent, the whole PR
         refs = [n for n in issue_refs(repo, sha, subject, body, files) if n > floor and n not in seen]
         if len(refs) != 1:
             continue  # none, or several issues in one fix: which report goes with which file is unclear
