@@ -117,7 +117,7 @@ fn graph_symbol(r: &Row) -> rusqlite::Result<GraphSymbol> {
         end_line: r.get(8)?,
         name_line: r.get(9)?,
         name_col: r.get(10)?,
-        head: r.get::<_, Option<Vec<u8>>>(11)?.map(|b| String::from_utf8_lossy(&b).into_owned()).unwrap_or_default(),
+        head: r.get::<_, Option<String>>(11)?.unwrap_or_default(),
     })
 }
 
@@ -166,7 +166,7 @@ impl Store {
         let sql = "SELECT s.id, s.file_id, s.parent_id, s.kind, s.name, s.qualified_name, s.return_type,
                 s.start_line, s.end_line, s.name_line, s.name_col,
                 CASE WHEN s.kind = 'module' THEN NULL
-                     ELSE substr(CAST(t.text AS BLOB), s.start_byte + 1, min(s.end_byte - s.start_byte, 400)) END
+                     ELSE ken_slice(t.text, s.start_byte, min(s.end_byte - s.start_byte, 400)) END
              FROM symbols s JOIN file_text t ON t.file_id = s.file_id ORDER BY s.id";
         let mut rows: Vec<GraphSymbol> = self.conn.prepare(sql)?.query_map([], graph_symbol)?.collect::<rusqlite::Result<_>>()?;
         for s in &mut rows {

@@ -7,6 +7,7 @@
 
 mod graph;
 mod read;
+mod text;
 mod vectors;
 mod write;
 
@@ -21,8 +22,13 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 
 /// Schema migrations, in order; `PRAGMA user_version` counts those applied.
-const MIGRATIONS: &[&str] =
-    &[include_str!("schema.sql"), include_str!("schema_v2.sql"), include_str!("schema_v3.sql"), include_str!("schema_v4.sql")];
+const MIGRATIONS: &[&str] = &[
+    include_str!("schema.sql"),
+    include_str!("schema_v2.sql"),
+    include_str!("schema_v3.sql"),
+    include_str!("schema_v4.sql"),
+    include_str!("schema_v5.sql"),
+];
 
 pub const DB_FILE: &str = "index.sqlite";
 const LOCK_FILE: &str = "lock";
@@ -130,6 +136,7 @@ impl Store {
             Store::destroy(dir)?;
         }
         let conn = Connection::open(dir.join(DB_FILE)).map_err(|e| classify(dir, e))?;
+        text::register(&conn)?;
         let mut store = Store { conn, dir: dir.to_path_buf(), _lock: Some(lock) };
         store.configure().map_err(|e| classify(dir, e))?;
         store.migrate()?;
@@ -142,6 +149,7 @@ impl Store {
     /// transactions of the two take turns (each begins IMMEDIATE).
     pub fn sibling(&self) -> Result<Store> {
         let conn = Connection::open(self.dir.join(DB_FILE)).map_err(|e| classify(&self.dir, e))?;
+        text::register(&conn)?;
         let mut store = Store { conn, dir: self.dir.clone(), _lock: None };
         store.configure().map_err(|e| classify(&self.dir, e))?;
         // Each waits as long as the other's batch may take to commit, and
@@ -165,6 +173,7 @@ impl Store {
         }
         let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
         let conn = Connection::open_with_flags(&db, flags).map_err(|e| classify(dir, e))?;
+        text::register(&conn)?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
         let mut store = Store { conn, dir: dir.to_path_buf(), _lock: None };
         let version = match store.schema_version() {
@@ -178,6 +187,7 @@ impl Store {
             {
                 let uri = format!("file:{}?immutable=1", uri_path(&db));
                 store.conn = Connection::open_with_flags(&uri, flags | OpenFlags::SQLITE_OPEN_URI).map_err(|e| classify(dir, e))?;
+                text::register(&store.conn)?;
                 store.schema_version().map_err(|e| classify(dir, e))?
             }
             other => other.map_err(|e| classify(dir, e))?,

@@ -107,14 +107,15 @@ impl EmbedProgress {
 
 const SYMBOL_UNIT: &str = "SELECT s.id, s.file_id, f.path, f.language, s.kind, s.name, s.qualified_name, s.signature,
         s.docstring, s.start_line, s.end_line,
-        CAST(substr(CAST(t.text AS BLOB), s.start_byte + 1, s.end_byte - s.start_byte) AS TEXT)
+        ken_slice(t.text, s.start_byte, s.end_byte - s.start_byte)
     FROM symbols s JOIN files f ON f.id = s.file_id JOIN file_text t ON t.file_id = s.file_id";
 
 const CHUNK_UNIT: &str = "SELECT c.id, c.file_id, f.path, f.language, coalesce(s.kind, 'module'),
-        coalesce(s.name, ''), coalesce(s.qualified_name, f.module), c.symbol_id, c.start_line, c.end_line, c.text,
+        coalesce(s.name, ''), coalesce(s.qualified_name, f.module), c.symbol_id, c.start_line, c.end_line,
+        ken_slice(t.text, c.start_byte, c.end_byte - c.start_byte),
         k.name, k.start_line, k.end_line, c.class_encloses,
         m.name, m.start_line, m.end_line, c.method_encloses
-    FROM chunks c JOIN files f ON f.id = c.file_id
+    FROM chunks c JOIN files f ON f.id = c.file_id JOIN file_text t ON t.file_id = c.file_id
     LEFT JOIN symbols s ON s.id = c.symbol_id
     LEFT JOIN symbols k ON k.id = c.class_id
     LEFT JOIN symbols m ON m.id = c.method_id";

@@ -88,7 +88,8 @@ impl<'c> Writer<'c> {
                 tx.last_insert_rowid()
             }
         };
-        tx.prepare_cached("INSERT INTO file_text(file_id, text) VALUES (?1, ?2)")?.execute(params![file_id, text])?;
+        tx.prepare_cached("INSERT INTO file_text(file_id, text) VALUES (?1, ?2)")?
+            .execute(params![file_id, crate::text::compress(text)])?;
 
         // A symbol whose kind and qualified name the file still has keeps
         // its id (the first old one of that name for the first new one):
@@ -182,11 +183,10 @@ impl<'c> Writer<'c> {
         {
             let mut insert = tx.prepare_cached(
                 "INSERT INTO chunks(file_id, symbol_id, start_line, end_line, start_byte, end_byte,
-                    class_id, class_encloses, method_id, method_encloses, text)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+                    class_id, class_encloses, method_id, method_encloses)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
             )?;
             for c in &analysis.chunks {
-                let chunk_text = text.get(c.start_byte as usize..c.end_byte as usize).unwrap_or("");
                 insert.execute(params![
                     file_id,
                     c.symbol.and_then(id_of),
@@ -198,7 +198,6 @@ impl<'c> Writer<'c> {
                     c.class.as_ref().map(|x| x.encloses),
                     c.method.as_ref().and_then(|x| id_of(x.symbol)),
                     c.method.as_ref().map(|x| x.encloses),
-                    chunk_text
                 ])?;
             }
         }
