@@ -25,6 +25,10 @@ pub struct LocateArgs {
     /// Functions and classes to show per file (0 to 50).
     #[arg(long, default_value_t = 5, value_name = "N")]
     symbols: usize,
+    /// Lane weights and priors over the defaults, as JSON:
+    /// `{"frames":2,"paths":2,"names":1,"phrases":1,"text":1.5,"semantic":1,"rrf_k":10,"test_weight":0.3,"docs_weight":0.3}`.
+    #[arg(long, value_name = "JSON")]
+    weights: Option<String>,
     #[arg(long)]
     json: bool,
     /// The report's text once read (by the client: a server that answers
@@ -63,7 +67,11 @@ impl LocateArgs {
 
 pub fn locate(engine: &Engine, args: &LocateArgs, out: &mut Output) -> Result<()> {
     let Some(report) = args.text.clone() else { bail!("the report was not read") };
-    let request = LocateRequest { report, k: Some(args.k), symbols: Some(args.symbols), weights: None };
+    let weights = match &args.weights {
+        Some(text) => Some(serde_json::from_str(text).map_err(|e| anyhow::anyhow!("--weights is not valid: {e}"))?),
+        None => None,
+    };
+    let request = LocateRequest { report, k: Some(args.k), symbols: Some(args.symbols), weights };
     let response = engine.locate(&request)?;
     if args.json {
         writeln!(out.stdout, "{}", serde_json::to_string_pretty(&response)?)?;
