@@ -17,7 +17,8 @@ fn an_agent_session() {
     let tools = mcp.request("tools/list", json!({}));
     let mut names: Vec<&str> = tools["result"]["tools"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
     names.sort_unstable();
-    expect!["callees callers find_symbols hybrid_search index_status refs reindex search subclasses symbol"].assert_eq(&names.join(" "));
+    expect!["callees callers find_symbols hybrid_search index_status locate refs reindex search subclasses symbol"]
+        .assert_eq(&names.join(" "));
     for tool in tools["result"]["tools"].as_array().unwrap() {
         assert!(tool["inputSchema"]["type"] == "object", "{tool}");
         assert!(tool["description"].as_str().is_some_and(|d| d.len() > 20), "{tool}");
@@ -29,6 +30,14 @@ fn an_agent_session() {
     let clusters = mcp.answer("hybrid_search", json!({"query": "user authentication flow", "top_k": 2, "explain": true}));
     assert_eq!(clusters["results"].as_array().unwrap().len(), 2);
     assert!(clusters["results"][0]["symbols"][0]["explain"]["factors"]["text"].is_f64());
+
+    let located = mcp.answer(
+        "locate",
+        json!({"report": "Login fails\nTraceback (most recent call last):\n  File \"/srv/auth/tokens.py\", line 9, in sign\nValueError: bad key", "k": 2}),
+    );
+    assert_eq!(located["files"][0]["path"], "auth/tokens.py", "{located}");
+    let bad = mcp.call("locate", json!({"report": ""}));
+    assert_eq!(bad["error"]["data"]["field"], "report", "{bad}");
 
     let symbol = mcp.answer("symbol", json!({"symbol": "auth.passwords.hash_password"}));
     assert!(symbol["code"].as_str().unwrap().starts_with("def hash_password(password):"), "{symbol}");

@@ -116,9 +116,12 @@ fn hybrid_search_answers_the_seed_003_request() {
 #[test]
 fn bad_requests_get_4xx_json_naming_the_field() {
     let repo = shop();
+    // A small body limit, so the body over it fits in the socket's buffers
+    // and the client reads the 413 instead of a reset.
+    repo.write("ken.toml", "[server]\nmax_body_bytes = 65536\n");
     let server = Server::start(&repo, &[]);
     let json = Some("application/json");
-    let big = format!(r#"{{"query": "{}"}}"#, "x".repeat(2_000_000));
+    let big = format!(r#"{{"query": "{}"}}"#, "x".repeat(100_000));
     let cases: &[(&str, &str, Option<&str>, &str)] = &[
         ("POST", "/api/v1/hybrid-search", json, r#"{"query": "x", "top_k": 0}"#),
         ("POST", "/api/v1/hybrid-search", json, r#"{"query": "x", "top_k": 101}"#),
@@ -245,6 +248,16 @@ fn bad_requests_get_4xx_json_naming_the_field() {
           400 invalid_field path
         POST /api/v1/search {"query": "x", "ranking": {"file_decay": 1.5}}
           400 invalid_field ranking.file_decay
+        POST /api/v1/locate {"report": "  "}
+          400 invalid_field report
+        POST /api/v1/locate {"report": "x", "k": 0}
+          400 invalid_field k
+        POST /api/v1/locate {"report": "x", "weights": {"title": -1}}
+          400 invalid_field weights.title
+        POST /api/v1/locate {"report": "x", "weights": {"lanes": 2}}
+          400 invalid_field weights.lanes
+        POST /api/v1/locate {"query": "x"}
+          400 invalid_field query
         GET /api/v1/symbols?name= 
           400 invalid_field name
         GET /api/v1/symbols?name=login&limit=0 
@@ -375,6 +388,7 @@ fn symbols_graph_status_and_openapi() {
         /openapi.json
         /api/v1/hybrid-search
         /api/v1/search
+        /api/v1/locate
         /api/v1/symbols
         /api/v1/symbol
         /api/v1/graph/{relation}
