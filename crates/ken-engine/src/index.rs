@@ -19,11 +19,20 @@ pub struct IndexRequest {
     pub reembed: bool,
     /// Skip mining: only bring points and embeddings up to date.
     pub embed_only: bool,
+    /// Another index of the same repository (another commit, a CI
+    /// artifact): its embeddings are reused for every unchanged text.
+    pub seed: Option<std::path::PathBuf>,
 }
 
 impl Default for IndexRequest {
     fn default() -> IndexRequest {
-        IndexRequest { options: IndexOptions::new(Default::default(), Default::default()), embed: true, reembed: false, embed_only: false }
+        IndexRequest {
+            options: IndexOptions::new(Default::default(), Default::default()),
+            embed: true,
+            reembed: false,
+            embed_only: false,
+            seed: None,
+        }
     }
 }
 
@@ -47,6 +56,9 @@ pub struct IndexReport {
 
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct VectorReport {
+    /// Embeddings copied from the index given as `seed`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seeded: Option<u64>,
     pub sync: ken_search::SyncSummary,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub embed: Option<ken_search::EmbedSummary>,
@@ -133,6 +145,13 @@ impl Engine {
         if request.options.rebuild || request.reembed {
             ken_search::reset(store, &self.shards, &self.statics)?;
         }
+        let seeded = match &request.seed {
+            Some(seed) if !seed.join(ken_store::DB_FILE).is_file() => {
+                return Err(Error::invalid("seed", format!("{} holds no Kenning index", seed.display())));
+            }
+            Some(seed) => Some(store.seed_embeddings(seed)?),
+            None => None,
+        };
         let (spec, spec_text, explicit) = match &self.model {
             Some((spec, text)) => (spec.clone(), text.clone(), true),
             None => {
@@ -155,7 +174,7 @@ impl Engine {
         }
         let statics = static_embedder.as_deref().map(|embedder| StaticVectors { shards: &self.statics, embedder });
         let sync = ken_search::sync_points(store, &self.shards, statics, known_model.as_deref(), cancel)?;
-        let mut report = VectorReport { sync, warning: static_warning, ..VectorReport::default() };
+        let mut report = VectorReport { sync, seeded, warning: static_warning, ..VectorReport::default() };
         if !request.embed {
             return Ok(report);
         }

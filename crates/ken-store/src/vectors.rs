@@ -11,6 +11,7 @@ use ken_core::{Language, SymbolKind};
 use rusqlite::{OptionalExtension, params};
 use rustc_hash::FxHashMap;
 use serde::Serialize;
+use std::path::Path;
 
 /// A symbol or a chunk, with everything needed to embed it, index it for
 /// BM25 and filter on it.
@@ -406,6 +407,19 @@ impl Store {
         tx.execute("UPDATE files SET vsynced = 0", [])?;
         tx.commit()?;
         Ok(())
+    }
+
+    /// Copies another index's embedding cache into this one: a snapshot of
+    /// the same repository at another commit then embeds only the text that
+    /// changed. Rows already here win. Returns the rows added.
+    pub fn seed_embeddings(&mut self, other: &Path) -> Result<u64> {
+        let uri = format!("file:{}?mode=ro", crate::uri_path(&other.join(crate::DB_FILE)));
+        self.conn.execute("ATTACH DATABASE ?1 AS seed", [uri])?;
+        let copied = self
+            .conn
+            .execute("INSERT OR IGNORE INTO main.embeddings(model, hash, vector) SELECT model, hash, vector FROM seed.embeddings", []);
+        self.conn.execute("DETACH DATABASE seed", [])?;
+        Ok(copied? as u64)
     }
 
     /// Cached embeddings of `model` for the given text hashes.

@@ -83,6 +83,11 @@ struct IndexArgs {
     /// Build only the lexical and graph layers; embed later with `ken index`.
     #[arg(long, env = "KEN_NO_EMBED", value_parser = clap::builder::BoolishValueParser::new())]
     no_embed: bool,
+    /// Reuse the embeddings of another index of this repository (another
+    /// commit or branch, a CI artifact): a directory holding `index.sqlite`,
+    /// or a repository with its `.kenning`. Only changed text is embedded.
+    #[arg(long, value_name = "DIR")]
+    from: Option<PathBuf>,
     /// Throw away the embeddings and embed everything again (after changing --model).
     #[arg(long)]
     reembed: bool,
@@ -175,6 +180,23 @@ pub(crate) fn repo_root(dir: &Path) -> PathBuf {
     dir.ancestors().find(|a| a.join(".kenning").is_dir() || a.join(".git").exists()).unwrap_or(dir).to_path_buf()
 }
 
+/// The index `--from` names: the directory itself, or a repository's `.kenning`.
+fn seed_index(dir: &Path) -> Result<PathBuf> {
+    if dir.join(ken_store::DB_FILE).is_file() {
+        return Ok(dir.to_path_buf());
+    }
+    let inside = ken_index::default_index_dir(dir);
+    if inside.join(ken_store::DB_FILE).is_file() {
+        return Ok(inside);
+    }
+    bail!(
+        "--from {}: no Kenning index there (neither {} nor {})",
+        dir.display(),
+        ken_store::DB_FILE,
+        inside.join(ken_store::DB_FILE).display()
+    )
+}
+
 fn index(cwd: &Path, index_dir: Option<PathBuf>, args: IndexArgs) -> Result<()> {
     let root = match &args.path {
         Some(path) => {
@@ -238,7 +260,12 @@ fn index(cwd: &Path, index_dir: Option<PathBuf>, args: IndexArgs) -> Result<()> 
     options.root = Some(opts.root.clone());
     options.model = args.model.explicit()?;
     let engine = ken_engine::Engine::open(options)?;
-    let request = ken_engine::IndexRequest { options: opts, embed: !args.no_embed, reembed: args.reembed, embed_only: args.embed_only };
+    let seed = match &args.from {
+        Some(dir) => Some(seed_index(&cwd.join(dir))?),
+        None => None,
+    };
+    let request =
+        ken_engine::IndexRequest { options: opts, embed: !args.no_embed, reembed: args.reembed, embed_only: args.embed_only, seed };
     let report = match engine.index(&request, &progress) {
         Ok(report) => report,
         Err(e) if e.kind == ken_engine::ErrorKind::Busy && args.embed_only => return Ok(()),

@@ -180,6 +180,9 @@ pub fn outline_json(path: &str, rows: &[SymbolRow]) -> Outline {
 /// The vector phases of `ken index`: BM25 points, embeddings, a warning.
 pub fn vector_report(report: &ken_engine::VectorReport) -> String {
     let mut out = String::new();
+    if let Some(n) = report.seeded {
+        out.push_str(&format!("  reused      {n} embeddings from the index given with --from\n"));
+    }
     if let Some(e) = &report.embed {
         let p = &e.progress;
         if e.embedded + e.from_cache == 0 && p.complete() {

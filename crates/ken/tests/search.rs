@@ -228,6 +228,27 @@ fn names_answer_with_definitions() {
 
 /// An index embedded with the static model writes its vectors once: they
 /// are the dense lane, and there is no second static shard beside it.
+/// A checkout of another commit starts from an index it already has: only
+/// the text that differs goes through the model.
+#[test]
+fn an_index_from_another_snapshot_embeds_only_what_changed() {
+    let main = Repo::new(INVOICES);
+    let first = json(&ken_embed_in(main.path(), &["index", "--json"]));
+    let all = first["vectors"]["embed"]["embedded"].as_u64().unwrap();
+    let branch = Repo::new(INVOICES);
+    branch.write("shipping.py", "def estimate_delivery_window(order):\n    \"\"\"Days until the parcel arrives.\"\"\"\n    return 5\n");
+    let seed = main.path().join(".kenning");
+    let second = json(&ken_embed_in(branch.path(), &["index", "--from", seed.to_str().unwrap(), "--json"]));
+    let embed = &second["vectors"]["embed"];
+    assert_eq!(second["vectors"]["seeded"].as_u64(), Some(all), "{second}");
+    // The function and its chunk changed; billing.py's units came from the seed.
+    assert_eq!((embed["embedded"].as_u64().unwrap(), embed["from_cache"].as_u64().unwrap()), (2, all - 2), "{second}");
+
+    let nothing = ken_embed_in(branch.path(), &["index", "--from", "/nonexistent/place"]);
+    assert!(!nothing.status.success());
+    assert!(String::from_utf8_lossy(&nothing.stderr).contains("no Kenning index there"), "{nothing:?}");
+}
+
 #[test]
 fn an_index_of_static_vectors_has_one_lane() {
     let repo = Repo::new(INVOICES);
