@@ -310,10 +310,13 @@ impl Searcher<'_> {
         let about_tests = asks_about_tests(first_line(&text));
         let docs_weight = if asks_about_prose(first_line(&text)) { 1.0 } else { weights.docs_weight };
         let languages = self.store.file_languages()?;
+        let about_types = asks_about_types(&text);
         for (file, score) in scores.iter_mut() {
             let (id, path, _) = &table.files[*file];
             let family = languages.get(id).map_or(Family::Code, |l| l.family());
-            if family != Family::Code {
+            // Declaration files (`index.d.ts`, stubs) restate the API in the
+            // report's words, but a fix lives in the implementation.
+            if family != Family::Code || (!about_types && is_declaration_file(path)) {
                 *score *= docs_weight;
             } else if !about_tests && is_test_path(path) {
                 *score *= weights.test_weight;
@@ -779,6 +782,17 @@ fn qualified_ends_with(qualified: &str, segments: &[&str]) -> bool {
 fn same_file(written: &str, indexed: &str) -> bool {
     let written = written.trim_start_matches("./");
     written == indexed || written.ends_with(&format!("/{indexed}")) || indexed.ends_with(&format!("/{written}"))
+}
+
+/// TypeScript declarations and Python stubs.
+fn is_declaration_file(path: &str) -> bool {
+    [".d.ts", ".d.mts", ".d.cts", ".pyi"].iter().any(|ext| path.ends_with(ext))
+}
+
+/// The report is about type declarations themselves.
+fn asks_about_types(text: &str) -> bool {
+    const WORDS: &[&str] = &["type", "types", "typing", "typings", "typescript", "declaration", "declarations", "stub", "stubs", "d.ts"];
+    lexical::words(first_line(text)).iter().any(|w| WORDS.contains(&w.text.to_lowercase().as_str()))
 }
 
 fn first_line(text: &str) -> &str {

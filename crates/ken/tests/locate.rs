@@ -65,6 +65,11 @@ class Parser {
   }
 }
 module.exports = { Parser };
+//- web/index.d.ts
+/** Splits text into trimmed lines; empty lines are kept. */
+export declare class Parser {
+  parse(text: string): string[];
+}
 //- src/pool.rs
 pub struct Pool { size: usize }
 
@@ -122,7 +127,15 @@ fn reports_point_at_files_and_functions() {
         &repo,
         "TypeError: text.split is not a function\n    at Parser.parse (/app/node_modules/x/web/parser.js:3:17)\n    at main (/app/index.js:4:1)",
         expect![[r#"
-            web/parser.js (parse, Parser)
+            web/parser.js (parse, Parser) | web/index.d.ts (parse, Parser)
+        "#]],
+    );
+    // The implementation, before the declarations that restate its API.
+    check(
+        &repo,
+        "splitting text into trimmed lines drops the empty lines, although they should be kept",
+        expect![[r#"
+            web/parser.js (Parser) | web/index.d.ts (Parser)
         "#]],
     );
     check(
