@@ -14,7 +14,7 @@
 //! Within each file, symbols score by the frames whose lines they hold, the
 //! names they define, and their own BM25 and dense ranks.
 
-use crate::hybrid::{asks_about_prose, asks_about_tests, is_test_path};
+use crate::hybrid::{asks_about_tests, is_test_path};
 use crate::lexical;
 use crate::report::{self, Report};
 use crate::shard::PointFilter;
@@ -308,7 +308,7 @@ impl Searcher<'_> {
             }
         }
         let about_tests = asks_about_tests(first_line(&text));
-        let docs_weight = if asks_about_prose(first_line(&text)) { 1.0 } else { weights.docs_weight };
+        let docs_weight = if asks_about_docs(first_line(&text)) { 1.0 } else { weights.docs_weight };
         let languages = self.store.file_languages()?;
         let about_types = asks_about_types(&text);
         for (file, score) in scores.iter_mut() {
@@ -782,6 +782,15 @@ fn qualified_ends_with(qualified: &str, segments: &[&str]) -> bool {
 fn same_file(written: &str, indexed: &str) -> bool {
     let written = written.trim_start_matches("./");
     written == indexed || written.ends_with(&format!("/{indexed}")) || indexed.ends_with(&format!("/{written}"))
+}
+
+/// The report is about the documentation. (Not search's `asks_about_prose`:
+/// a bug report names a version in every other title, which there points at
+/// a changelog.)
+fn asks_about_docs(title: &str) -> bool {
+    const WORDS: &[&str] =
+        &["doc", "docs", "documentation", "documented", "readme", "changelog", "typo", "tutorial", "guide", "docstring", "docstrings"];
+    lexical::words(title).iter().any(|w| WORDS.contains(&w.text.to_lowercase().as_str()))
 }
 
 /// TypeScript declarations and Python stubs.
