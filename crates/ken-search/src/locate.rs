@@ -19,7 +19,7 @@ use crate::lexical;
 use crate::report::{self, Report};
 use crate::shard::PointFilter;
 use crate::{SearchError, Searcher};
-use ken_core::{Family, Language, SymbolKind};
+use ken_core::{Family, Language, Relation, SymbolKind};
 use ken_store::{SymbolRow, UnitText};
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde::{Deserialize, Serialize};
@@ -56,6 +56,11 @@ pub struct LocateWeights {
     pub frames: f32,
     pub paths: f32,
     pub names: f32,
+    /// Files of what the named functions call or instantiate (the graph).
+    /// Tuning split, 112 reports, file Acc@5 / MRR@10: 0 → 0.777 / 0.557,
+    /// 0.5 → 0.741 / 0.548, 1 → 0.723 / 0.528. Off for files; within a
+    /// file, what a named function reaches still counts.
+    pub graph: f32,
     pub phrases: f32,
     pub text: f32,
     pub semantic: f32,
@@ -80,6 +85,7 @@ impl Default for LocateWeights {
             frames: 2.0,
             paths: 2.0,
             names: 0.5,
+            graph: 0.0,
             phrases: 1.0,
             text: 2.0,
             semantic: 1.0,
@@ -99,6 +105,7 @@ impl LocateWeights {
             ("frames", self.frames, 100.0),
             ("paths", self.paths, 100.0),
             ("names", self.names, 100.0),
+            ("graph", self.graph, 100.0),
             ("phrases", self.phrases, 100.0),
             ("text", self.text, 100.0),
             ("semantic", self.semantic, 100.0),
@@ -164,6 +171,7 @@ pub enum EvidenceKind {
     Frame,
     Path,
     Name,
+    Graph,
     Phrase,
     Text,
     Semantic,
@@ -192,6 +200,9 @@ pub struct LocateTimings {
 
 /// A name more files define than this is no evidence for any of them.
 const MAX_DEFINING_FILES: usize = 5;
+/// Named symbols whose calls are followed, and calls followed from each.
+const MAX_GRAPH_SOURCES: usize = 40;
+const MAX_GRAPH_EDGES: usize = 50;
 
 /// Files of the index, looked up by name and by path from the end.
 struct FileTable {
@@ -289,6 +300,7 @@ impl Searcher<'_> {
         let frames = self.frame_lane(&report, &table);
         let paths = self.path_lane(&report, &table, &term_hits.files_with);
         let (names, defined) = self.name_lane(&report, &table)?;
+        let (graph, reached) = self.graph_lane(&defined, &table)?;
         let (phrases, holders) = self.phrase_lane(&report, &table)?;
         let (semantic, dense_points, semantic_weight) = self.semantic_lane(&report, &table, weights, &mut notes)?;
         let lanes_ms = ms(t);
@@ -297,6 +309,7 @@ impl Searcher<'_> {
             (EvidenceKind::Frame, &frames, weights.frames),
             (EvidenceKind::Path, &paths, weights.paths),
             (EvidenceKind::Name, &names, weights.names),
+            (EvidenceKind::Graph, &graph, weights.graph),
             (EvidenceKind::Phrase, &phrases, weights.phrases),
             (EvidenceKind::Text, &text_lane, weights.text),
             (EvidenceKind::Semantic, &semantic, semantic_weight),
@@ -338,7 +351,7 @@ impl Searcher<'_> {
                     evidence.extend(details.iter().map(|d| Evidence { kind: *kind, detail: d.clone() }));
                 }
             }
-            let found = Found { defined: &defined, holders: &holders, ranks: &unit_ranks };
+            let found = Found { defined: &defined, reached: &reached, holders: &holders, ranks: &unit_ranks };
             let symbols = self.file_symbols(path, &report, &found, options.symbols)?;
             files.push(FileHit {
                 path: path.clone(),
@@ -477,6 +490,41 @@ impl Searcher<'_> {
             }
         }
         Ok((lane, defined))
+    }
+
+    /// What the named functions call or instantiate: the report names the
+    /// API it used (`raises`, `approx`), the fix is often in what that
+    /// reaches (`RaisesContext`, `ApproxScalar.__eq__`). Files by how many
+    /// named symbols reach into them.
+    fn graph_lane(&self, defined: &FxHashMap<i64, String>, table: &FileTable) -> Result<(LaneFiles, FxHashMap<i64, String>), SearchError> {
+        let index: FxHashMap<&str, usize> = table.files.iter().enumerate().map(|(i, (_, p, _))| (p.as_str(), i)).collect();
+        let mut reached: FxHashMap<i64, String> = FxHashMap::default();
+        let mut scores: FxHashMap<usize, (usize, String)> = FxHashMap::default();
+        let mut named: Vec<(&i64, &String)> = defined.iter().collect();
+        named.sort();
+        for (&id, name) in named.into_iter().take(MAX_GRAPH_SOURCES) {
+            let edges = self.store.edges_from(id, &[Relation::Calls, Relation::Instantiates])?;
+            for edge in edges.iter().take(MAX_GRAPH_EDGES) {
+                let Some(dst) = edge.dst else { continue };
+                if defined.contains_key(&dst) {
+                    continue;
+                }
+                reached.entry(dst).or_insert_with(|| name.clone());
+                if let Some(row) = self.store.symbol_by_id(dst)?
+                    && let Some(&file) = index.get(row.path.as_str())
+                {
+                    let entry = scores.entry(file).or_insert((0, format!("reached from `{name}`")));
+                    entry.0 += 1;
+                }
+            }
+        }
+        let mut ranked: Vec<(usize, (usize, String))> = scores.into_iter().collect();
+        ranked.sort_by(|a, b| b.1.0.cmp(&a.1.0).then(a.0.cmp(&b.0)));
+        let mut lane = LaneFiles::default();
+        for (file, (_, detail)) in ranked {
+            lane.add(file, detail);
+        }
+        Ok((lane, reached))
     }
 
     /// Files that hold a message's words near each other (FTS5 `NEAR`).
@@ -701,6 +749,10 @@ impl Searcher<'_> {
                 score += 1.5;
                 evidence.push(Evidence { kind: EvidenceKind::Name, detail: format!("the report names `{name}`") });
             }
+            if let Some(caller) = found.reached.get(&s.id) {
+                score += 1.0;
+                evidence.push(Evidence { kind: EvidenceKind::Graph, detail: format!("called by `{caller}`") });
+            }
             if let Some(phrase) = found.holders.get(&s.id) {
                 score += 2.0;
                 evidence.push(Evidence { kind: EvidenceKind::Phrase, detail: format!("holds \"{phrase}\"") });
@@ -759,6 +811,8 @@ fn saturate(tf: f32, relative_len: f32) -> f32 {
 struct Found<'a> {
     /// Symbols the report names, with the name as written.
     defined: &'a FxHashMap<i64, String>,
+    /// Symbols the named ones call or instantiate, with the caller's name.
+    reached: &'a FxHashMap<i64, String>,
     /// Symbols that hold a phrase of the report, with the phrase.
     holders: &'a FxHashMap<i64, String>,
     ranks: &'a UnitRanks,
