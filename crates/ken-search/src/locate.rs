@@ -212,6 +212,8 @@ const MAX_GRAPH_EDGES: usize = 50;
 /// Files of the index, looked up by name and by path from the end.
 struct FileTable {
     files: Vec<(i64, String, u64)>,
+    by_id: FxHashMap<i64, usize>,
+    by_path: FxHashMap<String, usize>,
     by_name: FxHashMap<String, Vec<usize>>,
     /// File stems, lowercased without `_` and `-` (`sqlmigrate`, `httpclient`).
     by_stem: FxHashMap<String, Vec<usize>>,
@@ -227,7 +229,9 @@ impl FileTable {
             let stem = name.split('.').next().unwrap_or(name);
             by_stem.entry(fold(stem)).or_default().push(i);
         }
-        FileTable { files, by_name, by_stem }
+        let by_id = files.iter().enumerate().map(|(i, (id, _, _))| (*id, i)).collect();
+        let by_path = files.iter().enumerate().map(|(i, (_, path, _))| (path.clone(), i)).collect();
+        FileTable { files, by_id, by_path, by_name, by_stem }
     }
 
     /// Files a written path can mean: the indexed path is a suffix of it
@@ -305,7 +309,7 @@ impl Searcher<'_> {
         let frames = self.frame_lane(&report, &table);
         let paths = self.path_lane(&report, &table, &term_hits.files_with);
         let (names, defined) = self.name_lane(&report, &table)?;
-        let (graph, reached) = self.graph_lane(&defined, &table)?;
+        let (graph, reached) = self.graph_lane(&defined, &table, weights.graph > 0.0)?;
         let (phrases, holders) = self.phrase_lane(&report, &table)?;
         let (semantic, dense_points, semantic_weight) = self.semantic_lane(&report, &table, weights, &mut notes)?;
         let lanes_ms = ms(t);
@@ -456,7 +460,6 @@ impl Searcher<'_> {
     /// Files that define the names the report spells as code; a name few
     /// files define weighs more. Also the ids of the symbols found.
     fn name_lane(&self, report: &Report, table: &FileTable) -> Result<(LaneFiles, FxHashMap<i64, String>), SearchError> {
-        let index: FxHashMap<&str, usize> = table.files.iter().enumerate().map(|(i, (_, p, _))| (p.as_str(), i)).collect();
         let mut scores: FxHashMap<usize, (f32, Vec<String>)> = FxHashMap::default();
         let mut defined: FxHashMap<i64, String> = FxHashMap::default();
         for name in &report.names {
@@ -469,7 +472,7 @@ impl Searcher<'_> {
                 .filter(|r| r.kind != SymbolKind::Module)
                 .filter(|r| segments.len() < 2 || qualified_ends_with(&r.qualified_name, &segments))
                 .collect();
-            let files: FxHashSet<usize> = rows.iter().filter_map(|r| index.get(r.path.as_str()).copied()).collect();
+            let files: FxHashSet<usize> = rows.iter().filter_map(|r| table.by_path.get(&r.path).copied()).collect();
             // `new`, `parse`, `run`: defined everywhere, they point nowhere.
             if files.is_empty() || files.len() > MAX_DEFINING_FILES {
                 continue;
@@ -501,8 +504,13 @@ impl Searcher<'_> {
     /// API it used (`raises`, `approx`), the fix is often in what that
     /// reaches (`RaisesContext`, `ApproxScalar.__eq__`). Files by how many
     /// named symbols reach into them.
-    fn graph_lane(&self, defined: &FxHashMap<i64, String>, table: &FileTable) -> Result<(LaneFiles, FxHashMap<i64, String>), SearchError> {
-        let index: FxHashMap<&str, usize> = table.files.iter().enumerate().map(|(i, (_, p, _))| (p.as_str(), i)).collect();
+    /// `rank_files` false (the lane's weight is 0): only the symbols reached.
+    fn graph_lane(
+        &self,
+        defined: &FxHashMap<i64, String>,
+        table: &FileTable,
+        rank_files: bool,
+    ) -> Result<(LaneFiles, FxHashMap<i64, String>), SearchError> {
         let mut reached: FxHashMap<i64, String> = FxHashMap::default();
         let mut scores: FxHashMap<usize, (usize, String)> = FxHashMap::default();
         let mut named: Vec<(&i64, &String)> = defined.iter().collect();
@@ -515,8 +523,9 @@ impl Searcher<'_> {
                     continue;
                 }
                 reached.entry(dst).or_insert_with(|| name.clone());
-                if let Some(row) = self.store.symbol_by_id(dst)?
-                    && let Some(&file) = index.get(row.path.as_str())
+                if rank_files
+                    && let Some(row) = self.store.symbol_by_id(dst)?
+                    && let Some(&file) = table.by_path.get(&row.path)
                 {
                     let entry = scores.entry(file).or_insert((0, format!("reached from `{name}`")));
                     entry.0 += 1;
@@ -535,7 +544,6 @@ impl Searcher<'_> {
     /// Files that hold a message's words near each other (FTS5 `NEAR`).
     fn phrase_lane(&self, report: &Report, table: &FileTable) -> Result<(LaneFiles, FxHashMap<i64, String>), SearchError> {
         let mut holders: FxHashMap<i64, String> = FxHashMap::default();
-        let by_id: FxHashMap<i64, usize> = table.files.iter().enumerate().map(|(i, (id, _, _))| (*id, i)).collect();
         let mut scores: FxHashMap<usize, (f32, String)> = FxHashMap::default();
         for phrase in &report.phrases {
             let tokens: Vec<String> = phrase.iter().map(|w| lexical::token(w)).collect();
@@ -556,7 +564,7 @@ impl Searcher<'_> {
                 holders.entry(symbol).or_insert_with(|| phrase.join(" "));
             }
             for file_id in distinct {
-                if let Some(&file) = by_id.get(&file_id) {
+                if let Some(&file) = table.by_id.get(&file_id) {
                     let entry = scores.entry(file).or_insert((0.0, format!("holds \"{}\"", phrase.join(" "))));
                     entry.0 += 1.0;
                 }
@@ -583,7 +591,6 @@ impl Searcher<'_> {
         let title: FxHashSet<String> = lexical::terms(first_line(&report.text), true).into_iter().collect();
         let n = table.files.len().max(1) as f32;
         let avg_len = (table.files.iter().map(|f| f.2).sum::<u64>() as f32 / n).max(1.0);
-        let by_id: FxHashMap<i64, usize> = table.files.iter().enumerate().map(|(i, (id, _, _))| (*id, i)).collect();
         let mut scores: FxHashMap<usize, f32> = FxHashMap::default();
         let mut hits = TermHits::default();
         let mut sorted: Vec<(&String, &u32)> = counts.iter().collect();
@@ -608,7 +615,7 @@ impl Searcher<'_> {
                 hits.chunks.entry(point).or_default().push((term_index, tf));
             }
             for (file_id, tf) in per_file {
-                let Some(&file) = by_id.get(&file_id) else { continue };
+                let Some(&file) = table.by_id.get(&file_id) else { continue };
                 let len = table.files[file].2.max(1) as f32;
                 *scores.entry(file).or_default() += weight * saturate(tf as f32, len / avg_len);
             }
@@ -656,10 +663,9 @@ impl Searcher<'_> {
         }
         let points: Vec<(i64, f32)> = best.iter().map(|(p, s)| (*p, *s)).collect();
         let files = self.store.files_of_points(&points.iter().map(|(p, _)| *p).collect::<Vec<_>>())?;
-        let by_id: FxHashMap<i64, usize> = table.files.iter().enumerate().map(|(i, (id, _, _))| (*id, i)).collect();
         let mut per_file: FxHashMap<usize, f32> = FxHashMap::default();
         for ((_, score), file_id) in points.iter().zip(files) {
-            if let Some(&file) = by_id.get(&file_id) {
+            if let Some(&file) = table.by_id.get(&file_id) {
                 let slot = per_file.entry(file).or_insert(f32::MIN);
                 *slot = slot.max(*score);
             }
