@@ -3,7 +3,7 @@
 # a C compiler for the tree-sitter grammars and SQLite, python3 with pip (the
 # end-to-end tests download real packages from PyPI), and the real language
 # servers the LSP tests drive: pylsp, gopls (with go) and clangd from apt, pyright and
-# typescript-language-server from npm. Then the benchmark harness's smoke run
+# typescript-language-server from npm; llama.cpp's OpenAI-compatible server from PyPI. Then the benchmark harness's smoke run
 # and the crash sweep's CI subset.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,6 +36,18 @@ command -v cargo >/dev/null || { echo "cargo not found: install Rust (https://ru
 # taken from ~/.cache: a fresh clone exercises the first fetch, as a new user's
 # machine does, and no earlier run can change what the tests see.
 export KEN_CACHE_DIR="$PWD/target/test-cache"
+
+# A real OpenAI-compatible server for the LLM client's tests: llama.cpp's,
+# from llama-cpp-python (an sdist: pip builds llama.cpp once, several minutes
+# on two cores; its built wheel is reused from pip's cache after that).
+llama_venv="$KEN_CACHE_DIR/llama-cpp-server"
+if ! "$llama_venv/bin/python" -c "import llama_cpp.server" >/dev/null 2>&1; then
+  echo "installing llama-cpp-python[server] (builds llama.cpp)"
+  python3 -m venv "$llama_venv"
+  CMAKE_ARGS="-DLLAVA_BUILD=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF" \
+    "$llama_venv/bin/pip" install -q "llama-cpp-python[server]==0.3.36"
+fi
+export KEN_TEST_LLAMA_PYTHON="$llama_venv/bin/python"
 
 # Every failure is reported in one run: all test binaries run, and the smoke
 # run below runs even when a test failed.

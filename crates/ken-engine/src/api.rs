@@ -72,6 +72,81 @@ pub struct SearchRequest {
     pub ranking: Option<ken_search::RankingOverrides>,
 }
 
+/// `POST /api/v1/ask`: a question answered by the language model from
+/// retrieved code, every claim cited as `path:start-end`.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AskRequest {
+    pub question: String,
+    /// Code units retrieved before merging (1 to 100, default 16).
+    #[serde(default)]
+    pub k: Option<usize>,
+    /// How the context is retrieved: `hybrid` (default) or `pipeline`.
+    #[serde(default)]
+    pub retrieval: Option<AskRetrieval>,
+    /// Tokens of code in the prompt (256 to 1000000; default: what the model
+    /// holds, less the question and the answer).
+    #[serde(default)]
+    pub budget_tokens: Option<usize>,
+    /// Longest answer, in tokens (16 to 8192, default 512).
+    #[serde(default)]
+    pub max_tokens: Option<usize>,
+    #[serde(default)]
+    pub languages: Vec<String>,
+    #[serde(default)]
+    pub path: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum AskRetrieval {
+    /// Hybrid retrieval (dense, BM25, names), the strongest units.
+    #[default]
+    Hybrid,
+    /// The five-stage pipeline: seeds and their graph neighbourhood, by cluster.
+    Pipeline,
+}
+
+/// An answer and what it rests on.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct AskResponse {
+    pub question: String,
+    /// The model's answer with its checked citations; empty without a model.
+    pub answer: String,
+    /// Citations that stand: lines that exist and were in the context.
+    pub citations: Vec<ken_llm::answer::Citation>,
+    /// Citations removed from the answer, with why.
+    pub dropped_citations: Vec<ken_llm::answer::DroppedCitation>,
+    /// The code the model read, in prompt order.
+    pub context: Vec<ContextSpan>,
+    /// The model that answered (`None`: no model; `notes` says why).
+    pub model: Option<String>,
+    pub usage: AskUsage,
+    pub notes: Vec<String>,
+}
+
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct ContextSpan {
+    pub path: String,
+    pub start_line: u32,
+    pub end_line: u32,
+    pub score: f32,
+    /// What the lines hold, e.g. `function parse_args`.
+    pub label: String,
+}
+
+#[derive(Clone, Debug, Default, Serialize, JsonSchema)]
+pub struct AskUsage {
+    pub prompt_tokens: usize,
+    pub completion_tokens: usize,
+    /// Answered from the disk cache of model calls.
+    pub cached: bool,
+    pub retrieve_ms: f64,
+    /// From the question to the answer's first text (`None`: cached or no model).
+    pub first_token_ms: Option<f64>,
+    pub total_ms: f64,
+}
+
 /// `POST /api/v1/locate`: a bug report in; the files and functions to
 /// change out, with the evidence for each.
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
@@ -257,6 +332,21 @@ impl SearchRequest {
         }
         check_languages("languages", &self.languages)?;
         check_kinds("kinds", &self.kinds)
+    }
+}
+
+impl AskRequest {
+    pub fn validate(&self) -> Result<(), Error> {
+        if self.question.trim().is_empty() {
+            return Err(Error::invalid("question", "must not be empty"));
+        }
+        if self.question.chars().count() > MAX_REPORT_CHARS {
+            return Err(Error::invalid("question", format!("is longer than {MAX_REPORT_CHARS} characters")));
+        }
+        check_range("k", self.k, 1, 100)?;
+        check_range("budget_tokens", self.budget_tokens, 256, 1_000_000)?;
+        check_range("max_tokens", self.max_tokens, 16, 8192)?;
+        check_languages("languages", &self.languages)
     }
 }
 

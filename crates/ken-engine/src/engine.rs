@@ -69,6 +69,8 @@ pub struct Engine {
     pub(crate) indexing: Mutex<()>,
     /// The running (or last) index run's cancel flag.
     pub(crate) cancel: Mutex<ken_core::Cancel>,
+    /// The language model, connected on first use, or why there is none.
+    pub(crate) llm: std::sync::OnceLock<Result<Arc<dyn ken_llm::Llm>, String>>,
 }
 
 /// Validated language names as the domain type.
@@ -159,6 +161,7 @@ impl Engine {
             runtime,
             indexing: Mutex::new(()),
             cancel: Mutex::default(),
+            llm: std::sync::OnceLock::new(),
         })
     }
 

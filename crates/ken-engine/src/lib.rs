@@ -1,14 +1,17 @@
 //! One Kenning index, owned end to end by one [`Engine`]: indexing in every
-//! phase, hybrid search, the pipeline, symbols, the graph and status. Its
+//! phase, hybrid search, the pipeline, symbols, the graph, status, and
+//! answers from a language model. Its
 //! API is plain data (`api.rs`, with JSON schemas); the surfaces (the CLI,
 //! ken-server's HTTP and MCP) are thin adapters that know their wire.
 //!
 //! - `engine.rs`: the engine and its queries.
+//! - `ask.rs`: `Engine::ask`, answers with cited code from the language model.
 //! - `index.rs`: `Engine::index`, every phase in process.
 //! - `api.rs`: request and response shapes, validated, naming bad fields.
 //! - `error.rs`: one error type, by cause.
 
 pub mod api;
+mod ask;
 mod engine;
 mod error;
 mod index;

@@ -137,6 +137,8 @@ pub struct PipelineConfig {
     pub max_code_lines: usize,
     pub lsp: LspSettings,
     pub server: ServerSettings,
+    /// The language model of `ask`, the query DSL and intents (`[llm]`).
+    pub llm: ken_llm::LlmConfig,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -189,6 +191,7 @@ impl Default for PipelineConfig {
             max_code_lines: 120,
             lsp: LspSettings { request_timeout_ms: 2000, max_in_flight: 10, cache_ttl_secs: 300, budget_ms: 1000, servers: Vec::new() },
             server: ServerSettings { addr: "127.0.0.1:7878".into(), request_timeout_secs: 30, max_body_bytes: 1 << 20, max_concurrent: 64 },
+            llm: ken_llm::LlmConfig::default(),
         }
     }
 }
@@ -205,6 +208,8 @@ pub struct ConfigFile {
     pub lsp: LspLayer,
     #[serde(default)]
     pub server: ServerLayer,
+    #[serde(default)]
+    pub llm: ken_llm::LlmConfig,
 }
 
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -311,6 +316,7 @@ impl PipelineConfig {
         set(&mut next.server.request_timeout_secs, s.request_timeout_secs);
         set(&mut next.server.max_body_bytes, s.max_body_bytes);
         set(&mut next.server.max_concurrent, s.max_concurrent);
+        next.llm.merge(&layer.llm);
         next.validate(source, "")?;
         *self = next;
         Ok(())
@@ -375,6 +381,7 @@ impl PipelineConfig {
             next.server.addr = addr;
             next.validate(&Source::Env("KEN_ADDR"), "")?;
         }
+        next.llm.apply_env(&var);
         *self = next;
         Ok(())
     }

@@ -48,6 +48,7 @@ pub fn router(engine: Arc<Engine>) -> Router {
         .route("/api/v1/hybrid-search", post(hybrid_search))
         .route("/api/v1/search", post(search))
         .route("/api/v1/locate", post(locate))
+        .route("/api/v1/ask", post(ask))
         .route("/api/v1/symbols", get(symbols))
         .route("/api/v1/symbol", get(symbol))
         .route("/api/v1/graph/{relation}", get(graph))
@@ -132,6 +133,17 @@ async fn locate(State(state): State<AppState>, ApiJson(request): ApiJson<LocateR
         return ApiError::from(e).into_response();
     }
     respond(run(&state, move |e| e.locate(&request)).await)
+}
+
+/// Generation outlasts a search: an answer gets at least this long.
+const ASK_TIMEOUT: Duration = Duration::from_secs(600);
+
+async fn ask(State(state): State<AppState>, ApiJson(request): ApiJson<AskRequest>) -> Response {
+    if let Err(e) = request.validate() {
+        return ApiError::from(e).into_response();
+    }
+    let state = AppState { timeout: state.timeout.max(ASK_TIMEOUT), ..state };
+    respond(run(&state, move |e| e.ask(&request, &mut |_| {})).await)
 }
 
 async fn symbols(State(state): State<AppState>, ApiQuery(request): ApiQuery<SymbolsRequest>) -> Response {

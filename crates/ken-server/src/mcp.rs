@@ -81,6 +81,14 @@ impl KenMcp {
         self.call(move |e| e.locate(&request)).await
     }
 
+    #[tool(description = "Ask a question about the code: the language model answers from retrieved code and \
+        cites path:start-end for each claim; citations to lines it was not shown are removed and counted. Returns the \
+        answer, its citations, the code it read (context) and notes. Without a configured model, returns the retrieved \
+        code and a note.")]
+    async fn ask(&self, Parameters(request): Parameters<AskRequest>) -> ToolResult {
+        self.call(move |e| e.ask(&request, &mut |_| {})).await
+    }
+
     #[tool(description = "Find symbols by exact or partial name (case-insensitive, exact matches first).")]
     async fn find_symbols(&self, Parameters(request): Parameters<SymbolsRequest>) -> ToolResult {
         self.call(move |e| e.symbols(&request)).await
@@ -128,7 +136,7 @@ impl ServerHandler for KenMcp {
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build()).with_instructions(
             "Kenning answers questions about this repository's code. Start with `search` (or `hybrid_search` for \
-             clusters of related code; `locate` for a whole bug report), then `symbol` for a definition's full code, and `callers`, `callees`, \
+             clusters of related code; `locate` for a whole bug report; `ask` for an answer in prose with citations), then `symbol` for a definition's full code, and `callers`, `callees`, \
              `subclasses` and `refs` to follow the dependency graph.",
         )
     }

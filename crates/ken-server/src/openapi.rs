@@ -19,9 +19,11 @@ pub fn document() -> Value {
     let search_request = req(requests.subschema_for::<SearchRequest>());
     let reindex_request = req(requests.subschema_for::<ReindexRequest>());
     let locate_request = req(requests.subschema_for::<LocateRequest>());
+    let ask_request = req(requests.subschema_for::<AskRequest>());
     let pipeline = responses.subschema_for::<ken_engine::api::PipelineResponse>().to_value();
     let search = responses.subschema_for::<ken_engine::api::SearchResponse>().to_value();
     let located = responses.subschema_for::<ken_engine::api::LocateResponse>().to_value();
+    let answered = responses.subschema_for::<AskResponse>().to_value();
     let symbols = responses.subschema_for::<Vec<ken_engine::api::SymbolRow>>().to_value();
     let symbol = responses.subschema_for::<SymbolDetail>().to_value();
     let traversal = responses.subschema_for::<ken_engine::api::Traversal>().to_value();
@@ -61,6 +63,13 @@ pub fn document() -> Value {
         "responses": { "200": ok(&located), "413": err("Body too large"), "415": err("Body is not JSON") },
     });
     errors(&mut locate);
+    let mut ask = json!({
+        "summary": "A question answered by the language model from retrieved code, each claim cited as path:start-end (citations checked against the index); without a model, the retrieved code and a note",
+        "operationId": "ask",
+        "requestBody": body(&ask_request),
+        "responses": { "200": ok(&answered), "413": err("Body too large"), "415": err("Body is not JSON") },
+    });
+    errors(&mut ask);
     let mut find = json!({
         "summary": "Symbols by exact or partial name",
         "operationId": "symbols",
@@ -107,6 +116,7 @@ pub fn document() -> Value {
             "/api/v1/hybrid-search": { "post": hybrid },
             "/api/v1/search": { "post": plain },
             "/api/v1/locate": { "post": locate },
+            "/api/v1/ask": { "post": ask },
             "/api/v1/symbols": { "get": find },
             "/api/v1/symbol": { "get": one },
             "/api/v1/graph/{relation}": { "get": walk },

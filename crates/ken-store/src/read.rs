@@ -164,6 +164,19 @@ impl Store {
         Ok(Some(rows))
     }
 
+    /// A file's text as it was indexed (line numbers in the index refer to
+    /// it, whatever the file on disk holds now), or `None` if not indexed.
+    pub fn file_text(&self, path: &str) -> Result<Option<String>> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT ken_slice(t.text, 0, 9223372036854775807) FROM files f JOIN file_text t ON t.file_id = f.id WHERE f.path = ?1",
+                [path],
+                |r| r.get(0),
+            )
+            .optional()?)
+    }
+
     /// Indexed paths that end with `suffix`, for resolving a path the user typed.
     pub fn paths_ending_with(&self, suffix: &str) -> Result<Vec<String>> {
         let pattern = format!("%{}", suffix.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_"));

@@ -1,6 +1,9 @@
 //! Test helpers shared by every crate's tests (a dev-dependency only):
 //! multi-file fixtures written in one string, and a seeded generator for
-//! mutation and fuzz tests. No IO but [`write_files`].
+//! mutation and fuzz tests. No IO but [`write_files`], and [`llama`]: a
+//! real OpenAI-compatible server process.
+
+pub mod llama;
 
 use std::path::Path;
 

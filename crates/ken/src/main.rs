@@ -1,6 +1,7 @@
 //! `ken`: the command-line interface. Parses arguments, finds the index,
 //! calls the library crates and prints text or JSON. No analysis lives here.
 
+mod ask;
 mod graph;
 mod local;
 mod locate;
@@ -45,6 +46,10 @@ enum Command {
     Index(IndexArgs),
     #[command(flatten)]
     Read(ReadCommand),
+    /// Answer a question about the code with the language model, citing
+    /// `path:start-end` for each claim (a local model unless [llm] or
+    /// KEN_LLM_BASE_URL names an OpenAI-compatible endpoint).
+    Ask(ask::AskArgs),
     /// Serve the HTTP API (hybrid search, symbols, graph, status; OpenAPI at /openapi.json).
     Serve(serve::ServeArgs),
     /// Serve MCP over stdio, for coding agents (search, hybrid_search, symbol, callers, …).
@@ -169,6 +174,7 @@ fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Index(args) => index(&cwd, cli.index_dir, args),
         Command::Read(command) => read::run(&cwd, cli.index_dir, command),
+        Command::Ask(args) => ask::run(&cwd, cli.index_dir, args),
         Command::Serve(args) => serve::serve(&cwd, cli.index_dir, args),
         Command::Mcp(args) => serve::mcp(&cwd, cli.index_dir, args),
     }

@@ -17,7 +17,7 @@ fn an_agent_session() {
     let tools = mcp.request("tools/list", json!({}));
     let mut names: Vec<&str> = tools["result"]["tools"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
     names.sort_unstable();
-    expect!["callees callers find_symbols hybrid_search index_status locate refs reindex search subclasses symbol"]
+    expect!["ask callees callers find_symbols hybrid_search index_status locate refs reindex search subclasses symbol"]
         .assert_eq(&names.join(" "));
     for tool in tools["result"]["tools"].as_array().unwrap() {
         assert!(tool["inputSchema"]["type"] == "object", "{tool}");
@@ -38,6 +38,17 @@ fn an_agent_session() {
     assert_eq!(located["files"][0]["path"], "auth/tokens.py", "{located}");
     let bad = mcp.call("locate", json!({"report": ""}));
     assert_eq!(bad["error"]["data"]["field"], "report", "{bad}");
+
+    // The embedded model answers; whatever it says, what it cites it was shown.
+    let answer = mcp.answer("ask", json!({"question": "How are tokens signed?", "max_tokens": 48}));
+    assert!(answer["model"].as_str().is_some_and(|m| m.starts_with("gguf:")), "{answer}");
+    let context = answer["context"].as_array().unwrap();
+    assert!(context.iter().any(|c| c["path"] == "auth/tokens.py"), "{answer}");
+    for citation in answer["citations"].as_array().unwrap() {
+        assert!(context.iter().any(|c| c["path"] == citation["path"]), "{citation} is not in the context: {answer}");
+    }
+    let bad = mcp.call("ask", json!({"question": "x", "k": 500}));
+    assert_eq!(bad["error"]["data"]["field"], "k", "{bad}");
 
     let symbol = mcp.answer("symbol", json!({"symbol": "auth.passwords.hash_password"}));
     assert!(symbol["code"].as_str().unwrap().starts_with("def hash_password(password):"), "{symbol}");

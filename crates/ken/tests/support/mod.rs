@@ -59,7 +59,12 @@ pub fn ken_command(dir: &Path, args: &[&str]) -> Command {
         .env_remove("KEN_NO_EMBED")
         .env_remove("KEN_MODEL_DIR")
         .env_remove("ORT_DYLIB_PATH")
-        .env("KEN_CACHE_DIR", test_cache_dir());
+        .env("KEN_CACHE_DIR", test_cache_dir())
+        // Model calls are cached per test process: no answer comes from an earlier run.
+        .env("KEN_LLM_CACHE_DIR", std::env::temp_dir().join(format!("ken-test-llm-{}", std::process::id())))
+        .env_remove("KEN_LLM_BASE_URL")
+        .env_remove("KEN_LLM_MODEL")
+        .env_remove("KEN_LLM");
     cmd
 }
 
