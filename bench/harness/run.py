@@ -20,7 +20,7 @@ from . import corpora, impact, metrics, querysets, symbols, systems
 from .paths import CACHE, REPO, RESULTS
 from .proc import Failure
 
-ALL_SYSTEMS = ["ken", "ken lexical", "ken semantic", "ken pipeline", "ken pipeline seed003", "ken static", "ken static semantic", "ken cli", "ripgrep", "probe", "ck",
+ALL_SYSTEMS = ["ken", "ken dsl", "ken lexical", "ken semantic", "ken pipeline", "ken pipeline seed003", "ken static", "ken static semantic", "ken cli", "ripgrep", "probe", "ck",
                "codexlens", "naive RAG", "jedi"]
 SIZES = {  # queries per corpus and set: full, --quick, --smoke
     "docstring": (100, 30, 10), "identifier": (40, 12, 5), "graph": (120, 40, 10), "impact": (12, 5, 2),
@@ -32,7 +32,8 @@ SMOKE_CORPORA = ["requests"]
 
 def make_systems(names, ken):
     table = {
-        "ken": lambda: systems.Ken(ken), "ken lexical": lambda: systems.Ken(ken, "lexical"),
+        "ken": lambda: systems.Ken(ken), "ken dsl": lambda: systems.Ken(ken, "dsl"),
+        "ken lexical": lambda: systems.Ken(ken, "lexical"),
         "ken semantic": lambda: systems.Ken(ken, "semantic"), "ken pipeline": lambda: systems.Ken(ken, "pipeline"),
         "ken pipeline seed003": lambda: systems.Ken(ken, "pipeline seed003"),
         "ken static": lambda: systems.Ken(ken, model="static"),

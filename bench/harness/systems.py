@@ -165,7 +165,10 @@ class Ken(System):
                     seen.add(key)
                     out.append(hit(s["file_path"], s["range"]["start"]["line"], s["range"]["end"]["line"], s["score"]))
             return out[:k]
-        r = self.server.post("/api/v1/search", {"query": query, "k": k, "mode": self.mode})
+        if self.mode == "dsl":  # CoUnit's query DSL: the server's language model rewrites the query
+            r = self.server.post("/api/v1/search", {"query": query, "k": k, "query_expansion": "dsl"})
+        else:
+            r = self.server.post("/api/v1/search", {"query": query, "k": k, "mode": self.mode})
         return [hit(h["path"], h["start_line"], h["end_line"], h["score"]) for h in r["hits"]]
 
     def graph(self, relation, target):

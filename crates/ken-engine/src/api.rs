@@ -70,6 +70,30 @@ pub struct SearchRequest {
     /// `[search.ranking]` settings.
     #[serde(default)]
     pub ranking: Option<ken_search::RankingOverrides>,
+    /// `dsl`: the language model rewrites the query (CoUnit: English, the
+    /// original wording, a hypothetical answer in code), each is searched,
+    /// and the lists are fused. Default `none`.
+    #[serde(default)]
+    pub query_expansion: Option<QueryExpansion>,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum QueryExpansion {
+    #[default]
+    None,
+    /// CoUnit's query DSL with HyDE.
+    Dsl,
+}
+
+impl QueryExpansion {
+    pub fn parse(text: &str) -> Option<QueryExpansion> {
+        match text {
+            "none" => Some(QueryExpansion::None),
+            "dsl" => Some(QueryExpansion::Dsl),
+            _ => None,
+        }
+    }
 }
 
 /// `POST /api/v1/ask`: a question answered by the language model from
@@ -95,6 +119,9 @@ pub struct AskRequest {
     pub languages: Vec<String>,
     #[serde(default)]
     pub path: Option<String>,
+    /// `dsl`: retrieve with the query DSL (see `SearchRequest`); hybrid only.
+    #[serde(default)]
+    pub query_expansion: Option<QueryExpansion>,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]

@@ -26,7 +26,10 @@ impl Engine {
         self.llm
             .get_or_init(|| {
                 let cache = ken_embed::default_cache_dir();
-                match self.config.llm.connect(&cache) {
+                // The environment wins over ken.toml, however the engine was configured.
+                let mut config = self.config.llm.clone();
+                config.apply_env(&|key| std::env::var(key).ok());
+                match config.connect(&cache) {
                     Ok((llm, source)) => {
                         tracing::info!("language model {} from {source:?}", llm.model_id());
                         Ok(Arc::from(llm))
@@ -142,6 +145,7 @@ impl Engine {
                     path: request.path.clone(),
                     rrf_k: None,
                     ranking: None,
+                    query_expansion: request.query_expansion,
                 };
                 let found = self.search(&search)?;
                 let spans = found

@@ -276,6 +276,9 @@ impl Engine {
     /// is off fails `semantic` mode and leaves a note in the others.
     pub fn search(&self, request: &SearchRequest) -> Result<SearchResponse, Error> {
         request.validate()?;
+        if request.query_expansion == Some(QueryExpansion::Dsl) {
+            return self.search_expanded(request);
+        }
         let store = self.store()?;
         let mode = request.mode.unwrap_or(Mode::Hybrid);
         let (dense, statics, dense_off) = self.dense_lanes(&store, mode == Mode::Semantic, mode.uses_dense())?;

@@ -6,6 +6,8 @@
 //!
 //! - `engine.rs`: the engine and its queries.
 //! - `ask.rs`: `Engine::ask`, answers with cited code from the language model.
+//! - `expand.rs`: the query DSL (`query_expansion = "dsl"`): searches the
+//!   model's rewrites and fuses them.
 //! - `index.rs`: `Engine::index`, every phase in process.
 //! - `api.rs`: request and response shapes, validated, naming bad fields.
 //! - `error.rs`: one error type, by cause.
@@ -14,6 +16,7 @@ pub mod api;
 mod ask;
 mod engine;
 mod error;
+mod expand;
 mod index;
 
 pub use engine::{Engine, EngineOptions};

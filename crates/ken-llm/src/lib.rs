@@ -17,6 +17,7 @@
 pub mod answer;
 mod cache;
 mod config;
+pub mod dsl;
 mod local;
 mod openai;
 mod tokenizer;

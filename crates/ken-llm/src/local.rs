@@ -77,8 +77,8 @@ const CHATML: &str = "{% for message in messages %}<|im_start|>{{ message.role }
 /// End-of-turn tokens of the common chat formats.
 const END_OF_TURN: [&str; 6] = ["<|im_end|>", "<|endoftext|>", "<|eot_id|>", "<end_of_turn>", "<|end|>", "</s>"];
 
-/// Free text from a small model loops without it (candle's and llama.cpp's
-/// examples use the same value); JSON under a schema is left alone.
+/// Text from a small model loops without it (candle's and llama.cpp's
+/// examples use the same value).
 const REPEAT_PENALTY: f32 = 1.1;
 const REPEAT_WINDOW: usize = 64;
 
@@ -202,7 +202,7 @@ impl Llm for LocalLlm {
             Some(schema) => {
                 let parser = self
                     .factory
-                    .create_parser(TopLevelGrammar::from_json_schema(schema.clone()))
+                    .create_parser(TopLevelGrammar::from_json_schema(strict_schema(schema)))
                     .map_err(|e| LlmError::Structure(format!("the schema: {e}")))?;
                 Some(Matcher::new(Ok(parser)))
             }
@@ -219,26 +219,23 @@ impl Llm for LocalLlm {
         let mut finish = FinishReason::Length;
         let mut rng = Rng::new(xxhash_rust::xxh3::xxh3_64(format!("{prompt_ids:?}").as_bytes()));
         while output.len() < budget {
-            let token = match matcher.as_mut() {
-                Some(matcher) => {
-                    let allowed = matcher.compute_mask().map_err(|e| LlmError::Structure(e.to_string()))?;
-                    for (id, logit) in logits.iter_mut().enumerate() {
-                        if !allowed.is_allowed(id as u32) {
-                            *logit = f32::NEG_INFINITY;
-                        }
-                    }
-                    pick(&logits, request.temperature, &mut rng)
+            // Small models loop; a mild penalty on recent tokens breaks it
+            // (under a schema too: the mask still forces the structure).
+            let recent = &output[output.len().saturating_sub(REPEAT_WINDOW)..];
+            for &id in recent {
+                if let Some(logit) = logits.get_mut(id as usize) {
+                    *logit = if *logit > 0.0 { *logit / REPEAT_PENALTY } else { *logit * REPEAT_PENALTY };
                 }
-                None => {
-                    let recent = &output[output.len().saturating_sub(REPEAT_WINDOW)..];
-                    for &id in recent {
-                        if let Some(logit) = logits.get_mut(id as usize) {
-                            *logit = if *logit > 0.0 { *logit / REPEAT_PENALTY } else { *logit * REPEAT_PENALTY };
-                        }
+            }
+            if let Some(matcher) = matcher.as_mut() {
+                let allowed = matcher.compute_mask().map_err(|e| LlmError::Structure(e.to_string()))?;
+                for (id, logit) in logits.iter_mut().enumerate() {
+                    if !allowed.is_allowed(id as u32) {
+                        *logit = f32::NEG_INFINITY;
                     }
-                    pick(&logits, request.temperature, &mut rng)
                 }
-            };
+            }
+            let token = pick(&logits, request.temperature, &mut rng);
             if let Some(matcher) = matcher.as_mut() {
                 matcher.consume_token(token).map_err(|e| LlmError::Structure(e.to_string()))?;
                 if self.stop_tokens.contains(&token) || matcher.is_stopped() {
@@ -280,6 +277,31 @@ impl Llm for LocalLlm {
             elapsed: Some(started.elapsed()),
         })
     }
+}
+
+/// The schema as decoding follows it: compact JSON (no whitespace between
+/// tokens to spend the budget on) and, as in OpenAI's strict mode, no
+/// properties an object schema does not name (a small model invents them
+/// until it runs out of tokens).
+fn strict_schema(schema: &serde_json::Value) -> serde_json::Value {
+    fn close(value: &mut serde_json::Value) {
+        match value {
+            serde_json::Value::Object(map) => {
+                if map.contains_key("properties") && !map.contains_key("additionalProperties") {
+                    map.insert("additionalProperties".into(), serde_json::Value::Bool(false));
+                }
+                map.values_mut().for_each(close);
+            }
+            serde_json::Value::Array(items) => items.iter_mut().for_each(close),
+            _ => {}
+        }
+    }
+    let mut schema = schema.clone();
+    close(&mut schema);
+    if let Some(map) = schema.as_object_mut() {
+        map.insert("x-guidance".into(), serde_json::json!({"whitespace_flexible": false, "item_separator": ",", "key_separator": ":"}));
+    }
+    schema
 }
 
 /// The most likely token at temperature 0; otherwise a draw from the

@@ -142,7 +142,10 @@ impl OpenAiChat {
         if status != 200 {
             let text = response.body_mut().read_to_string().unwrap_or_default();
             let detail = format!("HTTP {status}: {}", text.chars().take(300).collect::<String>());
-            return Ok(if status == 429 || status >= 500 { Attempt::Retry(detail) } else { Attempt::Refused(detail) });
+            // A server that cannot read the request answers so, some with a
+            // 500 (llama-cpp-python rejects `json_schema` so): not worth a retry.
+            let unreadable = text.contains("response_format") || text.contains("validation error");
+            return Ok(if (status == 429 || status >= 500) && !unreadable { Attempt::Retry(detail) } else { Attempt::Refused(detail) });
         }
         let streamed = response.headers().get("content-type").and_then(|v| v.to_str().ok()).is_some_and(|v| v.contains("event-stream"));
         let mut text = String::new();
@@ -150,6 +153,9 @@ impl OpenAiChat {
         let mut usage: Option<(usize, usize)> = None;
         let mut first_token = None;
         if streamed {
+            // A stream that ends without a finish reason or `[DONE]` was cut
+            // (a server interrupting it for another request, a proxy).
+            let mut ended = false;
             let reader = std::io::BufReader::new(response.into_body().into_reader());
             for line in reader.lines() {
                 let line = match line {
@@ -159,6 +165,7 @@ impl OpenAiChat {
                 };
                 let Some(data) = line.strip_prefix("data:").map(str::trim) else { continue };
                 if data == "[DONE]" {
+                    ended = true;
                     break;
                 }
                 let event: Value = serde_json::from_str(data).map_err(|e| fail(format!("malformed event: {e}: {data}")))?;
@@ -171,10 +178,18 @@ impl OpenAiChat {
                     on_text(piece);
                     text.push_str(piece);
                 }
-                if choice["finish_reason"].as_str() == Some("length") {
-                    finish = FinishReason::Length;
+                match choice["finish_reason"].as_str() {
+                    Some("length") => (ended, finish) = (true, FinishReason::Length),
+                    Some(_) => ended = true,
+                    None => {}
                 }
                 usage = usage.or_else(|| read_usage(&event));
+            }
+            if !ended {
+                if text.is_empty() {
+                    return Ok(Attempt::Retry("the stream ended before any text".into()));
+                }
+                return Err(fail(format!("the stream ended without a finish reason after {} characters", text.len())));
             }
         } else {
             let body: Value = response.body_mut().read_json().map_err(|e| fail(format!("malformed response: {e}")))?;

@@ -24,6 +24,8 @@ impl LlamaServer {
         let mut command = Command::new(python);
         command
             .args(["-m", "llama_cpp.server", "--host", "127.0.0.1", "--port", &port.to_string(), "--n_ctx", "4096", "--n_threads", "2"])
+            // By default a new request cuts the stream of the one running.
+            .args(["--interrupt_requests", "False"])
             .arg("--model")
             .arg(model)
             .stdout(Stdio::null())

@@ -36,6 +36,9 @@ pub struct AskArgs {
     /// Only files matching this glob.
     #[arg(long)]
     path: Option<String>,
+    /// `dsl`: retrieve with the query DSL (English, original wording, HyDE).
+    #[arg(long, value_name = "HOW", value_parser = ["none", "dsl"])]
+    expand: Option<String>,
     /// Print the whole answer as JSON once it is complete.
     #[arg(long)]
     json: bool,
@@ -62,6 +65,7 @@ pub fn run(cwd: &Path, index_dir: Option<PathBuf>, args: AskArgs) -> Result<()> 
         max_tokens: args.max_tokens,
         languages: args.lang.clone(),
         path: args.path.clone(),
+        query_expansion: args.expand.as_deref().and_then(ken_engine::api::QueryExpansion::parse),
     };
     let context = Context { cwd: cwd.to_path_buf(), color: std::io::IsTerminal::is_terminal(&std::io::stdout()) };
     if args.json {

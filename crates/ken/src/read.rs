@@ -114,6 +114,9 @@ fn here(dir: &Path, context: &Context, command: ReadCommand) -> Result<Output> {
         bail!("no index in {}; run `ken index` in the repository first (or pass --index-dir)", dir.display());
     }
     let mut options = EngineOptions::new(dir.to_path_buf());
+    // The repository's ken.toml ([search.ranking], [llm]) applies here as in a server.
+    let root = ken_store::Store::open_read_only(dir)?.meta("root")?.map(PathBuf::from).unwrap_or_else(|| crate::repo_root(&context.cwd));
+    options.config = ken_pipeline::PipelineConfig::load(&root).map_err(|e| anyhow::anyhow!("{e}"))?;
     if let ReadCommand::Search(args) = &command {
         options.model = args.model.explicit()?;
         options.shard_wait = Some(search::reader_wait());

@@ -43,6 +43,10 @@ pub struct SearchArgs {
     /// Reciprocal Rank Fusion constant (default: `search.ranking.rrf_k` in ken.toml, else 60).
     #[arg(long, value_name = "K")]
     pub rrf_k: Option<f32>,
+    /// `dsl`: the language model rewrites the query (English, the original
+    /// wording, a hypothetical answer in code); each is searched and fused.
+    #[arg(long, value_name = "HOW", value_parser = ["none", "dsl"])]
+    pub expand: Option<String>,
     #[command(flatten)]
     pub model: ModelArgs,
     #[command(flatten)]
@@ -120,6 +124,7 @@ pub fn search(engine: &Engine, context: &Context, args: &SearchArgs, out: &mut O
         path: args.path.clone(),
         rrf_k: args.rrf_k,
         ranking: None,
+        query_expansion: args.expand.as_deref().and_then(ken_engine::api::QueryExpansion::parse),
     };
     let mut response = engine.search(&request)?;
     if cut {

@@ -131,12 +131,8 @@ fn without_a_model_the_answer_is_the_retrieved_code() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     expect![[r#"
         sources (* cited)
-          shop/cart.py:12-14  method shop.cart.Cart.restore
-          shop/loader.py:4-8  function shop.loader.load
-          shop/cart.py:4-10  class shop.cart.Cart, method shop.cart.Cart.total
-          shop/loader.py:11-14  function shop.loader.dump
-          shop/cart.py:16-17  method shop.cart.Cart.save
-          shop/cart.py:1-1  module shop.cart
+          shop/cart.py:1-16  class shop.cart.Cart, method shop.cart.Cart.restore
+          shop/loader.py:1-14  function shop.loader.load
     "#]]
     .assert_eq(&String::from_utf8(out.stdout).unwrap());
     expect![[r#"
@@ -151,4 +147,25 @@ fn without_a_model_the_answer_is_the_retrieved_code() {
         error: `k` must be between 1 and 100 (got 0)
     "#]]
     .assert_eq(&String::from_utf8(out.stderr).unwrap());
+}
+
+#[test]
+fn the_query_dsl_searches_the_models_rewrites() {
+    let repo = Repo::new(SHOP);
+    assert!(repo.ken(&["index", "."]).status.success());
+    // Whatever a 135M model makes of it, the rewrites are searched beside
+    // the question and fused (it cannot translate, say, Chinese: a strong
+    // model behind KEN_LLM_BASE_URL does that).
+    let out = ask(&repo, &[], &["search", "--expand", "dsl", "--json", "-k", "5", "how does a cart get back the items saved in a file"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let response = json(&out);
+    let notes = response["notes"].to_string();
+    assert!(notes.contains("expanded into"), "{notes}");
+    let hits: Vec<&str> = response["hits"].as_array().unwrap().iter().map(|h| h["path"].as_str().unwrap()).collect();
+    assert!(hits.contains(&"shop/cart.py"), "{response:#}");
+
+    let out = ask(&repo, &[("KEN_LLM", "off")], &["search", "--expand", "dsl", "--json", "cart restore"]);
+    let response = json(&out);
+    assert_eq!(response["hits"][0]["qualified_name"], "shop.cart.Cart.restore", "{response:#}");
+    assert!(response["notes"].to_string().contains("query expansion skipped: no language model"), "{response:#}");
 }

@@ -264,6 +264,18 @@ fn bad_requests_get_4xx_json_naming_the_field() {
           400 invalid_field weights.lanes
         POST /api/v1/locate {"query": "x"}
           400 invalid_field query
+        POST /api/v1/ask {"question": " "}
+          400 invalid_field question
+        POST /api/v1/ask {"question": "x", "k": 0}
+          400 invalid_field k
+        POST /api/v1/ask {"question": "x", "max_tokens": 100000}
+          400 invalid_field max_tokens
+        POST /api/v1/ask {"question": "x", "budget_tokens": 1}
+          400 invalid_field budget_tokens
+        POST /api/v1/ask {"question": "x", "retrieval": "psychic"}
+          400 invalid_field retrieval
+        POST /api/v1/ask {"query": "x"}
+          400 invalid_field query
         GET /api/v1/symbols?name= 
           400 invalid_field name
         GET /api/v1/symbols?name=login&limit=0 
@@ -395,6 +407,7 @@ fn symbols_graph_status_and_openapi() {
         /api/v1/hybrid-search
         /api/v1/search
         /api/v1/locate
+        /api/v1/ask
         /api/v1/symbols
         /api/v1/symbol
         /api/v1/graph/{relation}

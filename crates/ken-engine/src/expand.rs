@@ -1,0 +1,80 @@
+//! `query_expansion = "dsl"`: CoUnit's query DSL. The language model
+//! rewrites the query as English, the original wording and a hypothetical
+//! answer in code; each is searched on its own and the lists are fused by
+//! reciprocal rank. Without a model (or when its output is unusable) the
+//! plain search answers, with a note.
+
+use crate::api::{MAX_QUERY_LEN, QueryExpansion, SearchRequest};
+use crate::{Engine, Error};
+use ken_search::{Hit, SearchResponse};
+use rustc_hash::FxHashMap;
+
+/// RRF's constant, as for the lanes.
+const RRF_K: f32 = 60.0;
+
+impl Engine {
+    pub(crate) fn search_expanded(&self, request: &SearchRequest) -> Result<SearchResponse, Error> {
+        let plain = SearchRequest { query_expansion: Some(QueryExpansion::None), ..request.clone() };
+        let dsl = match self.llm() {
+            Ok(llm) => llm
+                .chat(&ken_llm::dsl::request(&request.query), &mut |_| {})
+                .and_then(|c| ken_llm::dsl::parse(&c))
+                .map_err(|e| e.to_string()),
+            Err(why) => Err(why),
+        };
+        let dsl = match dsl {
+            Ok(dsl) => dsl,
+            Err(why) => {
+                let mut response = self.search(&plain)?;
+                response.notes.push(format!("query expansion skipped: {why}"));
+                return Ok(response);
+            }
+        };
+        // The user's own wording stands for the original-language query: a
+        // small model's echo of it adds nothing and may drift.
+        let mut queries: Vec<(&str, String)> = vec![("original", request.query.clone())];
+        for (lane, text) in [("english", &dsl.english_query), ("hypothetical code", &dsl.hypothetical_document)] {
+            let text: String = text.trim().chars().take(MAX_QUERY_LEN).collect();
+            if !text.is_empty() && !queries.iter().any(|(_, q)| q.eq_ignore_ascii_case(&text)) {
+                queries.push((lane, text));
+            }
+        }
+        let k = request.k.unwrap_or(10);
+        let mut base: Option<SearchResponse> = None;
+        let mut fused: FxHashMap<(String, u32, u32, String), (f32, Hit)> = FxHashMap::default();
+        let mut notes = Vec::new();
+        for (lane, query) in &queries {
+            let found = match self.search(&SearchRequest { query: query.clone(), k: Some(k.max(20)), ..plain.clone() }) {
+                Ok(found) => found,
+                // The user's query fails as it would unexpanded; a generated one is skipped.
+                Err(e) if *lane != "original" => {
+                    notes.push(format!("the {lane} query was not searched: {}", e.message));
+                    continue;
+                }
+                Err(e) => return Err(e),
+            };
+            for (rank, hit) in found.hits.iter().enumerate() {
+                let key = (hit.path.clone(), hit.start_line, hit.end_line, hit.qualified_name.clone());
+                fused.entry(key).or_insert_with(|| (0.0, hit.clone())).0 += 1.0 / (RRF_K + rank as f32 + 1.0);
+            }
+            if base.is_none() {
+                base = Some(found);
+            }
+        }
+        let mut response = base.expect("the original query was searched");
+        let mut hits: Vec<(f32, Hit)> = fused.into_values().collect();
+        hits.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.path.cmp(&b.1.path)).then(a.1.start_line.cmp(&b.1.start_line)));
+        response.hits = hits
+            .into_iter()
+            .take(k)
+            .map(|(score, mut hit)| {
+                hit.score = score;
+                hit
+            })
+            .collect();
+        let lanes: Vec<&str> = queries.iter().map(|(lane, _)| *lane).collect();
+        notes.insert(0, format!("expanded into {} searches ({}): english {:?}", lanes.len(), lanes.join(", "), dsl.english_query.trim()));
+        response.notes.extend(notes);
+        Ok(response)
+    }
+}
