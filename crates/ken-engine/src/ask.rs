@@ -86,7 +86,10 @@ impl Engine {
         };
         let max_tokens = request.max_tokens.unwrap_or(DEFAULT_ANSWER_TOKENS).min(llm.context_tokens() / 2);
         let count = |text: &str| llm.count_tokens(text);
-        let room = llm.context_tokens().saturating_sub(max_tokens + prompt_overhead(&request.question, &count));
+        // Tokens of parts do not add up exactly to the tokens of the whole
+        // (merges across joins, the template): a margin keeps the prompt in.
+        let margin = llm.context_tokens() / 16;
+        let room = llm.context_tokens().saturating_sub(max_tokens + prompt_overhead(&request.question, &count) + margin);
         let budget = request.budget_tokens.map_or(room, |b| b.min(room));
         let packed = order_against_middle(pack(excerpts, budget, &count));
         if packed.is_empty() {

@@ -4,7 +4,7 @@
 //! the prompt, and the check of every `[path:start-end]` citation the model
 //! writes against what it was shown. No IO: the caller reads the lines.
 
-use crate::{ChatRequest, Message};
+use crate::{ChatRequest, Message, Role};
 use regex::Regex;
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
@@ -140,6 +140,12 @@ Each excerpt starts with its location in square brackets, like [src/app.py:10-24
 After every statement about the code, cite the lines it rests on in that form, narrowed to the lines that matter, \
 for example [src/app.py:12-15]. If the excerpts do not answer the question, say so.";
 
+/// One worked exchange before the question: a small model copies the form
+/// of an example (citations after claims) far more readily than it follows
+/// a rule.
+const EXAMPLE_QUESTION: &str = "Code excerpts:\n\n[lib/units.py:4-9] function to_seconds\n```\ndef to_seconds(value, unit):\n    factors = {\"ms\": 0.001, \"s\": 1, \"min\": 60}\n    if unit not in factors:\n        raise ValueError(unit)\n    return value * factors[unit]\n```\n\nQuestion: what happens with an unknown unit?\nAnswer concisely, citing lines as [path:start-end].";
+const EXAMPLE_ANSWER: &str = "`to_seconds` looks the unit up in a table of factors [lib/units.py:5-5]; a unit that is not in it raises `ValueError` [lib/units.py:6-7].";
+
 /// The chat request that asks `question` over `excerpts` (in prompt order).
 pub fn prompt(question: &str, excerpts: &[Excerpt], max_tokens: usize) -> ChatRequest {
     let mut user = String::from("Code excerpts:\n\n");
@@ -150,7 +156,13 @@ pub fn prompt(question: &str, excerpts: &[Excerpt], max_tokens: usize) -> ChatRe
     user.push_str("Question: ");
     user.push_str(question.trim());
     user.push_str("\nAnswer concisely, citing lines as [path:start-end].");
-    ChatRequest::new(vec![Message::system(SYSTEM), Message::user(user)]).max_tokens(max_tokens)
+    let messages = vec![
+        Message::system(SYSTEM),
+        Message::user(EXAMPLE_QUESTION),
+        Message { role: Role::Assistant, content: EXAMPLE_ANSWER.into() },
+        Message::user(user),
+    ];
+    ChatRequest::new(messages).max_tokens(max_tokens)
 }
 
 /// Tokens the prompt takes besides the excerpts.
