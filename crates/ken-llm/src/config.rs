@@ -67,7 +67,8 @@ impl LlmConfig {
     }
 
     /// `KEN_LLM_BASE_URL`, `KEN_LLM_MODEL`, `KEN_LLM_API_KEY` (else
-    /// `OPENAI_API_KEY`) and `KEN_LLM_CACHE_DIR` over the file's settings;
+    /// `OPENAI_API_KEY`), `KEN_LLM_CONTEXT_TOKENS` (an endpoint does not say
+    /// what it holds) and `KEN_LLM_CACHE_DIR` over the file's settings;
     /// `KEN_LLM=off` turns the model off.
     pub fn apply_env(&mut self, var: &dyn Fn(&str) -> Option<String>) {
         let var = |key: &str| var(key).filter(|v| !v.is_empty());
@@ -79,6 +80,12 @@ impl LlmConfig {
         }
         if let Some(key) = var("KEN_LLM_API_KEY").or_else(|| self.api_key.is_none().then(|| var("OPENAI_API_KEY")).flatten()) {
             self.api_key = Some(key);
+        }
+        if let Some(text) = var("KEN_LLM_CONTEXT_TOKENS") {
+            match text.trim().parse::<usize>() {
+                Ok(n) if n >= 256 => self.context_tokens = Some(n),
+                _ => tracing::warn!("KEN_LLM_CONTEXT_TOKENS={text} ignored: give a number of tokens, at least 256"),
+            }
         }
         if let Some(dir) = var("KEN_LLM_CACHE_DIR") {
             self.cache_dir = Some(PathBuf::from(dir));

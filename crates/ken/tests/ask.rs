@@ -114,6 +114,7 @@ fn an_openai_compatible_server_answers() {
     let envs = [
         ("KEN_LLM_BASE_URL", server.base_url.as_str()),
         ("KEN_LLM_MODEL", "smollm2"),
+        ("KEN_LLM_CONTEXT_TOKENS", "4096"),
         ("KEN_LLM_CACHE_DIR", llm_cache.path().to_str().unwrap()),
     ];
     let out = ask(&repo, &envs, &["ask", "What does Cart.total compute?", "--json", "--max-tokens", "96"]);

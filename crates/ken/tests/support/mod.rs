@@ -64,6 +64,7 @@ pub fn ken_command(dir: &Path, args: &[&str]) -> Command {
         .env("KEN_LLM_CACHE_DIR", std::env::temp_dir().join(format!("ken-test-llm-{}", std::process::id())))
         .env_remove("KEN_LLM_BASE_URL")
         .env_remove("KEN_LLM_MODEL")
+        .env_remove("KEN_LLM_CONTEXT_TOKENS")
         .env_remove("KEN_LLM");
     cmd
 }
