@@ -144,22 +144,14 @@ pub struct AskResponse {
     pub citations: Vec<ken_llm::answer::Citation>,
     /// Citations removed from the answer, with why.
     pub dropped_citations: Vec<ken_llm::answer::DroppedCitation>,
-    /// The code the model read, in prompt order.
-    pub context: Vec<ContextSpan>,
+    /// The code the model read, in prompt order: each span's lines, how
+    /// strongly retrieval wanted them, and what they hold (`label`, e.g.
+    /// `function parse_args`).
+    pub context: Vec<ken_llm::answer::Span>,
     /// The model that answered (`None`: no model; `notes` says why).
     pub model: Option<String>,
     pub usage: AskUsage,
     pub notes: Vec<String>,
-}
-
-#[derive(Clone, Debug, Serialize, JsonSchema)]
-pub struct ContextSpan {
-    pub path: String,
-    pub start_line: u32,
-    pub end_line: u32,
-    pub score: f32,
-    /// What the lines hold, e.g. `function parse_args`.
-    pub label: String,
 }
 
 #[derive(Clone, Debug, Default, Serialize, JsonSchema)]

@@ -5,7 +5,7 @@
 //! to lines that exist and that the model was shown. Without a model the
 //! answer is the retrieved code, with a note saying why.
 
-use crate::api::{AskRequest, AskResponse, AskRetrieval, AskUsage, ContextSpan, HybridSearchRequest, SearchRequest};
+use crate::api::{AskRequest, AskResponse, AskRetrieval, AskUsage, HybridSearchRequest, SearchRequest};
 use crate::{Engine, Error};
 use ken_llm::Llm;
 use ken_llm::answer::{CitationCheck, Excerpt, Span, merge_spans, order_against_middle, pack, prompt, prompt_overhead};
@@ -24,18 +24,12 @@ impl Engine {
     /// loads once per process); `Err` says why there is none.
     pub fn llm(&self) -> Result<Arc<dyn Llm>, String> {
         self.llm
-            .get_or_init(|| {
-                let cache = ken_embed::default_cache_dir();
-                // The environment wins over ken.toml, however the engine was configured.
-                let mut config = self.config.llm.clone();
-                config.apply_env(&|key| std::env::var(key).ok());
-                match config.connect(&cache) {
-                    Ok((llm, source)) => {
-                        tracing::info!("language model {} from {source:?}", llm.model_id());
-                        Ok(Arc::from(llm))
-                    }
-                    Err(e) => Err(e.to_string()),
+            .get_or_init(|| match self.config.llm.connect(&ken_embed::default_cache_dir()) {
+                Ok((llm, source)) => {
+                    tracing::info!("language model {} from {source:?}", llm.model_id());
+                    Ok(Arc::from(llm))
                 }
+                Err(e) => Err(e.to_string()),
             })
             .clone()
     }
@@ -78,7 +72,7 @@ impl Engine {
             Ok(llm) => llm,
             Err(why) => {
                 notes.push(format!("{why}; showing the retrieved code instead"));
-                response.context = excerpts.iter().map(|e| context_span(&e.span)).collect();
+                response.context = excerpts.into_iter().map(|e| e.span).collect();
                 response.notes = notes;
                 response.usage.total_ms = started.elapsed().as_secs_f64() * 1000.0;
                 return Ok(response);
@@ -95,13 +89,12 @@ impl Engine {
         if packed.is_empty() {
             notes.push("no code in the index answers this; the model was not asked".into());
         }
-        response.context = packed.iter().map(|e| context_span(&e.span)).collect();
+        response.context = packed.iter().map(|e| e.span.clone()).collect();
         response.model = Some(llm.model_id().to_string());
         if !packed.is_empty() {
             let chat = prompt(&request.question, &packed, max_tokens);
-            let shown: Vec<Span> = packed.iter().map(|e| e.span.clone()).collect();
             let lines = |path: &str| text_of(path).map(|t| t.lines().count() as u32);
-            let mut check = CitationCheck::new(&shown, &lines);
+            let mut check = CitationCheck::new(&response.context, &lines);
             let completion = match llm.chat(&chat, &mut |piece| check.push(piece, on_text)) {
                 Ok(completion) => completion,
                 Err(e) => {
@@ -195,14 +188,4 @@ impl Engine {
 /// A long question is cut to what a search reads (the model still gets it whole).
 fn question_as_query(question: &str) -> String {
     question.chars().take(crate::api::MAX_QUERY_LEN).collect()
-}
-
-fn context_span(span: &Span) -> ContextSpan {
-    ContextSpan {
-        path: span.path.clone(),
-        start_line: span.start_line,
-        end_line: span.end_line,
-        score: span.score,
-        label: span.label.clone(),
-    }
 }

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use std::sync::LazyLock;
 
 /// Lines of one file, with how strongly retrieval wanted them.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Span {
     pub path: String,
     pub start_line: u32,
@@ -265,7 +265,6 @@ impl<'a> CitationCheck<'a> {
             }
         }
         result.push_str(&text[last..]);
-        let result = result.replace("[]", "").replace("()", "");
         self.text.push_str(&result);
         out(&result);
     }
@@ -380,6 +379,17 @@ mod tests {
                 It parses [src/app.py:12-15]. Then [src/app.py:35-40] and (lib/util.rs:3-3). Not , nor , nor  or .
                 kept: src/app.py:12-15 src/app.py:35-40 lib/util.rs:3-3
                 dropped: src/app.py:45-50 (not in the context); src/other.py:1-2 (not in the context); src/app.py:99-120 (no such lines); nope.py:1 (no such file)"#]],
+        );
+    }
+
+    #[test]
+    fn brackets_of_the_answer_itself_stay() {
+        check_citations(
+            "Call `load()` or `items[]`, then [src/app.py:12].",
+            expect![[r#"
+                Call `load()` or `items[]`, then [src/app.py:12-12].
+                kept: src/app.py:12-12
+                dropped: "#]],
         );
     }
 

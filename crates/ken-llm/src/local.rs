@@ -214,8 +214,19 @@ impl Llm for LocalLlm {
         let mut logits = model.forward(&input, 0).map_err(generation)?;
         let mut position = prompt_ids.len();
         let mut output: Vec<u32> = Vec::new();
-        let mut emitted = 0usize;
+        // Tokens become text as they come; a character split across tokens
+        // waits for its last byte.
+        let mut stream = self.tokenizer.decode_stream(true);
+        let mut text = String::new();
         let mut first_token = None;
+        let mut emit = |token: u32, text: &mut String| -> Result<()> {
+            if let Some(piece) = stream.step(token).map_err(|e| LlmError::Generation(e.to_string()))? {
+                first_token.get_or_insert_with(|| started.elapsed());
+                on_text(&piece);
+                text.push_str(&piece);
+            }
+            Ok(())
+        };
         let mut finish = FinishReason::Length;
         let mut rng = Rng::new(xxhash_rust::xxh3::xxh3_64(format!("{prompt_ids:?}").as_bytes()));
         while output.len() < budget {
@@ -242,6 +253,7 @@ impl Llm for LocalLlm {
                     finish = FinishReason::Stop;
                     if !self.stop_tokens.contains(&token) {
                         output.push(token);
+                        emit(token, &mut text)?;
                     }
                     break;
                 }
@@ -250,23 +262,12 @@ impl Llm for LocalLlm {
                 break;
             }
             output.push(token);
-            let text = self.tokenizer.decode(&output, true).map_err(|e| LlmError::Generation(e.to_string()))?;
-            // A character split across tokens waits for its last byte.
-            if text.len() > emitted && !text.ends_with('\u{fffd}') && text.is_char_boundary(emitted) {
-                first_token.get_or_insert_with(|| started.elapsed());
-                on_text(&text[emitted..]);
-                emitted = text.len();
-            }
+            emit(token, &mut text)?;
             let next = Tensor::new(&[token], &Device::Cpu).and_then(|t| t.unsqueeze(0)).map_err(generation)?;
             logits = model.forward(&next, position).map_err(generation)?;
             position += 1;
         }
         drop(model);
-        let text = self.tokenizer.decode(&output, true).map_err(|e| LlmError::Generation(e.to_string()))?;
-        if text.len() > emitted && text.is_char_boundary(emitted) {
-            first_token.get_or_insert_with(|| started.elapsed());
-            on_text(&text[emitted..]);
-        }
         Ok(Completion {
             text,
             finish,

@@ -3,11 +3,10 @@
 //! code it read. Runs in this process (the answer streams as it is made).
 
 use crate::output::Context;
-use anyhow::{Result, bail};
+use anyhow::Result;
 use clap::Args;
+use ken_engine::Engine;
 use ken_engine::api::{AskRequest, AskResponse, AskRetrieval};
-use ken_engine::{Engine, EngineOptions};
-use ken_pipeline::PipelineConfig;
 use std::fmt::Write as _;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -45,16 +44,7 @@ pub struct AskArgs {
 }
 
 pub fn run(cwd: &Path, index_dir: Option<PathBuf>, args: AskArgs) -> Result<()> {
-    let dir = match index_dir {
-        Some(d) => cwd.join(d),
-        None => ken_index::default_index_dir(&crate::repo_root(cwd)),
-    };
-    if !dir.join(ken_store::DB_FILE).is_file() {
-        bail!("no index in {}; run `ken index` in the repository first (or pass --index-dir)", dir.display());
-    }
-    let root = ken_store::Store::open_read_only(&dir)?.meta("root")?.map(PathBuf::from).unwrap_or_else(|| crate::repo_root(cwd));
-    let mut options = EngineOptions::new(dir);
-    options.config = PipelineConfig::load(&root).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let mut options = crate::read::engine_options(&crate::read::index_dir_of(cwd, index_dir), cwd)?;
     options.shard_wait = Some(crate::search::reader_wait());
     let engine = Engine::open(options)?;
     let request = AskRequest {

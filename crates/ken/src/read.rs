@@ -69,10 +69,7 @@ pub enum ReadCommand {
 /// Runs a read command: by the server that holds the index when one is up
 /// and can answer it, else here. Prints the output and fails with its error.
 pub fn run(cwd: &Path, index_dir: Option<PathBuf>, mut command: ReadCommand) -> Result<()> {
-    let dir = match index_dir {
-        Some(d) => cwd.join(d),
-        None => ken_index::default_index_dir(&crate::repo_root(cwd)),
-    };
+    let dir = index_dir_of(cwd, index_dir);
     if let ReadCommand::Search(args) = &command
         && !dir.join(ken_store::DB_FILE).is_file()
     {
@@ -106,17 +103,7 @@ pub fn run(cwd: &Path, index_dir: Option<PathBuf>, mut command: ReadCommand) -> 
 
 /// Opens the index in this process and runs the command.
 fn here(dir: &Path, context: &Context, command: ReadCommand) -> Result<Output> {
-    if !dir.join(ken_store::DB_FILE).is_file() {
-        let root = crate::repo_root(&context.cwd);
-        if ken_index::default_index_dir(&root) == dir {
-            bail!("no index found for {}; run `ken index` there first (or pass --index-dir)", root.display());
-        }
-        bail!("no index in {}; run `ken index` in the repository first (or pass --index-dir)", dir.display());
-    }
-    let mut options = EngineOptions::new(dir.to_path_buf());
-    // The repository's ken.toml ([search.ranking], [llm]) applies here as in a server.
-    let root = ken_store::Store::open_read_only(dir)?.meta("root")?.map(PathBuf::from).unwrap_or_else(|| crate::repo_root(&context.cwd));
-    options.config = ken_pipeline::PipelineConfig::load(&root).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let mut options = engine_options(dir, &context.cwd)?;
     if let ReadCommand::Search(args) = &command {
         options.model = args.model.explicit()?;
         options.shard_wait = Some(search::reader_wait());
@@ -131,6 +118,31 @@ fn here(dir: &Path, context: &Context, command: ReadCommand) -> Result<Output> {
         out.error = Some(crate::error_text(&e));
     }
     Ok(out)
+}
+
+/// The index a command means: `--index-dir`, else the repository's.
+pub fn index_dir_of(cwd: &Path, index_dir: Option<PathBuf>) -> PathBuf {
+    match index_dir {
+        Some(d) => cwd.join(d),
+        None => ken_index::default_index_dir(&crate::repo_root(cwd)),
+    }
+}
+
+/// How to open an existing index in this process: with the configuration
+/// of the repository it was built from (ken.toml's `[search.ranking]`,
+/// `[llm]`…, as a server reads it).
+pub fn engine_options(dir: &Path, cwd: &Path) -> Result<EngineOptions> {
+    if !dir.join(ken_store::DB_FILE).is_file() {
+        let root = crate::repo_root(cwd);
+        if ken_index::default_index_dir(&root) == dir {
+            bail!("no index found for {}; run `ken index` there first (or pass --index-dir)", root.display());
+        }
+        bail!("no index in {}; run `ken index` in the repository first (or pass --index-dir)", dir.display());
+    }
+    let root = ken_store::Store::open_read_only(dir)?.meta("root")?.map(PathBuf::from).unwrap_or_else(|| crate::repo_root(cwd));
+    let mut options = EngineOptions::new(dir.to_path_buf());
+    options.config = ken_pipeline::PipelineConfig::load(&root).map_err(|e| anyhow::anyhow!("{e}"))?;
+    Ok(options)
 }
 
 /// Runs a read command against an engine, in this process or a server's.

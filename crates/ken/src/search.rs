@@ -7,11 +7,11 @@ use anyhow::{Context as _, Result, bail};
 use clap::Args;
 use ken_engine::api::{HybridSearchRequest, SearchRequest};
 use ken_engine::{Engine, EngineOptions};
-use ken_pipeline::{Expansion, MemberOrder, Overrides, PipelineConfig, PipelineResponse, RankingWeights, Source};
+use ken_pipeline::{Expansion, MemberOrder, Overrides, PipelineResponse, RankingWeights, Source};
 use ken_search::{MAX_QUERY_CHARS, Mode, SearchResponse};
 use ken_store::Store;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 /// How long a search waits for a writer to let go of the vector index
@@ -144,11 +144,6 @@ pub fn search(engine: &Engine, context: &Context, args: &SearchArgs, out: &mut O
 /// `ken search --pipeline` in this process: with `--expansion lsp` it
 /// starts (and stops) the language servers, so it runs in a runtime.
 pub fn pipeline_here(mut options: EngineOptions, context: &Context, args: &SearchArgs) -> Result<Output> {
-    let root = ken_store::Store::open_read_only(&options.index_dir)?
-        .meta("root")?
-        .map(PathBuf::from)
-        .unwrap_or_else(|| crate::repo_root(&context.cwd));
-    options.config = PipelineConfig::load(&root).map_err(|e| anyhow::anyhow!("{e}"))?;
     let mut out = Output::default();
     let config = options.config.with_overrides(&args.pipeline.overrides()?, "", &Source::Flag).map_err(|e| anyhow::anyhow!("{e}"))?;
     options.lsp = config.expansion == Expansion::Lsp;

@@ -53,7 +53,7 @@ class Session:
 
 fn ask(repo: &Repo, envs: &[(&str, &str)], args: &[&str]) -> std::process::Output {
     let mut command = ken_command(repo.path(), args);
-    command.env("KEN_NO_EMBED", "1").env_remove("KEN_LLM_BASE_URL").env_remove("KEN_LLM_MODEL").env_remove("KEN_LLM");
+    command.env("KEN_NO_EMBED", "1");
     for (key, value) in envs {
         command.env(key, value);
     }
