@@ -54,7 +54,8 @@ pub struct SearchRequest {
     /// Results (1 to 1000, default 10).
     #[serde(default)]
     pub k: Option<usize>,
-    /// hybrid (default), semantic, lexical or exact.
+    /// hybrid (default), semantic, lexical, exact, or intents (only the
+    /// intent lane: symbols whose intents match, from `ken index --intents`).
     #[serde(default)]
     pub mode: Option<Mode>,
     #[serde(default)]
@@ -72,7 +73,9 @@ pub struct SearchRequest {
     pub ranking: Option<ken_search::RankingOverrides>,
     /// `dsl`: the language model rewrites the query (CoUnit: English, the
     /// original wording, a hypothetical answer in code), each is searched,
-    /// and the lists are fused. Default `none`.
+    /// and the lists are fused. `keywords`: the model proposes the words the
+    /// code likely holds; BM25 searches them beside the query (MutaGReP).
+    /// Default `none`.
     #[serde(default)]
     pub query_expansion: Option<QueryExpansion>,
 }
@@ -84,6 +87,9 @@ pub enum QueryExpansion {
     None,
     /// CoUnit's query DSL with HyDE.
     Dsl,
+    /// MutaGReP's keyword search: the model proposes the words the code
+    /// likely holds, and BM25 searches them beside the query.
+    Keywords,
 }
 
 impl QueryExpansion {
@@ -91,6 +97,7 @@ impl QueryExpansion {
         match text {
             "none" => Some(QueryExpansion::None),
             "dsl" => Some(QueryExpansion::Dsl),
+            "keywords" => Some(QueryExpansion::Keywords),
             _ => None,
         }
     }
@@ -119,7 +126,8 @@ pub struct AskRequest {
     pub languages: Vec<String>,
     #[serde(default)]
     pub path: Option<String>,
-    /// `dsl`: retrieve with the query DSL (see `SearchRequest`); hybrid only.
+    /// `dsl` or `keywords`: retrieve with the query expanded (see
+    /// `SearchRequest`); hybrid only.
     #[serde(default)]
     pub query_expansion: Option<QueryExpansion>,
 }
@@ -263,6 +271,9 @@ pub struct ReindexRequest {
     /// Skip embeddings (lexical and graph layers only).
     #[serde(default)]
     pub no_embed: bool,
+    /// Also write intents with the language model (`ken index --intents`).
+    #[serde(default)]
+    pub intents: bool,
 }
 
 #[derive(Clone, Debug, Serialize, JsonSchema)]

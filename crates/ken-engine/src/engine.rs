@@ -62,6 +62,8 @@ pub struct Engine {
     pub(crate) embedder: Mutex<Option<Arc<dyn Embedder>>>,
     /// The static vectors' shard and embedder, likewise shared.
     pub(crate) statics: SharedShard,
+    /// The intents' shard (`ken index --intents`), likewise shared.
+    pub(crate) intent_shards: SharedShard,
     static_embedder: Mutex<Option<Arc<dyn Embedder>>>,
     lsp: Option<LspBridge>,
     runtime: Option<tokio::runtime::Handle>,
@@ -151,6 +153,7 @@ impl Engine {
         Ok(Engine {
             shards: SharedShard::new(&options.index_dir, ken_search::SHARD_DIR, wait, options.keep_shard),
             statics: SharedShard::new(&options.index_dir, ken_search::STATIC_SHARD_DIR, wait, options.keep_shard),
+            intent_shards: SharedShard::new(&options.index_dir, ken_search::INTENT_SHARD_DIR, wait, options.keep_shard),
             static_embedder: Mutex::new(None),
             index_dir: options.index_dir,
             root,
@@ -276,18 +279,21 @@ impl Engine {
     /// is off fails `semantic` mode and leaves a note in the others.
     pub fn search(&self, request: &SearchRequest) -> Result<SearchResponse, Error> {
         request.validate()?;
-        if request.query_expansion == Some(QueryExpansion::Dsl) {
-            return self.search_expanded(request);
+        if let Some(expansion @ (QueryExpansion::Dsl | QueryExpansion::Keywords)) = request.query_expansion {
+            return self.search_expanded(request, expansion);
         }
         let store = self.store()?;
         let mode = request.mode.unwrap_or(Mode::Hybrid);
-        let (dense, statics, dense_off) = self.dense_lanes(&store, mode == Mode::Semantic, mode.uses_dense())?;
+        let (dense, statics, dense_off) =
+            self.dense_lanes(&store, mode == Mode::Semantic, mode.uses_dense() || mode == Mode::Intents)?;
+        let intents = self.intent_shard(&store, dense.as_ref())?;
         let searcher = Searcher {
             store: &store,
             shard: dense.as_ref().map(|d| &*d.shard),
             embedder: dense.as_ref().map(|d| &*d.embedder),
             dense_off,
             statics: statics.as_ref().map(DenseLane::view),
+            intents: intents.as_deref(),
         };
         let options = SearchOptions {
             k: request.k.unwrap_or(10),
@@ -308,12 +314,14 @@ impl Engine {
         request.validate()?;
         let store = self.store()?;
         let (dense, statics, dense_off) = self.dense_lanes(&store, false, true)?;
+        let intents = self.intent_shard(&store, dense.as_ref())?;
         let searcher = Searcher {
             store: &store,
             shard: dense.as_ref().map(|d| &*d.shard),
             embedder: dense.as_ref().map(|d| &*d.embedder),
             dense_off,
             statics: statics.as_ref().map(DenseLane::view),
+            intents: intents.as_deref(),
         };
         let defaults = LocateOptions::default();
         let options = LocateOptions {
@@ -347,6 +355,16 @@ impl Engine {
         Ok((dense, statics, off))
     }
 
+    /// The intent shard, when the index has intents embedded with the
+    /// dense lane's model (else their vectors could never match its queries).
+    fn intent_shard(&self, store: &Store, dense: Option<&DenseLane>) -> Result<Option<Arc<VectorShard>>, Error> {
+        let Some(dense) = dense else { return Ok(None) };
+        if ken_search::intent_vectors_model(store)?.as_deref() != Some(dense.embedder.model_id()) {
+            return Ok(None);
+        }
+        Ok(self.intent_shards.existing(dense.embedder.dim()).ok().flatten())
+    }
+
     /// The configured ranking with a request's `ranking` and `rrf_k` on top.
     fn ranking(&self, request: &SearchRequest) -> ken_search::Ranking {
         let mut ranking = request.ranking.as_ref().map_or_else(|| self.config.ranking.clone(), |o| o.apply(&self.config.ranking));
@@ -368,6 +386,7 @@ impl Engine {
         request.validate()?;
         let store = self.store()?;
         let (dense, statics, dense_off) = self.dense_lanes(&store, false, true)?;
+        let intents = self.intent_shard(&store, dense.as_ref())?;
         let live = match (config.expansion, &self.lsp, &self.runtime) {
             (Expansion::Lsp, Some(bridge), Some(runtime)) => Some(Live { bridge, runtime }),
             _ => None,
@@ -379,6 +398,7 @@ impl Engine {
                 embedder: dense.as_ref().map(|d| &*d.embedder),
                 dense_off,
                 statics: statics.as_ref().map(DenseLane::view),
+            intents: intents.as_deref(),
             },
             root: self.root.clone(),
             live,
@@ -472,7 +492,7 @@ impl Engine {
     pub fn reindex(&self, request: &ReindexRequest) -> Result<IndexReport, Error> {
         let mut options = ken_index::IndexOptions::new(self.root.clone(), self.index_dir.clone());
         options.rebuild = request.rebuild;
-        let request = IndexRequest { options, embed: !request.no_embed, ..IndexRequest::default() };
+        let request = IndexRequest { options, embed: !request.no_embed, intents: request.intents, ..IndexRequest::default() };
         self.index(&request, &|_| {})
     }
 

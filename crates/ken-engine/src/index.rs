@@ -1,7 +1,8 @@
 //! `Engine::index`: every phase of an index run, in this process.
 
+use crate::intents::IntentReport;
 use crate::{Engine, Error, ErrorKind};
-use ken_embed::{ModelSpec, Resolver};
+use ken_embed::{Embedder, ModelSpec, Resolver};
 use ken_index::{IndexOptions, IndexSummary};
 use ken_search::StaticVectors;
 use ken_store::{EmbedProgress, Store};
@@ -22,6 +23,8 @@ pub struct IndexRequest {
     /// Another index of the same repository (another commit, a CI
     /// artifact): its embeddings are reused for every unchanged text.
     pub seed: Option<std::path::PathBuf>,
+    /// Also write MutaGReP intents with the language model (`--intents`).
+    pub intents: bool,
 }
 
 impl Default for IndexRequest {
@@ -32,6 +35,7 @@ impl Default for IndexRequest {
             reembed: false,
             embed_only: false,
             seed: None,
+            intents: false,
         }
     }
 }
@@ -43,6 +47,10 @@ pub enum IndexProgress {
     /// Writing the points and their BM25 documents.
     Points,
     Embedding(EmbedProgress),
+    /// Symbols the language model has written intents for, of those it must.
+    Intents { done: u64, total: u64 },
+    /// Intents whose vectors are in the intent shard.
+    IntentVectors { done: u64, total: u64 },
 }
 
 /// What a run did: the mining summary (none with `embed_only`), then the
@@ -52,6 +60,8 @@ pub struct IndexReport {
     #[serde(flatten)]
     pub summary: Option<IndexSummary>,
     pub vectors: VectorReport,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub intents: Option<IntentReport>,
 }
 
 #[derive(Clone, Debug, Default, Serialize)]
@@ -101,7 +111,19 @@ impl Engine {
             let linked = linked.map(|l| l.join().unwrap_or_else(|_| Err(Error::internal("linking panicked")))).transpose();
             (linked, vectors)
         });
-        let (linked, vectors) = (linked?, vectors?);
+        let (linked, (vectors, embedder)) = (linked?, vectors?);
+        // Intents last: they need the graph's symbols settled, and the
+        // model that embeds them. A run without --intents still embeds
+        // intents written before that have no vector yet.
+        let intents = match embedder.as_deref() {
+            _ if options.cancel.is_cancelled() => None,
+            embedder if request.intents => Some(self.intent_phase(&mut store, embedder, &options.cancel, progress)?),
+            Some(embedder) if store.intent_counts()?.0 > 0 => {
+                self.intent_vectors(&mut store, embedder, &options.cancel, progress)?;
+                None
+            }
+            _ => None,
+        };
         if let Some(summary) = &mut summary {
             if let Some((graph, seconds)) = linked {
                 summary.graph = graph;
@@ -119,7 +141,7 @@ impl Engine {
         if options.cancel.is_cancelled() {
             return Err(Error::new(ErrorKind::Cancelled, "the index run was cancelled; what it stored stays, and the next run resumes"));
         }
-        Ok(IndexReport { summary, vectors })
+        Ok(IndexReport { summary, vectors, intents })
     }
 
     /// Asks the running index run, if any, to stop after its current batch.
@@ -141,9 +163,10 @@ impl Engine {
         request: &IndexRequest,
         cancel: &ken_core::Cancel,
         progress: &(dyn Fn(IndexProgress) + Sync),
-    ) -> Result<VectorReport, Error> {
+    ) -> Result<(VectorReport, Option<Box<dyn Embedder>>), Error> {
         if request.options.rebuild || request.reembed {
             ken_search::reset(store, &self.shards, &self.statics)?;
+            self.intent_shards.destroy()?;
         }
         let seeded = match &request.seed {
             Some(seed) if !seed.join(ken_store::DB_FILE).is_file() => {
@@ -176,7 +199,7 @@ impl Engine {
         let sync = ken_search::sync_points(store, &self.shards, statics, known_model.as_deref(), cancel)?;
         let mut report = VectorReport { sync, seeded, warning: static_warning, ..VectorReport::default() };
         if !request.embed {
-            return Ok(report);
+            return Ok((report, None));
         }
         // The spec already names any model directory; the resolver must not add KEN_MODEL_DIR's.
         let resolver = Resolver { explicit_dir: None, ..Resolver::default() };
@@ -184,7 +207,7 @@ impl Engine {
             Ok(e) => e,
             Err(e) if !explicit => {
                 report.warning = Some(format!("embeddings skipped: {e}"));
-                return Ok(report);
+                return Ok((report, None));
             }
             Err(e) => return Err(Error::new(crate::ErrorKind::ModelUnavailable, e.to_string())),
         };
@@ -197,6 +220,6 @@ impl Engine {
             progress(IndexProgress::Embedding(*p))
         })?;
         report.embed = Some(summary);
-        Ok(report)
+        Ok((report, Some(embedder)))
     }
 }

@@ -9,6 +9,7 @@
 //! - `expand.rs`: the query DSL (`query_expansion = "dsl"`): searches the
 //!   model's rewrites and fuses them.
 //! - `index.rs`: `Engine::index`, every phase in process.
+//! - `intents.rs`: MutaGReP's intents (`--intents`), written, cached and embedded.
 //! - `api.rs`: request and response shapes, validated, naming bad fields.
 //! - `error.rs`: one error type, by cause.
 
@@ -18,7 +19,9 @@ mod engine;
 mod error;
 mod expand;
 mod index;
+mod intents;
 
 pub use engine::{Engine, EngineOptions};
 pub use error::{Error, ErrorKind};
 pub use index::{IndexProgress, IndexReport, IndexRequest, VectorReport};
+pub use intents::IntentReport;

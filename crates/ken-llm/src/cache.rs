@@ -35,6 +35,10 @@ impl Llm for Cached<dyn Llm> {
         self.inner.count_tokens(text)
     }
 
+    fn parallelism(&self) -> usize {
+        self.inner.parallelism()
+    }
+
     fn chat(&self, request: &ChatRequest, on_text: &mut dyn FnMut(&str)) -> Result<Completion> {
         let path = self.path(request);
         if let Some(mut hit) = std::fs::read(&path).ok().and_then(|bytes| serde_json::from_slice::<Completion>(&bytes).ok()) {
@@ -47,7 +51,7 @@ impl Llm for Cached<dyn Llm> {
         let completion = self.inner.chat(request, on_text)?;
         // The request (with its max_tokens) fixes the output: decoding is
         // greedy or seeded by the prompt, so even a cut-off answer is kept.
-        let temporary = path.with_extension(format!("tmp-{}", std::process::id()));
+        let temporary = path.with_extension(format!("tmp-{}-{:?}", std::process::id(), std::thread::current().id()).replace(['(', ')'], ""));
         let written = std::fs::create_dir_all(&self.dir)
             .and_then(|()| std::fs::write(&temporary, serde_json::to_vec(&completion).unwrap_or_default()))
             .and_then(|()| std::fs::rename(&temporary, &path));

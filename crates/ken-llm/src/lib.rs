@@ -11,6 +11,10 @@
 //! - [`Cached`]: every call kept on disk, keyed by the model id and a hash of
 //!   the request, so a repeated question costs nothing.
 //!
+//! The requests of each feature are plain data built by pure modules:
+//! `answer` (cited answers), `dsl` (CoUnit's query DSL), `intents`
+//! (MutaGReP's intents and keywords).
+//!
 //! [`LlmConfig::connect`] picks the backend: an endpoint when one is
 //! configured, otherwise the local model.
 
@@ -18,6 +22,7 @@ pub mod answer;
 mod cache;
 mod config;
 pub mod dsl;
+pub mod intents;
 mod local;
 mod openai;
 mod tokenizer;
@@ -140,6 +145,11 @@ pub trait Llm: Send + Sync {
     /// Tokens `text` takes in this model (an estimate for endpoints).
     fn count_tokens(&self, text: &str) -> usize;
     fn chat(&self, request: &ChatRequest, on_text: &mut dyn FnMut(&str)) -> Result<Completion>;
+    /// Calls worth making at once: an endpoint's concurrency limit; one
+    /// for a model in this process, which already uses every core.
+    fn parallelism(&self) -> usize {
+        1
+    }
 }
 
 mod millis {

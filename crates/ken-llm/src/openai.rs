@@ -237,6 +237,10 @@ impl Llm for OpenAiChat {
         text.len().div_ceil(4)
     }
 
+    fn parallelism(&self) -> usize {
+        self.options.concurrency.max(1)
+    }
+
     fn chat(&self, request: &ChatRequest, on_text: &mut dyn FnMut(&str)) -> Result<Completion> {
         let _slot = self.slot();
         let url = self.url();

@@ -26,6 +26,8 @@ pub enum Mode {
     Semantic,
     Lexical,
     Exact,
+    /// Only the intent lane: symbols whose intents match (`ken index --intents`).
+    Intents,
 }
 
 impl Mode {
@@ -35,6 +37,7 @@ impl Mode {
             "semantic" | "dense" => Mode::Semantic,
             "lexical" | "bm25" => Mode::Lexical,
             "exact" => Mode::Exact,
+            "intents" | "intent" => Mode::Intents,
             _ => return None,
         })
     }
@@ -116,6 +119,9 @@ pub struct Ranking {
     /// definition for the file: tuning split, MiniLM int8, 0.75 → MRR@10
     /// 0.637 (off: 0.654), by file 0.811 (off: 0.795); 0.5 → 0.626 / 0.812.
     pub file_decay: f32,
+    /// The intent lane (`ken index --intents`) weighs this multiple of the
+    /// dense weight, in indexes that have intents.
+    pub intent_weight: f32,
 }
 
 /// Some of [`Ranking`]'s settings, laid over others: `[search.ranking]` in
@@ -132,6 +138,7 @@ pub struct RankingOverrides {
     pub test_weight: Option<f32>,
     pub docs_weight: Option<f32>,
     pub file_decay: Option<f32>,
+    pub intent_weight: Option<f32>,
 }
 
 impl RankingOverrides {
@@ -140,7 +147,7 @@ impl RankingOverrides {
         macro_rules! set {
             ($($field:ident),*) => {$(if let Some(v) = self.$field { out.$field = v; })*};
         }
-        set!(fusion, rrf_k, code_weights, prose_weights, static_weight, file_boost, test_weight, docs_weight, file_decay);
+        set!(fusion, rrf_k, code_weights, prose_weights, static_weight, file_boost, test_weight, docs_weight, file_decay, intent_weight);
         out
     }
 }
@@ -164,6 +171,7 @@ impl Default for Ranking {
             test_weight: 1.0,
             docs_weight: 0.75,
             file_decay: 1.0,
+            intent_weight: 1.0,
         }
     }
 }
@@ -191,6 +199,9 @@ impl Ranking {
             if !(value.is_finite() && (0.0..=1.0).contains(&value)) {
                 return Some((field, format!("must be from 0 to 1 (got {value})")));
             }
+        }
+        if !(self.intent_weight.is_finite() && (0.0..=10.0).contains(&self.intent_weight)) {
+            return Some(("intent_weight", format!("must be from 0 to 10 (got {})", self.intent_weight)));
         }
         None
     }
@@ -231,6 +242,9 @@ pub struct LaneRanks {
     /// The static vectors' lane.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub r#static: Option<usize>,
+    /// The intent lane.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub intent: Option<usize>,
 }
 
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
@@ -256,6 +270,9 @@ pub struct Hit {
     pub header: String,
     /// The lines most relevant to the query, at most [`SNIPPET_LINES`].
     pub snippet: Snippet,
+    /// The symbol's intent nearest to the query, when the intent lane found it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub intent: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
@@ -395,6 +412,9 @@ pub struct Searcher<'a> {
     /// The static vectors: a semantic lane from the first index run on,
     /// beside (or, until the model's vectors exist, instead of) the model's.
     pub statics: Option<DenseView<'a>>,
+    /// The intents' shard (`ken index --intents`), searched with the dense
+    /// lane's query vector; `None` when the index has no intents.
+    pub intents: Option<&'a VectorShard>,
 }
 
 /// A dense lane's shard and the embedder of its queries.
@@ -432,6 +452,7 @@ enum Lane {
     Sparse,
     Exact,
     Static,
+    Intent,
 }
 
 /// Fusion of the lanes: each lane adds `weight / (k + rank)` (RRF) or
@@ -465,6 +486,7 @@ impl Fusion {
                 Lane::Sparse => &mut c.lanes.sparse,
                 Lane::Exact => &mut c.lanes.exact,
                 Lane::Static => &mut c.lanes.r#static,
+                Lane::Intent => &mut c.lanes.intent,
             };
             *slot = Some(rank + 1);
         }
@@ -527,20 +549,35 @@ impl Searcher<'_> {
             (true, Some(_), Some(_)) => Some(self.store.embed_progress()?),
             _ => None,
         };
+        let mut intents: FxHashMap<i64, String> = FxHashMap::default();
+        if options.mode == Mode::Intents {
+            match (self.intents, self.embedder) {
+                (Some(shard), Some(embedder)) => {
+                    let vector = self.query_vector(embedder, &plan, options, &mut timings)?;
+                    intents = self.intent_lane(shard, vector, fetch, &filter, &mut fusion, 1.0)?;
+                }
+                _ => notes.push(format!(
+                    "no intents to search: {}",
+                    self.dense_off.as_deref().unwrap_or("run `ken index --intents` to write them")
+                )),
+            }
+        }
         // Dense lane.
         if options.mode.uses_dense() {
             match (self.shard, self.embedder) {
                 (Some(shard), Some(embedder)) => {
+                    let vector = self.query_vector(embedder, &plan, options, &mut timings)?;
                     let t = Instant::now();
-                    let vector = match &options.query_vector {
-                        Some(v) => v.clone(),
-                        None => embedder.embed_query(&plan.text)?,
-                    };
-                    timings.embed_ms = ms(t);
-                    let t = Instant::now();
-                    let ranked = shard.search_dense(vector, fetch, &filter)?;
+                    let ranked = shard.search_dense(vector.clone(), fetch, &filter)?;
                     timings.dense_ms = ms(t);
                     fusion.add(&ranked, Lane::Dense, weights[0]);
+                    if let Some(intent_shard) = self.intents
+                        && ranking.intent_weight > 0.0
+                    {
+                        let t = Instant::now();
+                        intents = self.intent_lane(intent_shard, vector, fetch, &filter, &mut fusion, weights[0] * ranking.intent_weight)?;
+                        timings.dense_ms += ms(t);
+                    }
                 }
                 _ if self.statics.is_some() => notes.push(format!(
                     "static vectors answer the semantic lane: the model's are not ready ({})",
@@ -579,7 +616,7 @@ impl Searcher<'_> {
         }
         // Exact identifier lane.
         let mut tiers: FxHashMap<i64, ExactMatch> = FxHashMap::default();
-        if options.mode != Mode::Semantic {
+        if !matches!(options.mode, Mode::Semantic | Mode::Intents) {
             let t = Instant::now();
             let exact = self.exact_lane(&plan, options, paths.as_ref())?;
             timings.exact_ms = ms(t);
@@ -599,7 +636,14 @@ impl Searcher<'_> {
             // The named symbol stays first, and scores stay in order.
             ranked[0].1.score = ranked[0].1.score.max(ranked[1].1.score);
         }
-        let hits = select(&ranked[..top], &by_id, options.k, ranking.file_decay, &plan.terms);
+        let mut hits = select(&ranked[..top], &by_id, options.k, ranking.file_decay, &plan.terms);
+        for hit in &mut hits {
+            if hit.unit == "symbol"
+                && let Some(intent) = hit.symbol_id.and_then(|id| intents.get(&UnitText::point_id(false, id)))
+            {
+                hit.intent = Some(intent.clone());
+            }
+        }
         timings.fuse_ms = ms(t);
         if let Some(progress) = progress
             && !progress.complete()
@@ -614,6 +658,33 @@ impl Searcher<'_> {
         }
         timings.total_ms = ms(start);
         Ok(SearchResponse { query: plan.text, mode: options.mode, hits, terms: plan.terms, notes, timings })
+    }
+
+    /// The query's vector: the caller's, or embedded now (timed).
+    fn query_vector(&self, embedder: &dyn Embedder, plan: &QueryPlan, options: &SearchOptions, timings: &mut Timings) -> Result<Vec<f32>, SearchError> {
+        let t = Instant::now();
+        let vector = match &options.query_vector {
+            Some(v) => v.clone(),
+            None => embedder.embed_query(&plan.text)?,
+        };
+        timings.embed_ms = ms(t);
+        Ok(vector)
+    }
+
+    /// Adds the intent lane to `fusion`; returns each found symbol's best intent.
+    fn intent_lane(
+        &self,
+        shard: &VectorShard,
+        vector: Vec<f32>,
+        fetch: usize,
+        filter: &PointFilter,
+        fusion: &mut Fusion,
+        weight: f32,
+    ) -> Result<FxHashMap<i64, String>, SearchError> {
+        let found = crate::intents::search_intents(self.store, shard, vector, fetch, filter)?;
+        let ranked: Vec<(i64, f32)> = found.iter().map(|m| (m.point_id, m.score)).collect();
+        fusion.add(&ranked, Lane::Intent, weight);
+        Ok(found.into_iter().map(|m| (m.point_id, m.intent)).collect())
     }
 
     /// How well each of `symbol_ids` matches the query, by lane: cosine
@@ -1089,6 +1160,7 @@ fn to_hit(unit: &UnitText, c: &Candidate, terms: &[String]) -> Hit {
         lanes: c.lanes,
         header,
         snippet: snippet(&unit.code, unit.start_line, terms),
+        intent: None,
     }
 }
 

@@ -7,10 +7,12 @@
 //! - `lexical.rs`: code-aware tokenizer into hashed FTS5 tokens. Pure.
 //! - `sync.rs`: SQLite → points and BM25 rows, then embeddings (resumable).
 //! - `hybrid.rs`: dense + BM25 + exact-identifier lanes, RRF, de-duplication.
+//! - `intents.rs`: the intent lane (MutaGReP): intents' vectors in their own shard, searched by symbol.
 //! - `report.rs`: a bug report read as evidence (frames, paths, names, phrases). Pure.
 //! - `locate.rs`: bug localization: the report's evidence, lane by lane, ranks files and their symbols.
 
 mod hybrid;
+mod intents;
 pub mod lexical;
 mod locate;
 pub mod report;
@@ -21,6 +23,7 @@ pub use hybrid::{
     DenseView, FusionMethod, Hit, LaneRanks, LaneScores, MAX_QUERY_CHARS, Mode, QueryPlan, Ranking, RankingOverrides, SearchError,
     SearchOptions, SearchResponse, Searcher, Snippet, Timings, is_test_path, plan_query,
 };
+pub use intents::{INTENT_SHARD_DIR, IntentMatch, IntentVectorSummary, intent_vectors_model, search_intents, sync_intent_vectors};
 pub use locate::{
     Evidence, EvidenceKind, EvidenceSummary, FileHit, LocateOptions, LocateResponse, LocateTimings, LocateWeights, MAX_REPORT_CHARS,
     SymbolHit,

@@ -6,11 +6,13 @@
 //! an advisory lock file; readers never block (WAL mode).
 
 mod graph;
+mod intents;
 mod read;
 mod text;
 mod vectors;
 mod write;
 
+pub use intents::{IntentRow, IntentSubject};
 pub use graph::{BindingRow, EdgeRow, GraphFile, GraphSymbol, MetricsRow, NewEdge, RefRow};
 pub use read::{FileRow, IndexStats, SymbolQuery, SymbolRow};
 pub use vectors::{EmbedProgress, PointRow, UnitFilter, UnitText};
@@ -28,6 +30,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("schema_v3.sql"),
     include_str!("schema_v4.sql"),
     include_str!("schema_v5.sql"),
+    include_str!("schema_v6.sql"),
 ];
 
 pub const DB_FILE: &str = "index.sqlite";

@@ -35,8 +35,9 @@ pub struct AskArgs {
     /// Only files matching this glob.
     #[arg(long)]
     path: Option<String>,
-    /// `dsl`: retrieve with the query DSL (English, original wording, HyDE).
-    #[arg(long, value_name = "HOW", value_parser = ["none", "dsl"])]
+    /// `dsl`: retrieve with the query DSL (English, original wording, HyDE);
+    /// `keywords`: with the model's keywords searched by BM25 beside it.
+    #[arg(long, value_name = "HOW", value_parser = ["none", "dsl", "keywords"])]
     expand: Option<String>,
     /// Print the whole answer as JSON once it is complete.
     #[arg(long)]

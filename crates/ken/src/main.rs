@@ -96,6 +96,12 @@ struct IndexArgs {
     /// Throw away the embeddings and embed everything again (after changing --model).
     #[arg(long)]
     reembed: bool,
+    /// Also have the language model write five intents ("I want to …") for
+    /// each function, method and type, embedded as a lane of their own
+    /// (MutaGReP). Cached by the symbol's text: later runs ask only about
+    /// changed code. A local model unless [llm] or KEN_LLM_BASE_URL names an endpoint.
+    #[arg(long)]
+    intents: bool,
     /// Only bring embeddings up to date (what `ken search` runs in the background).
     #[arg(long, hide = true)]
     embed_only: bool,
@@ -237,6 +243,8 @@ fn index(cwd: &Path, index_dir: Option<PathBuf>, args: IndexArgs) -> Result<()> 
         .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
     let embed_style = indicatif::ProgressStyle::with_template("{spinner} embedding {msg} {bar:30} {pos}/{len} {elapsed} (eta {eta})")
         .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
+    let intent_style = indicatif::ProgressStyle::with_template("{spinner} {msg} {bar:30} {pos}/{len} symbols {elapsed} (eta {eta})")
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
     let progress = |p: IndexProgress| match p {
         IndexProgress::Files(Progress::Walked { files }) => {
             bar.set_style(style.clone());
@@ -260,18 +268,34 @@ fn index(cwd: &Path, index_dir: Option<PathBuf>, args: IndexArgs) -> Result<()> 
             bar.set_position(p.embedded());
             bar.set_message(if p.symbols_embedded < p.symbols { "symbols" } else { "chunks" });
         }
+        IndexProgress::Intents { done, total } => {
+            bar.set_style(intent_style.clone());
+            bar.set_message("writing intents");
+            bar.set_length(total);
+            bar.set_position(done);
+        }
+        IndexProgress::IntentVectors { done, total } => {
+            bar.set_style(intent_style.clone());
+            bar.set_message("embedding intents");
+            bar.set_length(total);
+            bar.set_position(done);
+        }
     };
     let index_dir = opts.index_dir.clone();
     let mut options = ken_engine::EngineOptions::new(index_dir.clone());
     options.root = Some(opts.root.clone());
     options.model = args.model.explicit()?;
+    if args.intents {
+        // The repository's ken.toml says which language model writes them ([llm]).
+        options.config = ken_pipeline::PipelineConfig::load(&opts.root).map_err(|e| anyhow::anyhow!("{e}"))?;
+    }
     let engine = ken_engine::Engine::open(options)?;
     let seed = match &args.from {
         Some(dir) => Some(seed_index(&cwd.join(dir))?),
         None => None,
     };
     let request =
-        ken_engine::IndexRequest { options: opts, embed: !args.no_embed, reembed: args.reembed, embed_only: args.embed_only, seed };
+        ken_engine::IndexRequest { options: opts, embed: !args.no_embed, reembed: args.reembed, embed_only: args.embed_only, seed, intents: args.intents };
     let report = match engine.index(&request, &progress) {
         Ok(report) => report,
         Err(e) if e.kind == ken_engine::ErrorKind::Busy && args.embed_only => return Ok(()),
@@ -284,10 +308,15 @@ fn index(cwd: &Path, index_dir: Option<PathBuf>, args: IndexArgs) -> Result<()> 
     bar.finish_and_clear();
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
-    } else if let Some(summary) = &report.summary {
-        print!("{}{}", output::index_summary(summary), output::vector_report(&report.vectors));
-    } else if !args.quiet {
-        print!("{}", output::vector_report(&report.vectors));
+    } else {
+        if let Some(summary) = &report.summary {
+            print!("{}{}", output::index_summary(summary), output::vector_report(&report.vectors));
+        } else if !args.quiet {
+            print!("{}", output::vector_report(&report.vectors));
+        }
+        if let Some(intents) = &report.intents {
+            print!("{}", output::intent_report(intents));
+        }
     }
     Ok(())
 }

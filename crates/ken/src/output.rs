@@ -178,6 +178,31 @@ pub fn outline_json(path: &str, rows: &[SymbolRow]) -> Outline {
 }
 
 /// The vector phases of `ken index`: BM25 points, embeddings, a warning.
+/// What `--intents` did, in a line or two.
+pub fn intent_report(r: &ken_engine::IntentReport) -> String {
+    let mut out = format!(
+        "  intents     {} for {} of {} functions, methods and types; {} written by {} in {:.1}s, {} from cache, {} current",
+        thousands(r.intents),
+        thousands(r.with_intents),
+        thousands(r.symbols),
+        r.generated,
+        r.model,
+        r.seconds,
+        r.from_cache,
+        r.current
+    );
+    if let Some(v) = &r.vectors
+        && !v.unchanged
+    {
+        out.push_str(&format!("; {} embedded ({} from cache)", v.embedded + v.from_cache, v.from_cache));
+    }
+    out.push('\n');
+    if r.failed > 0 {
+        out.push_str(&format!("  warning     {} symbols got no intents: {}\n", r.failed, r.failures.join("; ")));
+    }
+    out
+}
+
 pub fn vector_report(report: &ken_engine::VectorReport) -> String {
     let mut out = String::new();
     if let Some(n) = report.seeded {

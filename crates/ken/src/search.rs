@@ -37,7 +37,8 @@ pub struct SearchArgs {
     /// Only these kinds (function, class, method, …); repeatable.
     #[arg(long)]
     pub kind: Vec<String>,
-    /// hybrid (dense + BM25 + exact names), semantic, lexical, or exact.
+    /// hybrid (dense + BM25 + exact names), semantic, lexical, exact, or
+    /// intents (symbols whose intents match; `ken index --intents` writes them).
     #[arg(long, default_value = "hybrid")]
     pub mode: String,
     /// Reciprocal Rank Fusion constant (default: `search.ranking.rrf_k` in ken.toml, else 60).
@@ -45,7 +46,9 @@ pub struct SearchArgs {
     pub rrf_k: Option<f32>,
     /// `dsl`: the language model rewrites the query (English, the original
     /// wording, a hypothetical answer in code); each is searched and fused.
-    #[arg(long, value_name = "HOW", value_parser = ["none", "dsl"])]
+    /// `keywords`: the model proposes the words the code likely holds, and
+    /// BM25 searches them beside the query.
+    #[arg(long, value_name = "HOW", value_parser = ["none", "dsl", "keywords"])]
     pub expand: Option<String>,
     #[command(flatten)]
     pub model: ModelArgs,
@@ -58,7 +61,7 @@ pub struct SearchArgs {
 
 /// Checks the arguments before any work (indexing a new repository included).
 pub fn check(args: &SearchArgs) -> Result<()> {
-    Mode::parse(&args.mode).with_context(|| format!("unknown --mode `{}`; use hybrid, semantic, lexical or exact", args.mode))?;
+    Mode::parse(&args.mode).with_context(|| format!("unknown --mode `{}`; use hybrid, semantic, lexical, exact or intents", args.mode))?;
     let k = args.k.unwrap_or(10);
     if k == 0 || k > 1000 {
         bail!("-k must be between 1 and 1000");
@@ -211,6 +214,9 @@ pub fn render(response: &SearchResponse, color: bool) -> String {
             let _ = writeln!(out, "{:>2}. {title}  {} {name}  ({:.4})", i + 1, hit.kind, hit.score);
         }
         let _ = writeln!(out, "    {}", hit.header);
+        if let Some(intent) = &hit.intent {
+            let _ = writeln!(out, "    intent: {intent}");
+        }
         for (n, line) in hit.snippet.text.lines().enumerate() {
             let line = if color { highlight(line, &response.terms) } else { line.to_string() };
             let _ = writeln!(out, "    {:>5} │ {line}", hit.snippet.start_line as usize + n);
