@@ -81,14 +81,15 @@ fn subject_hash(s: &IntentSubject) -> Vec<u8> {
     xxhash_rust::xxh3::xxh3_128(key.as_bytes()).to_le_bytes().to_vec()
 }
 
-/// One symbol's intents, tried [`ATTEMPTS`] times.
-fn generate(llm: &dyn Llm, s: &IntentSubject) -> Result<Vec<String>, String> {
+/// One symbol's intents, tried [`ATTEMPTS`] times, and whether they came
+/// from the disk cache of model calls (which outlives the index).
+fn generate(llm: &dyn Llm, s: &IntentSubject) -> Result<(Vec<String>, bool), String> {
     let mut last = String::new();
     for attempt in 0..ATTEMPTS {
         let mut request: ChatRequest = intents::request(s.kind.as_str(), &s.qualified_name, &s.path, &s.code);
         // A greedy answer that failed fails again: sample the retries.
         request.temperature = if attempt == 0 { 0.0 } else { 0.5 };
-        match llm.chat(&request, &mut |_| {}).and_then(|c| intents::parse(&c)) {
+        match llm.chat(&request, &mut |_| {}).and_then(|c| Ok((intents::parse(&c)?, c.cached))) {
             Ok(found) => return Ok(found),
             Err(e) => last = e.to_string(),
         }
@@ -109,7 +110,7 @@ impl Engine {
         let started = Instant::now();
         let llm = self
             .llm()
-            .map_err(|why| Error::new(ErrorKind::ModelUnavailable, format!("intents need a language model: {why}")))?;
+            .map_err(|why| Error::new(ErrorKind::ModelUnavailable, format!("the index is up to date, but intents need a language model: {why}")))?;
         let model = llm.model_id().to_string();
         let mut report = IntentReport { model: model.clone(), ..IntentReport::default() };
         let mut todo: Vec<(IntentSubject, Vec<u8>)> = Vec::new();
@@ -148,7 +149,7 @@ impl Engine {
         let stop = AtomicBool::new(false);
         let workers = llm.parallelism().clamp(1, ask.len().max(1));
         let written = std::thread::scope(|scope| -> Result<(), Error> {
-            let (sender, results) = std::sync::mpsc::channel::<(usize, Result<Vec<String>, String>)>();
+            let (sender, results) = std::sync::mpsc::channel::<(usize, Result<(Vec<String>, bool), String>)>();
             for _ in 0..workers {
                 let sender = sender.clone();
                 let (ask, next, stop, llm) = (&ask, &next, &stop, &*llm);
@@ -179,8 +180,12 @@ impl Engine {
                 done += 1;
                 let (subject, hash) = &ask[i];
                 match result {
-                    Ok(found) => {
-                        report.generated += 1;
+                    Ok((found, cached)) => {
+                        if cached {
+                            report.from_cache += 1;
+                        } else {
+                            report.generated += 1;
+                        }
                         batch.push((subject.symbol_id, hash.clone(), found));
                     }
                     Err(why) => {

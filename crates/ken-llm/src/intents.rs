@@ -14,16 +14,16 @@ use serde_json::json;
 /// Intents asked for per symbol (MutaGReP §10 uses five).
 pub const PER_SYMBOL: usize = 5;
 /// The longest intent kept, in characters.
-const MAX_INTENT_CHARS: usize = 100;
+const MAX_INTENT_CHARS: usize = 70;
 /// An intent as the schema allows it: "I want to" and a lowercase clause.
-const INTENT_PATTERN: &str = r#"^I want to [a-z][^"\\\n]{8,88}$"#;
+const INTENT_PATTERN: &str = r#"^I want to [a-z][^"\\\n]{8,58}$"#;
 /// The head of a symbol's code the model reads: enough for its signature,
 /// docstring and the start of its body, while the prompt stays short
 /// (a small model's prompt costs more than its answer).
 pub const MAX_CODE_CHARS: usize = 1200;
 /// Changes whenever the prompt does, so cached intents of an older prompt
 /// are not taken for this one's.
-pub const PROMPT_VERSION: &str = "intents-2";
+pub const PROMPT_VERSION: &str = "intents-3";
 
 const SYSTEM: &str = "You say what a piece of code is for. Write five different things a developer could want to do \
 that this code helps with, each a short sentence starting with \"I want to\". Use plain words a feature request would use, \
