@@ -20,7 +20,7 @@ from . import corpora, impact, metrics, querysets, symbols, systems
 from .paths import CACHE, REPO, RESULTS
 from .proc import Failure
 
-ALL_SYSTEMS = ["ken", "ken dsl", "ken lexical", "ken semantic", "ken pipeline", "ken pipeline seed003", "ken static", "ken static semantic", "ken cli", "ripgrep", "probe", "ck",
+ALL_SYSTEMS = ["ken", "ken dsl", "ken keywords", "ken intents", "ken intents only", "ken lexical", "ken semantic", "ken pipeline", "ken pipeline seed003", "ken static", "ken static semantic", "ken cli", "ripgrep", "probe", "ck",
                "codexlens", "naive RAG", "jedi"]
 SIZES = {  # queries per corpus and set: full, --quick, --smoke
     "docstring": (100, 30, 10), "identifier": (40, 12, 5), "graph": (120, 40, 10), "impact": (12, 5, 2),
@@ -33,6 +33,10 @@ SMOKE_CORPORA = ["requests"]
 def make_systems(names, ken):
     table = {
         "ken": lambda: systems.Ken(ken), "ken dsl": lambda: systems.Ken(ken, "dsl"),
+        "ken keywords": lambda: systems.Ken(ken, "keywords"),
+        # MutaGReP's intent lane in hybrid, and alone (`ken index --intents` first).
+        "ken intents": lambda: systems.Ken(ken, intents=True),
+        "ken intents only": lambda: systems.Ken(ken, "intents", intents=True),
         "ken lexical": lambda: systems.Ken(ken, "lexical"),
         "ken semantic": lambda: systems.Ken(ken, "semantic"), "ken pipeline": lambda: systems.Ken(ken, "pipeline"),
         "ken pipeline seed003": lambda: systems.Ken(ken, "pipeline seed003"),
@@ -243,13 +247,15 @@ def main(argv=None):
                     try:
                         if isinstance(system, (systems.Ken, systems.KenCli)):
                             model = getattr(system, "model", None)
-                            if model not in servers:
-                                label = "ken" if model is None else f"ken {model}"
+                            intents = getattr(system, "intents", False)
+                            key = (model, intents)
+                            if key not in servers:
+                                label = " ".join(["ken"] + ([model] if model else []) + (["intents"] if intents else []))
                                 print(f"{name} [{variant}]: {label} index + serve", flush=True)
-                                servers[model] = systems.KenServer(args.ken, root, scope, work, model)
+                                servers[key] = systems.KenServer(args.ken, root, scope, work, model, intents)
                                 if variant != "stripped":
-                                    entry["index"][label] = vars(servers[model].stats)
-                            system.attach(servers[model])
+                                    entry["index"][label] = vars(servers[key].stats)
+                            system.attach(servers[key])
                         else:
                             print(f"{name} [{variant}]: preparing {system.name}", flush=True)
                             stats = system.prepare(root, scope, work)

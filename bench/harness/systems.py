@@ -77,12 +77,14 @@ class System:
 class KenServer:
     """One `ken index` + `ken serve` per corpus variant, shared by the ken rows."""
 
-    def __init__(self, ken, root, language, work, model=None):
+    def __init__(self, ken, root, language, work, model=None, intents=False):
         self.ken, self.root = ken, root
-        self.index = work / ("ken-index" if model is None else f"ken-index-{model}")
+        self.index = work / ("-".join(["ken-index"] + ([model] if model else []) + (["intents"] if intents else [])))
         self.stats = IndexStats()
         shutil.rmtree(self.index, ignore_errors=True)
         cmd = [ken, "--index-dir", str(self.index), "index", str(root), "-q"] + ([] if model is None else ["--model", model])
+        # MutaGReP's intents, by the language model KEN_LLM_* names (else the local one).
+        cmd += ["--intents"] if intents else []
         self.stats.cold_s, self.stats.peak_rss_mib = proc.peak_rss_of(cmd, INDEX_TIMEOUT)
         self.stats.warm_s, _ = proc.peak_rss_of(cmd, INDEX_TIMEOUT)
         self.stats.size_mib = proc.dir_size(self.index) / 2**20
@@ -137,9 +139,9 @@ class Ken(System):
     family = "ken"
     tasks = ("search", "graph", "impact")
 
-    def __init__(self, ken, mode="hybrid", model=None):
-        self.ken, self.mode, self.model = ken, mode, model
-        self.name = " ".join(["ken"] + ([model] if model else []) + ([mode] if mode != "hybrid" else []))
+    def __init__(self, ken, mode="hybrid", model=None, intents=False):
+        self.ken, self.mode, self.model, self.intents = ken, mode, model, intents
+        self.name = " ".join(["ken"] + ([model] if model else []) + (["intents"] if intents else []) + ([mode] if mode != "hybrid" else []))
         if mode != "hybrid":
             self.tasks = ("search",)
         self.server = None
@@ -165,8 +167,8 @@ class Ken(System):
                     seen.add(key)
                     out.append(hit(s["file_path"], s["range"]["start"]["line"], s["range"]["end"]["line"], s["score"]))
             return out[:k]
-        if self.mode == "dsl":  # CoUnit's query DSL: the server's language model rewrites the query
-            r = self.server.post("/api/v1/search", {"query": query, "k": k, "query_expansion": "dsl"})
+        if self.mode in ("dsl", "keywords"):  # the server's language model rewrites the query
+            r = self.server.post("/api/v1/search", {"query": query, "k": k, "query_expansion": self.mode})
         else:
             r = self.server.post("/api/v1/search", {"query": query, "k": k, "mode": self.mode})
         return [hit(h["path"], h["start_line"], h["end_line"], h["score"]) for h in r["hits"]]

@@ -44,6 +44,28 @@ pub struct HybridSearchRequest {
     /// Only files matching this glob (for the seeds).
     #[serde(default)]
     pub path: Option<String>,
+    /// `llm`: each cluster also gets a title by the language model
+    /// (`llm_title`), cached; `structural`: only the title from its members.
+    /// Default: `llm` when `[llm]` names a model or an endpoint.
+    #[serde(default)]
+    pub titles: Option<ClusterTitles>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ClusterTitles {
+    Structural,
+    Llm,
+}
+
+impl ClusterTitles {
+    pub fn parse(text: &str) -> Option<ClusterTitles> {
+        match text {
+            "structural" => Some(ClusterTitles::Structural),
+            "llm" => Some(ClusterTitles::Llm),
+            _ => None,
+        }
+    }
 }
 
 /// `POST /api/v1/search`: hybrid retrieval alone (dense + BM25 + exact names).
@@ -130,6 +152,71 @@ pub struct AskRequest {
     /// `SearchRequest`); hybrid only.
     #[serde(default)]
     pub query_expansion: Option<QueryExpansion>,
+}
+
+/// `POST /api/v1/plan-search`: MutaGReP's plan search. The language model
+/// proposes plans for a feature request, step by step in plain words;
+/// retrieval grounds each step in the repository's symbols; the plan whose
+/// steps the code supports best wins.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PlanSearchRequest {
+    /// The feature request or change, in words.
+    pub request: String,
+    /// Symbols grounding each step (1 to 20, default 3).
+    #[serde(default)]
+    pub k: Option<usize>,
+    /// Plans expanded after the first (0 to 32, default 3): each costs
+    /// `branching` calls of the model.
+    #[serde(default)]
+    pub expansions: Option<usize>,
+    /// Successors proposed per expanded plan (1 to 4, default 2).
+    #[serde(default)]
+    pub branching: Option<usize>,
+    /// Most steps in a plan (1 to 10, default 5).
+    #[serde(default)]
+    pub max_steps: Option<usize>,
+}
+
+/// The best plan found, and how the search went.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct PlanSearchResponse {
+    pub request: String,
+    pub plan: Plan,
+    /// Plans proposed and scored (the first included).
+    pub explored: usize,
+    /// The model that proposed them (`None`: no model; `notes` says why).
+    pub model: Option<String>,
+    pub notes: Vec<String>,
+    pub seconds: f64,
+}
+
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct Plan {
+    /// The mean of the steps' scores (0 to 1).
+    pub score: f32,
+    pub steps: Vec<PlanStep>,
+}
+
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct PlanStep {
+    /// What to do, first person ("I want to …").
+    pub intent: String,
+    /// How well the best grounded symbol fits the intent (cosine of their
+    /// embeddings; without vectors, the search's own order).
+    pub score: f32,
+    pub symbols: Vec<GroundedSymbol>,
+}
+
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct GroundedSymbol {
+    pub qualified_name: String,
+    #[schemars(with = "String")]
+    pub kind: ken_core::SymbolKind,
+    pub path: String,
+    pub start_line: u32,
+    pub end_line: u32,
+    pub score: f32,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
@@ -377,6 +464,21 @@ impl AskRequest {
         check_range("budget_tokens", self.budget_tokens, 256, 1_000_000)?;
         check_range("max_tokens", self.max_tokens, 16, 8192)?;
         check_languages("languages", &self.languages)
+    }
+}
+
+impl PlanSearchRequest {
+    pub fn validate(&self) -> Result<(), Error> {
+        if self.request.trim().is_empty() {
+            return Err(Error::invalid("request", "must not be empty; describe the feature or change you want"));
+        }
+        if self.request.chars().count() > MAX_QUERY_LEN {
+            return Err(Error::invalid("request", format!("is longer than {MAX_QUERY_LEN} characters")));
+        }
+        check_range("k", self.k, 1, 20)?;
+        check_range("expansions", self.expansions, 0, 32)?;
+        check_range("branching", self.branching, 1, 4)?;
+        check_range("max_steps", self.max_steps, 1, 10)
     }
 }
 

@@ -5,7 +5,7 @@
 //! to lines that exist and that the model was shown. Without a model the
 //! answer is the retrieved code, with a note saying why.
 
-use crate::api::{AskRequest, AskResponse, AskRetrieval, AskUsage, HybridSearchRequest, SearchRequest};
+use crate::api::{AskRequest, AskResponse, AskRetrieval, AskUsage, ClusterTitles, HybridSearchRequest, SearchRequest};
 use crate::{Engine, Error};
 use ken_llm::Llm;
 use ken_llm::answer::{CitationCheck, Excerpt, Span, merge_spans, order_against_middle, pack, prompt, prompt_overhead};
@@ -166,6 +166,7 @@ impl Engine {
                     languages: request.languages.clone(),
                     kinds: Vec::new(),
                     path: request.path.clone(),
+                    titles: Some(ClusterTitles::Structural),
                 };
                 let found = self.hybrid_search(&search)?;
                 let members = found.results.iter().flat_map(|cluster| &cluster.symbols).take(k);

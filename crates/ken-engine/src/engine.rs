@@ -86,9 +86,9 @@ fn kinds(names: &[String]) -> Vec<SymbolKind> {
 }
 
 /// The open halves of a dense lane (the model's, or the static one).
-struct DenseLane {
-    shard: Arc<VectorShard>,
-    embedder: Arc<dyn Embedder>,
+pub(crate) struct DenseLane {
+    pub(crate) shard: Arc<VectorShard>,
+    pub(crate) embedder: Arc<dyn Embedder>,
 }
 
 impl DenseLane {
@@ -335,7 +335,7 @@ impl Engine {
     /// The model's lane and the static one, with why the model's is off.
     /// `required`: a lane that is off is an error when no static lane stands in.
     #[allow(clippy::type_complexity)]
-    fn dense_lanes(
+    pub(crate) fn dense_lanes(
         &self,
         store: &Store,
         required: bool,
@@ -410,7 +410,44 @@ impl Engine {
             path_glob: request.path.clone(),
             ..Default::default()
         };
-        Ok(pipeline.run(&request.query, &filters, config, request.explain)?)
+        let mut response = pipeline.run(&request.query, &filters, config, request.explain)?;
+        let titles = request.titles.unwrap_or(if config.llm.names_a_model() { ClusterTitles::Llm } else { ClusterTitles::Structural });
+        if titles == ClusterTitles::Llm {
+            self.title_clusters(&mut response);
+        }
+        Ok(response)
+    }
+
+    /// Gives each cluster a title by the language model (CodexLens); a
+    /// missing model or a failed call leaves the structural title alone, with a note.
+    fn title_clusters(&self, response: &mut PipelineResponse) {
+        let llm = match self.llm() {
+            Ok(llm) => llm,
+            Err(why) => {
+                response.notes.push(format!("cluster titles by the language model skipped: {why}"));
+                return;
+            }
+        };
+        let mut failed = Vec::new();
+        for cluster in &mut response.results {
+            let members: Vec<ken_llm::title::Member<'_>> = cluster
+                .symbols
+                .iter()
+                .map(|s| ken_llm::title::Member {
+                    kind: s.kind.as_str(),
+                    qualified_name: &s.qualified_name,
+                    path: &s.file_path,
+                    summary: s.raw_code.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or(""),
+                })
+                .collect();
+            match llm.chat(&ken_llm::title::request(&members), &mut |_| {}).and_then(|c| ken_llm::title::parse(&c)) {
+                Ok(title) => cluster.llm_title = Some(title),
+                Err(e) => failed.push(format!("{}: {e}", cluster.cluster_id)),
+            }
+        }
+        if !failed.is_empty() {
+            response.notes.push(format!("{} clusters kept only their structural title ({})", failed.len(), failed.join("; ")));
+        }
     }
 
     /// The server's configuration with a request's `top_k` and overrides.

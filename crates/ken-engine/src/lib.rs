@@ -10,6 +10,7 @@
 //!   model's rewrites and fuses them.
 //! - `index.rs`: `Engine::index`, every phase in process.
 //! - `intents.rs`: MutaGReP's intents (`--intents`), written, cached and embedded.
+//! - `plan_search.rs`: MutaGReP's plan search: plans proposed by the model, grounded by retrieval.
 //! - `api.rs`: request and response shapes, validated, naming bad fields.
 //! - `error.rs`: one error type, by cause.
 
@@ -20,6 +21,7 @@ mod error;
 mod expand;
 mod index;
 mod intents;
+mod plan_search;
 
 pub use engine::{Engine, EngineOptions};
 pub use error::{Error, ErrorKind};

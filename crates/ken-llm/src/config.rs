@@ -95,6 +95,13 @@ impl LlmConfig {
         }
     }
 
+    /// Whether the user named a model or an endpoint (and did not turn
+    /// the model off): features that cost a call per result turn on by
+    /// default only then.
+    pub fn names_a_model(&self) -> bool {
+        self.enabled != Some(false) && (self.base_url.is_some() || self.model.is_some())
+    }
+
     /// The configured model, its completions cached on disk (under
     /// `cache_dir/llm` unless `self.cache_dir` says where); models fetched
     /// and converted live under `cache_dir/models`.

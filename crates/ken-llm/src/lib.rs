@@ -13,7 +13,7 @@
 //!
 //! The requests of each feature are plain data built by pure modules:
 //! `answer` (cited answers), `dsl` (CoUnit's query DSL), `intents`
-//! (MutaGReP's intents and keywords).
+//! (MutaGReP's intents and keywords), `plan` (MutaGReP's plan successors), `title` (CodexLens's cluster titles).
 //!
 //! [`LlmConfig::connect`] picks the backend: an endpoint when one is
 //! configured, otherwise the local model.
@@ -23,6 +23,8 @@ mod cache;
 mod config;
 pub mod dsl;
 pub mod intents;
+pub mod plan;
+pub mod title;
 mod local;
 mod openai;
 mod tokenizer;

@@ -71,6 +71,10 @@ pub struct Cluster {
     pub cluster_id: String,
     pub score: f64,
     pub title: String,
+    /// What the members do together, in the language model's words
+    /// (CodexLens), when titles by the model were asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub llm_title: Option<String>,
     pub symbols: Vec<ClusterSymbol>,
     pub metadata: ClusterMetadata,
 }
@@ -378,7 +382,7 @@ impl Pipeline<'_> {
                         to_symbol(&node.symbol, score, files.code(&node.symbol, config.max_code_lines), explain)
                     })
                     .collect();
-                Cluster { cluster_id: format!("cluster_{i}"), score, title, symbols, metadata }
+                Cluster { cluster_id: format!("cluster_{i}"), score, title, llm_title: None, symbols, metadata }
             })
             .collect())
     }

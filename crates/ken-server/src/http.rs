@@ -49,6 +49,7 @@ pub fn router(engine: Arc<Engine>) -> Router {
         .route("/api/v1/search", post(search))
         .route("/api/v1/locate", post(locate))
         .route("/api/v1/ask", post(ask))
+        .route("/api/v1/plan-search", post(plan_search))
         .route("/api/v1/symbols", get(symbols))
         .route("/api/v1/symbol", get(symbol))
         .route("/api/v1/graph/{relation}", get(graph))
@@ -144,6 +145,15 @@ async fn ask(State(state): State<AppState>, ApiJson(request): ApiJson<AskRequest
     }
     let state = AppState { timeout: state.timeout.max(ASK_TIMEOUT), ..state };
     respond(run(&state, move |e| e.ask(&request, &mut |_| {})).await)
+}
+
+async fn plan_search(State(state): State<AppState>, ApiJson(request): ApiJson<PlanSearchRequest>) -> Response {
+    if let Err(e) = request.validate() {
+        return ApiError::from(e).into_response();
+    }
+    // Several calls of the model: as long as an answer may take.
+    let state = AppState { timeout: state.timeout.max(ASK_TIMEOUT), ..state };
+    respond(run(&state, move |e| e.plan_search(&request)).await)
 }
 
 async fn symbols(State(state): State<AppState>, ApiQuery(request): ApiQuery<SymbolsRequest>) -> Response {

@@ -89,6 +89,13 @@ impl KenMcp {
         self.call(move |e| e.ask(&request, &mut |_| {})).await
     }
 
+    #[tool(description = "Plan a change: give a feature request in words and get a plan of steps (\"I want to …\"), \
+        each grounded in the repository's functions and classes (path, lines, how well they fit), found by a search \
+        over plans the language model proposes (MutaGReP). Without a model, the request itself as one grounded step.")]
+    async fn plan_search(&self, Parameters(request): Parameters<PlanSearchRequest>) -> ToolResult {
+        self.call(move |e| e.plan_search(&request)).await
+    }
+
     #[tool(description = "Find symbols by exact or partial name (case-insensitive, exact matches first).")]
     async fn find_symbols(&self, Parameters(request): Parameters<SymbolsRequest>) -> ToolResult {
         self.call(move |e| e.symbols(&request)).await

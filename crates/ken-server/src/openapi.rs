@@ -20,10 +20,12 @@ pub fn document() -> Value {
     let reindex_request = req(requests.subschema_for::<ReindexRequest>());
     let locate_request = req(requests.subschema_for::<LocateRequest>());
     let ask_request = req(requests.subschema_for::<AskRequest>());
+    let plan_request = req(requests.subschema_for::<PlanSearchRequest>());
     let pipeline = responses.subschema_for::<ken_engine::api::PipelineResponse>().to_value();
     let search = responses.subschema_for::<ken_engine::api::SearchResponse>().to_value();
     let located = responses.subschema_for::<ken_engine::api::LocateResponse>().to_value();
     let answered = responses.subschema_for::<AskResponse>().to_value();
+    let planned = responses.subschema_for::<PlanSearchResponse>().to_value();
     let symbols = responses.subschema_for::<Vec<ken_engine::api::SymbolRow>>().to_value();
     let symbol = responses.subschema_for::<SymbolDetail>().to_value();
     let traversal = responses.subschema_for::<ken_engine::api::Traversal>().to_value();
@@ -70,6 +72,13 @@ pub fn document() -> Value {
         "responses": { "200": ok(&answered), "413": err("Body too large"), "415": err("Body is not JSON") },
     });
     errors(&mut ask);
+    let mut plan = json!({
+        "summary": "Plan search (MutaGReP): the language model proposes plans for a feature request in plain steps, retrieval grounds each step in the repository's symbols, and the best-grounded plan is returned",
+        "operationId": "planSearch",
+        "requestBody": body(&plan_request),
+        "responses": { "200": ok(&planned), "413": err("Body too large"), "415": err("Body is not JSON") },
+    });
+    errors(&mut plan);
     let mut find = json!({
         "summary": "Symbols by exact or partial name",
         "operationId": "symbols",
@@ -117,6 +126,7 @@ pub fn document() -> Value {
             "/api/v1/search": { "post": plain },
             "/api/v1/locate": { "post": locate },
             "/api/v1/ask": { "post": ask },
+            "/api/v1/plan-search": { "post": plan },
             "/api/v1/symbols": { "get": find },
             "/api/v1/symbol": { "get": one },
             "/api/v1/graph/{relation}": { "get": walk },

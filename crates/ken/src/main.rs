@@ -7,6 +7,7 @@ mod local;
 mod locate;
 mod model;
 mod output;
+mod plan_search;
 mod read;
 mod search;
 mod serve;
@@ -50,6 +51,10 @@ enum Command {
     /// `path:start-end` for each claim (a local model unless [llm] or
     /// KEN_LLM_BASE_URL names an OpenAI-compatible endpoint).
     Ask(ask::AskArgs),
+    /// Plan a change (MutaGReP's plan search): the language model proposes
+    /// plans in plain steps, retrieval grounds each step in the code, and the
+    /// plan the code supports best is printed with its symbols.
+    PlanSearch(plan_search::PlanSearchArgs),
     /// Serve the HTTP API (hybrid search, symbols, graph, status; OpenAPI at /openapi.json).
     Serve(serve::ServeArgs),
     /// Serve MCP over stdio, for coding agents (search, hybrid_search, symbol, callers, …).
@@ -181,6 +186,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Index(args) => index(&cwd, cli.index_dir, args),
         Command::Read(command) => read::run(&cwd, cli.index_dir, command),
         Command::Ask(args) => ask::run(&cwd, cli.index_dir, args),
+        Command::PlanSearch(args) => plan_search::run(&cwd, cli.index_dir, args),
         Command::Serve(args) => serve::serve(&cwd, cli.index_dir, args),
         Command::Mcp(args) => serve::mcp(&cwd, cli.index_dir, args),
     }

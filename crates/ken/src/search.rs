@@ -103,6 +103,7 @@ pub fn search(engine: &Engine, context: &Context, args: &SearchArgs, out: &mut O
             languages,
             kinds: args.kind.clone(),
             path: args.path.clone(),
+            titles: args.pipeline.titles.as_deref().and_then(ken_engine::api::ClusterTitles::parse),
         };
         let mut response = engine.pipeline_search(&request, &config)?;
         if cut {
@@ -295,11 +296,15 @@ pub struct PipelineArgs {
     /// Order members by retrieval (seeds first, the default) or by the weighted factors alone (seed 003's order).
     #[arg(long, value_name = "retrieval|factors")]
     pub order: Option<String>,
+    /// `llm`: each cluster also gets a title by the language model, cached
+    /// (default when [llm] names a model or endpoint); `structural`: not.
+    #[arg(long, value_name = "HOW", value_parser = ["structural", "llm"])]
+    pub titles: Option<String>,
 }
 
 impl PipelineArgs {
     pub fn wanted(&self) -> bool {
-        self.pipeline || self.explain || self.expansion.is_some() || self.order.is_some()
+        self.pipeline || self.explain || self.expansion.is_some() || self.order.is_some() || self.titles.is_some()
     }
 
     pub fn overrides(&self) -> Result<Overrides> {
@@ -360,6 +365,9 @@ pub fn render_pipeline(response: &PipelineResponse, explain: bool) -> String {
     }
     for (i, cluster) in response.results.iter().enumerate() {
         let _ = writeln!(out, "cluster {}  {:.3}  {}", i + 1, cluster.score, cluster.title);
+        if let Some(title) = &cluster.llm_title {
+            let _ = writeln!(out, "  \"{title}\"");
+        }
         for s in &cluster.symbols {
             let _ = writeln!(
                 out,

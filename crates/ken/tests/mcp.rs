@@ -17,7 +17,7 @@ fn an_agent_session() {
     let tools = mcp.request("tools/list", json!({}));
     let mut names: Vec<&str> = tools["result"]["tools"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
     names.sort_unstable();
-    expect!["ask callees callers find_symbols hybrid_search index_status locate refs reindex search subclasses symbol"]
+    expect!["ask callees callers find_symbols hybrid_search index_status locate plan_search refs reindex search subclasses symbol"]
         .assert_eq(&names.join(" "));
     for tool in tools["result"]["tools"].as_array().unwrap() {
         assert!(tool["inputSchema"]["type"] == "object", "{tool}");
@@ -49,6 +49,15 @@ fn an_agent_session() {
     }
     let bad = mcp.call("ask", json!({"question": "x", "k": 500}));
     assert_eq!(bad["error"]["data"]["field"], "k", "{bad}");
+
+    // Plan search: the model's plans, each step grounded in the index.
+    let planned = mcp.answer("plan_search", json!({"request": "issue a signed token at login", "expansions": 0, "branching": 1}));
+    assert!(planned["model"].as_str().is_some_and(|m| m.starts_with("gguf:")), "{planned}");
+    let steps = planned["plan"]["steps"].as_array().unwrap();
+    assert!(!steps.is_empty() && steps.iter().all(|s| s["intent"].as_str().unwrap().starts_with("I want to ")), "{planned}");
+    assert!(steps.iter().any(|s| !s["symbols"].as_array().unwrap().is_empty()), "{planned}");
+    let bad = mcp.call("plan_search", json!({"request": "x", "branching": 9}));
+    assert_eq!(bad["error"]["data"]["field"], "branching", "{bad}");
 
     let symbol = mcp.answer("symbol", json!({"symbol": "auth.passwords.hash_password"}));
     assert!(symbol["code"].as_str().unwrap().starts_with("def hash_password(password):"), "{symbol}");
