@@ -382,9 +382,17 @@ pub struct StatusResponse {
     #[schemars(with = "serde_json::Value")]
     pub embeddings: ken_store::EmbedProgress,
     pub model: Option<String>,
+    /// Intents (`ken index --intents`): how many, and for how many symbols.
+    pub intents: IntentCounts,
     pub reindexing: bool,
     /// Each language server: state, restarts, requests, failures, cache hits.
     pub language_servers: Vec<serde_json::Value>,
+}
+
+#[derive(Clone, Copy, Debug, Default, Serialize, JsonSchema)]
+pub struct IntentCounts {
+    pub intents: u64,
+    pub symbols: u64,
 }
 
 #[derive(Clone, Debug, Serialize, JsonSchema)]

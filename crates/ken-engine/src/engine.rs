@@ -514,6 +514,10 @@ impl Engine {
             stats: store.stats()?,
             embeddings: store.embed_progress()?,
             model: ken_search::indexed_model(&store)?.map(|(id, _)| id),
+            intents: {
+                let (intents, symbols) = store.intent_counts()?;
+                IntentCounts { intents, symbols }
+            },
             reindexing,
             language_servers: self
                 .lsp

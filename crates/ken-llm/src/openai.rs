@@ -52,6 +52,9 @@ pub struct OpenAiChat {
     model_id: String,
     in_flight: Mutex<usize>,
     freed: Condvar,
+    /// The server refused `json_schema` once: later calls ask for
+    /// `json_object` at once (one refused request per call, not per run).
+    json_schema_refused: std::sync::atomic::AtomicBool,
 }
 
 /// How a schema is asked for; a server that refuses one gets the next.
@@ -70,7 +73,7 @@ impl OpenAiChat {
             .build()
             .into();
         let model_id = format!("openai:{}@{}", options.model, options.base_url.trim_end_matches('/'));
-        OpenAiChat { options, agent, model_id, in_flight: Mutex::new(0), freed: Condvar::new() }
+        OpenAiChat { options, agent, model_id, in_flight: Mutex::new(0), freed: Condvar::new(), json_schema_refused: Default::default() }
     }
 
     fn url(&self) -> String {
@@ -244,7 +247,8 @@ impl Llm for OpenAiChat {
     fn chat(&self, request: &ChatRequest, on_text: &mut dyn FnMut(&str)) -> Result<Completion> {
         let _slot = self.slot();
         let url = self.url();
-        let mut style = SchemaStyle::JsonSchema;
+        let refused = std::sync::atomic::Ordering::Relaxed;
+        let mut style = if self.json_schema_refused.load(refused) { SchemaStyle::JsonObject } else { SchemaStyle::JsonSchema };
         let mut delay = self.options.backoff;
         let mut attempt = 0;
         loop {
@@ -258,6 +262,7 @@ impl Llm for OpenAiChat {
                 Attempt::Refused(detail) if request.schema.is_some() && style == SchemaStyle::JsonSchema => {
                     tracing::debug!("{url} refused response_format json_schema ({detail}); asking for json_object");
                     style = SchemaStyle::JsonObject;
+                    self.json_schema_refused.store(true, refused);
                     continue;
                 }
                 Attempt::Refused(detail) => return Err(LlmError::Endpoint { url, detail }),

@@ -51,6 +51,12 @@ fn intent_row(r: &rusqlite::Row) -> rusqlite::Result<IntentRow> {
 }
 
 impl Store {
+    /// Whether the index has the intent tables: one written by an older
+    /// ken and only read since has not been migrated (it has no intents).
+    fn has_intents(&self) -> Result<bool> {
+        Ok(self.schema_version()? >= 6)
+    }
+
     /// The symbols of `kinds`, in file order, with their code.
     pub fn intent_subjects(&self, kinds: &[SymbolKind]) -> Result<Vec<IntentSubject>> {
         let kinds: Vec<String> = kinds.iter().map(|k| format!("'{}'", k.as_str())).collect();
@@ -122,6 +128,9 @@ impl Store {
 
     /// The intents with these ids, in the order given; ids gone are left out.
     pub fn intents_by_ids(&self, ids: &[i64]) -> Result<Vec<IntentRow>> {
+        if !self.has_intents()? {
+            return Ok(Vec::new());
+        }
         let mut stmt = self.conn.prepare_cached(&format!("{INTENT_ROW} WHERE i.id = ?1"))?;
         let mut out = Vec::with_capacity(ids.len());
         for &id in ids {
@@ -132,6 +141,9 @@ impl Store {
 
     /// How many intents the index holds, and for how many symbols.
     pub fn intent_counts(&self) -> Result<(u64, u64)> {
+        if !self.has_intents()? {
+            return Ok((0, 0));
+        }
         Ok(self.conn.query_row("SELECT count(*), count(DISTINCT symbol_id) FROM intents", [], |r| {
             Ok((r.get::<_, i64>(0)? as u64, r.get::<_, i64>(1)? as u64))
         })?)

@@ -253,6 +253,9 @@ fn status(engine: &Engine, json: bool, out: &mut Output) -> Result<()> {
         if progress.files_unsynced > 0 { format!("; {} files waiting for `ken index`", progress.files_unsynced) } else { String::new() }
     )?;
     writeln!(out.stdout, "model       {}", status.model.as_deref().unwrap_or("none yet"))?;
+    if status.intents.intents > 0 {
+        writeln!(out.stdout, "intents     {} for {} symbols", status.intents.intents, status.intents.symbols)?;
+    }
     if status.reindexing {
         writeln!(out.stdout, "reindexing  yes (searches read the last committed state)")?;
     }

@@ -283,6 +283,20 @@ fn bad_requests_get_4xx_json_naming_the_field() {
           400 invalid_field retrieval
         POST /api/v1/ask {"query": "x"}
           400 invalid_field query
+        POST /api/v1/plan-search {"request": " "}
+          400 invalid_field request
+        POST /api/v1/plan-search {"request": "x", "expansions": 33}
+          400 invalid_field expansions
+        POST /api/v1/plan-search {"request": "x", "max_steps": 0}
+          400 invalid_field max_steps
+        POST /api/v1/plan-search {"query": "x"}
+          400 invalid_field query
+        POST /api/v1/search {"query": "x", "query_expansion": "psychic"}
+          400 invalid_field query_expansion
+        POST /api/v1/hybrid-search {"query": "x", "titles": "poetic"}
+          400 invalid_field titles
+        POST /api/v1/index {"intents": "yes"}
+          400 invalid_field intents
         GET /api/v1/symbols?name= 
           400 invalid_field name
         GET /api/v1/symbols?name=login&limit=0 
@@ -415,6 +429,7 @@ fn symbols_graph_status_and_openapi() {
         /api/v1/search
         /api/v1/locate
         /api/v1/ask
+        /api/v1/plan-search
         /api/v1/symbols
         /api/v1/symbol
         /api/v1/graph/{relation}
