@@ -284,8 +284,7 @@ impl Engine {
         }
         let store = self.store()?;
         let mode = request.mode.unwrap_or(Mode::Hybrid);
-        let (dense, statics, dense_off) =
-            self.dense_lanes(&store, mode == Mode::Semantic, mode.uses_dense() || mode == Mode::Intents)?;
+        let (dense, statics, dense_off) = self.dense_lanes(&store, mode == Mode::Semantic, mode.uses_dense() || mode == Mode::Intents)?;
         let intents = self.intent_shard(&store, dense.as_ref())?;
         let searcher = Searcher {
             store: &store,
@@ -398,7 +397,7 @@ impl Engine {
                 embedder: dense.as_ref().map(|d| &*d.embedder),
                 dense_off,
                 statics: statics.as_ref().map(DenseLane::view),
-            intents: intents.as_deref(),
+                intents: intents.as_deref(),
             },
             root: self.root.clone(),
             live,

@@ -48,9 +48,15 @@ pub enum IndexProgress {
     Points,
     Embedding(EmbedProgress),
     /// Symbols the language model has written intents for, of those it must.
-    Intents { done: u64, total: u64 },
+    Intents {
+        done: u64,
+        total: u64,
+    },
     /// Intents whose vectors are in the intent shard.
-    IntentVectors { done: u64, total: u64 },
+    IntentVectors {
+        done: u64,
+        total: u64,
+    },
 }
 
 /// What a run did: the mining summary (none with `embed_only`), then the

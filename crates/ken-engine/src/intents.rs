@@ -108,16 +108,14 @@ impl Engine {
         progress: &(dyn Fn(IndexProgress) + Sync),
     ) -> Result<IntentReport, Error> {
         let started = Instant::now();
-        let llm = self
-            .llm()
-            .map_err(|why| Error::new(ErrorKind::ModelUnavailable, format!("the index is up to date, but intents need a language model: {why}")))?;
+        let llm = self.llm().map_err(|why| {
+            Error::new(ErrorKind::ModelUnavailable, format!("the index is up to date, but intents need a language model: {why}"))
+        })?;
         let model = llm.model_id().to_string();
         let mut report = IntentReport { model: model.clone(), ..IntentReport::default() };
         let mut todo: Vec<(IntentSubject, Vec<u8>)> = Vec::new();
         for subject in store.intent_subjects(KINDS)? {
-            if subject.language.family() != Family::Code
-                || ken_search::is_test_path(&subject.path)
-                || is_test_name(&subject.qualified_name)
+            if subject.language.family() != Family::Code || ken_search::is_test_path(&subject.path) || is_test_name(&subject.qualified_name)
             {
                 report.skipped += 1;
                 continue;
@@ -167,7 +165,6 @@ impl Engine {
             // Committed a few at a time: a killed run keeps what it wrote.
             let mut batch = Vec::new();
             let mut last_commit = Instant::now();
-            let mut done = 0;
             let mut commit = |batch: &mut Vec<(i64, Vec<u8>, Vec<String>)>| -> Result<(), Error> {
                 let result = store.put_intents(&model, batch).map_err(Error::from);
                 batch.clear();
@@ -176,8 +173,7 @@ impl Engine {
                 }
                 result
             };
-            for (i, result) in results {
-                done += 1;
+            for (done, (i, result)) in (1..).zip(results) {
                 let (subject, hash) = &ask[i];
                 match result {
                     Ok((found, cached)) => {

@@ -68,7 +68,11 @@ impl Grounder<'_> {
                 start_line: h.start_line,
                 end_line: h.end_line,
                 // Without vectors the search's order stands in: 1, 1/2, 1/3…
-                score: h.symbol_id.and_then(|id| cosines.get(&id).copied()).unwrap_or(if self.dense.is_some() { 0.0 } else { 1.0 / (rank + 1) as f32 }),
+                score: h.symbol_id.and_then(|id| cosines.get(&id).copied()).unwrap_or(if self.dense.is_some() {
+                    0.0
+                } else {
+                    1.0 / (rank + 1) as f32
+                }),
             })
             .collect();
         let mut symbols = symbols;
@@ -91,7 +95,11 @@ fn propose(llm: &dyn Llm, feature: &str, current: &Plan, max_steps: usize, varia
     let shown: Vec<ShownStep<'_>> = current
         .steps
         .iter()
-        .map(|s| ShownStep { intent: &s.intent, symbols: s.symbols.iter().take(3).map(|g| g.qualified_name.as_str()).collect(), score: s.score })
+        .map(|s| ShownStep {
+            intent: &s.intent,
+            symbols: s.symbols.iter().take(3).map(|g| g.qualified_name.as_str()).collect(),
+            score: s.score,
+        })
         .collect();
     let request = ken_llm::plan::request(feature, &shown, max_steps, variant);
     llm.chat(&request, &mut |_| {}).and_then(|c| ken_llm::plan::parse(&c)).map_err(|e| e.to_string())

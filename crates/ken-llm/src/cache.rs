@@ -51,7 +51,8 @@ impl Llm for Cached<dyn Llm> {
         let completion = self.inner.chat(request, on_text)?;
         // The request (with its max_tokens) fixes the output: decoding is
         // greedy or seeded by the prompt, so even a cut-off answer is kept.
-        let temporary = path.with_extension(format!("tmp-{}-{:?}", std::process::id(), std::thread::current().id()).replace(['(', ')'], ""));
+        let temporary =
+            path.with_extension(format!("tmp-{}-{:?}", std::process::id(), std::thread::current().id()).replace(['(', ')'], ""));
         let written = std::fs::create_dir_all(&self.dir)
             .and_then(|()| std::fs::write(&temporary, serde_json::to_vec(&completion).unwrap_or_default()))
             .and_then(|()| std::fs::rename(&temporary, &path));

@@ -76,7 +76,8 @@ pub fn parse(completion: &Completion) -> Result<Vec<String>> {
         if text.len() < 8 {
             continue;
         }
-        let text = if text.to_ascii_lowercase().starts_with("i want") { text.to_string() } else { format!("I want to {}", lower_first(text)) };
+        let text =
+            if text.to_ascii_lowercase().starts_with("i want") { text.to_string() } else { format!("I want to {}", lower_first(text)) };
         if !intents.iter().any(|i| i.eq_ignore_ascii_case(&text)) {
             intents.push(text);
         }
@@ -162,7 +163,15 @@ mod tests {
     use expect_test::{Expect, expect};
 
     fn completion(text: &str) -> Completion {
-        Completion { text: text.into(), finish: FinishReason::Stop, prompt_tokens: 0, completion_tokens: 0, cached: false, first_token: None, elapsed: None }
+        Completion {
+            text: text.into(),
+            finish: FinishReason::Stop,
+            prompt_tokens: 0,
+            completion_tokens: 0,
+            cached: false,
+            first_token: None,
+            elapsed: None,
+        }
     }
 
     fn check(parse: fn(&Completion) -> Result<Vec<String>>, output: &str, expect: Expect) {
@@ -175,20 +184,28 @@ mod tests {
 
     #[test]
     fn intents_are_first_person_sentences_without_repeats() {
-        check(parse, r#"{"intents":["I want to parse a URL","parse a URL","Split the query string","I want to parse a URL",""]}"#, expect![[
-            "I want to parse a URL | I want to split the query string"
-        ]]);
+        check(
+            parse,
+            r#"{"intents":["I want to parse a URL","parse a URL","Split the query string","I want to parse a URL",""]}"#,
+            expect![["I want to parse a URL | I want to split the query string"]],
+        );
         check(parse, r#"{"intents":["  I   want to\nsend mail "]}"#, expect!["I want to send mail"]);
         check(parse, r#"{"intents":["I want to limit calls. This is a"]}"#, expect!["I want to limit calls"]);
-        check(parse, r#"{"intents":["x"]}"#, expect![[r#"error: the model's output is not valid JSON for the schema: no intents in {"intents":["x"]}"#]]);
+        check(
+            parse,
+            r#"{"intents":["x"]}"#,
+            expect![[r#"error: the model's output is not valid JSON for the schema: no intents in {"intents":["x"]}"#]],
+        );
         check(parse, r#"{"other":1}"#, expect![[r#"error: the model's output is not valid JSON for the schema: {"other":1}"#]]);
     }
 
     #[test]
     fn keywords_are_words_and_identifiers() {
-        check(parse_keywords, r#"{"keywords":["cookie jar","set_cookie","Cookie","session.merge"]}"#, expect![[
-            "cookie | jar | set_cookie | session | merge"
-        ]]);
+        check(
+            parse_keywords,
+            r#"{"keywords":["cookie jar","set_cookie","Cookie","session.merge"]}"#,
+            expect![["cookie | jar | set_cookie | session | merge"]],
+        );
     }
 
     #[test]

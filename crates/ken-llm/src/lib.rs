@@ -23,10 +23,10 @@ mod cache;
 mod config;
 pub mod dsl;
 pub mod intents;
-pub mod plan;
-pub mod title;
 mod local;
 mod openai;
+pub mod plan;
+pub mod title;
 mod tokenizer;
 
 pub use cache::Cached;

@@ -38,7 +38,13 @@ pub fn request(members: &[Member<'_>]) -> ChatRequest {
         .take(MAX_MEMBERS)
         .map(|m| {
             let summary: String = m.summary.lines().next().unwrap_or("").chars().take(120).collect();
-            format!("{} {} ({}){}", m.kind, m.qualified_name, m.path, if summary.is_empty() { String::new() } else { format!(": {summary}") })
+            format!(
+                "{} {} ({}){}",
+                m.kind,
+                m.qualified_name,
+                m.path,
+                if summary.is_empty() { String::new() } else { format!(": {summary}") }
+            )
         })
         .collect();
     let messages = vec![
@@ -68,7 +74,15 @@ mod tests {
     use crate::FinishReason;
 
     fn completion(text: &str) -> Completion {
-        Completion { text: text.into(), finish: FinishReason::Stop, prompt_tokens: 0, completion_tokens: 0, cached: false, first_token: None, elapsed: None }
+        Completion {
+            text: text.into(),
+            finish: FinishReason::Stop,
+            prompt_tokens: 0,
+            completion_tokens: 0,
+            cached: false,
+            first_token: None,
+            elapsed: None,
+        }
     }
 
     #[test]

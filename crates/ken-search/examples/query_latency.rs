@@ -26,7 +26,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (_, spec) = ken_search::indexed_model(&store)?.ok_or("the index has no embeddings; run `ken index` first")?;
     let embedder = Resolver::default().load(&ModelSpec::parse(&spec)?)?;
     let shard = VectorShard::open(&dir, ken_search::SHARD_DIR, ken_search::shard_dim(&store)?, Duration::from_secs(30))?;
-    let searcher = Searcher { store: &store, shard: Some(&shard), embedder: Some(embedder.as_ref()), dense_off: None, statics: None, intents: None };
+    let searcher =
+        Searcher { store: &store, shard: Some(&shard), embedder: Some(embedder.as_ref()), dense_off: None, statics: None, intents: None };
     let vectors: Vec<Vec<f32>> = queries.iter().map(|q| embedder.embed_query(q)).collect::<Result<_, _>>()?;
     let (mut cached, mut full, mut lexical) = (Vec::new(), Vec::new(), Vec::new());
     for round in 0..=rounds {

@@ -575,7 +575,8 @@ impl Searcher<'_> {
                         && ranking.intent_weight > 0.0
                     {
                         let t = Instant::now();
-                        intents = self.intent_lane(intent_shard, vector, fetch, &filter, &mut fusion, weights[0] * ranking.intent_weight)?;
+                        intents =
+                            self.intent_lane(intent_shard, vector, fetch, &filter, &mut fusion, weights[0] * ranking.intent_weight)?;
                         timings.dense_ms += ms(t);
                     }
                 }
@@ -661,7 +662,13 @@ impl Searcher<'_> {
     }
 
     /// The query's vector: the caller's, or embedded now (timed).
-    fn query_vector(&self, embedder: &dyn Embedder, plan: &QueryPlan, options: &SearchOptions, timings: &mut Timings) -> Result<Vec<f32>, SearchError> {
+    fn query_vector(
+        &self,
+        embedder: &dyn Embedder,
+        plan: &QueryPlan,
+        options: &SearchOptions,
+        timings: &mut Timings,
+    ) -> Result<Vec<f32>, SearchError> {
         let t = Instant::now();
         let vector = match &options.query_vector {
             Some(v) => v.clone(),

@@ -3,8 +3,8 @@
 //! intent's point id is its row id; its payload is its symbol's, so the
 //! same filters apply as in the dense lane.
 
-use crate::shard::{PointFilter, PointPayload, SharedShard, VectorShard};
 use crate::SearchError;
+use crate::shard::{PointFilter, PointPayload, SharedShard, VectorShard};
 use crate::sync::{SyncError, text_hash};
 use ken_core::Cancel;
 use ken_embed::Embedder;
@@ -63,7 +63,8 @@ pub fn sync_intent_vectors(
         }
         let hashes: Vec<[u8; 16]> = batch.iter().map(|r| text_hash(&r.text)).collect();
         let cached = store.cached_embeddings(&model, &hashes)?;
-        let missing: Vec<&str> = batch.iter().zip(&hashes).filter(|(_, h)| !cached.contains_key(*h)).map(|(r, _)| r.text.as_str()).collect();
+        let missing: Vec<&str> =
+            batch.iter().zip(&hashes).filter(|(_, h)| !cached.contains_key(*h)).map(|(r, _)| r.text.as_str()).collect();
         let fresh = embedder.embed_documents(&missing)?;
         let fresh_rows: Vec<([u8; 16], &[f32])> =
             hashes.iter().filter(|h| !cached.contains_key(*h)).copied().zip(fresh.iter().map(Vec::as_slice)).collect();

@@ -12,8 +12,8 @@ mod text;
 mod vectors;
 mod write;
 
-pub use intents::{IntentRow, IntentSubject};
 pub use graph::{BindingRow, EdgeRow, GraphFile, GraphSymbol, MetricsRow, NewEdge, RefRow};
+pub use intents::{IntentRow, IntentSubject};
 pub use read::{FileRow, IndexStats, SymbolQuery, SymbolRow};
 pub use vectors::{EmbedProgress, PointRow, UnitFilter, UnitText};
 pub use write::{FileRecord, Writer};

@@ -300,8 +300,14 @@ fn index(cwd: &Path, index_dir: Option<PathBuf>, args: IndexArgs) -> Result<()> 
         Some(dir) => Some(seed_index(&cwd.join(dir))?),
         None => None,
     };
-    let request =
-        ken_engine::IndexRequest { options: opts, embed: !args.no_embed, reembed: args.reembed, embed_only: args.embed_only, seed, intents: args.intents };
+    let request = ken_engine::IndexRequest {
+        options: opts,
+        embed: !args.no_embed,
+        reembed: args.reembed,
+        embed_only: args.embed_only,
+        seed,
+        intents: args.intents,
+    };
     let report = match engine.index(&request, &progress) {
         Ok(report) => report,
         Err(e) if e.kind == ken_engine::ErrorKind::Busy && args.embed_only => return Ok(()),

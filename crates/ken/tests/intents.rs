@@ -47,7 +47,8 @@ fn index_intents(repo: &Repo, envs: &[(&str, &str)], extra: &[&str]) -> Value {
 
 /// The counts of a run: (symbols, generated, from cache, current, failed, symbols with intents).
 fn counts(report: &Value) -> [u64; 6] {
-    ["symbols", "generated", "from_cache", "current", "failed", "with_intents"].map(|k| report[k].as_u64().unwrap_or_else(|| panic!("{k}: {report:#}")))
+    ["symbols", "generated", "from_cache", "current", "failed", "with_intents"]
+        .map(|k| report[k].as_u64().unwrap_or_else(|| panic!("{k}: {report:#}")))
 }
 
 #[test]

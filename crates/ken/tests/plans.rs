@@ -43,7 +43,8 @@ fn ken(repo: &Repo, envs: &[(&str, &str)], args: &[&str]) -> std::process::Outpu
 fn plan_search_grounds_the_models_steps_in_the_code() {
     let repo = Repo::new(SIGNUP);
     assert!(ken(&repo, &[], &["index", "-q"]).status.success());
-    let out = ken(&repo, &[], &["plan-search", "--json", "--expansions", "1", "welcome new users by email and limit how often they sign up"]);
+    let out =
+        ken(&repo, &[], &["plan-search", "--json", "--expansions", "1", "welcome new users by email and limit how often they sign up"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let response = json(&out);
     assert!(response["model"].as_str().unwrap().starts_with("gguf:SmolLM2-135M-Instruct"), "{response:#}");
