@@ -49,6 +49,10 @@ pub struct HybridSearchRequest {
     /// Default: `llm` when `[llm]` names a model or an endpoint.
     #[serde(default)]
     pub titles: Option<ClusterTitles>,
+    /// `dsl` or `keywords`: the seeds are retrieved with the query expanded
+    /// by the language model (see `SearchRequest`). Default `none`.
+    #[serde(default)]
+    pub query_expansion: Option<QueryExpansion>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
@@ -149,7 +153,7 @@ pub struct AskRequest {
     #[serde(default)]
     pub path: Option<String>,
     /// `dsl` or `keywords`: retrieve with the query expanded (see
-    /// `SearchRequest`); hybrid only.
+    /// `SearchRequest`).
     #[serde(default)]
     pub query_expansion: Option<QueryExpansion>,
 }

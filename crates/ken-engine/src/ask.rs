@@ -167,6 +167,7 @@ impl Engine {
                     kinds: Vec::new(),
                     path: request.path.clone(),
                     titles: Some(ClusterTitles::Structural),
+                    query_expansion: request.query_expansion,
                 };
                 let found = self.hybrid_search(&search)?;
                 let members = found.results.iter().flat_map(|cluster| &cluster.symbols).take(k);

@@ -383,6 +383,24 @@ impl Engine {
     /// command-line flags on top); `request.config_overrides` is not read.
     pub fn pipeline_search(&self, request: &HybridSearchRequest, config: &PipelineConfig) -> Result<PipelineResponse, Error> {
         request.validate()?;
+        // An expanded query is retrieved (and fused) first; its hits seed the pipeline.
+        let retrieved = match request.query_expansion {
+            Some(expansion @ (QueryExpansion::Dsl | QueryExpansion::Keywords)) => Some(self.search_expanded(
+                &SearchRequest {
+                    query: request.query.clone(),
+                    k: Some(config.top_k * 2),
+                    mode: None,
+                    languages: request.languages.clone(),
+                    kinds: request.kinds.clone(),
+                    path: request.path.clone(),
+                    rrf_k: None,
+                    ranking: None,
+                    query_expansion: None,
+                },
+                expansion,
+            )?),
+            _ => None,
+        };
         let store = self.store()?;
         let (dense, statics, dense_off) = self.dense_lanes(&store, false, true)?;
         let intents = self.intent_shard(&store, dense.as_ref())?;
@@ -401,6 +419,7 @@ impl Engine {
             },
             root: self.root.clone(),
             live,
+            retrieved,
         };
         let filters = SearchOptions {
             ranking: config.ranking.clone(),

@@ -127,7 +127,9 @@ pub fn parse_keywords(completion: &Completion) -> Result<Vec<String>> {
     let items = value.get("keywords").and_then(|v| v.as_array()).ok_or_else(|| LlmError::Structure(completion.text.clone()))?;
     let mut keywords: Vec<String> = Vec::new();
     for word in items.iter().filter_map(|i| i.as_str()).flat_map(|s| s.split(|c: char| !(c.is_alphanumeric() || c == '_'))) {
-        if !word.is_empty() && !keywords.iter().any(|k| k.eq_ignore_ascii_case(word)) {
+        // A number or a single letter finds everything and means nothing.
+        let useful = word.chars().count() > 1 && !word.chars().all(|c| c.is_ascii_digit());
+        if useful && !keywords.iter().any(|k| k.eq_ignore_ascii_case(word)) {
             keywords.push(word.to_string());
         }
     }

@@ -173,6 +173,9 @@ pub struct Pipeline<'a> {
     /// The repository root, for `raw_code`.
     pub root: PathBuf,
     pub live: Option<Live<'a>>,
+    /// Stage 1's answer when the caller retrieved already (a query expanded
+    /// by the language model and fused): the seeds come from it.
+    pub retrieved: Option<ken_search::SearchResponse>,
 }
 
 impl Pipeline<'_> {
@@ -259,7 +262,10 @@ impl Pipeline<'_> {
         notes: &mut Vec<String>,
     ) -> Result<(CodeGraph, String), PipelineError> {
         let options = SearchOptions { k: config.top_k * 2, query_vector, ..filters.clone() };
-        let retrieved = self.searcher.search(query, &options)?;
+        let retrieved = match &self.retrieved {
+            Some(retrieved) => retrieved.clone(),
+            None => self.searcher.search(query, &options)?,
+        };
         notes.extend(retrieved.notes.iter().cloned());
         let mut graph = CodeGraph::default();
         for (rank, hit) in retrieved.hits.iter().enumerate() {

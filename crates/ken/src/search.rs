@@ -104,6 +104,7 @@ pub fn search(engine: &Engine, context: &Context, args: &SearchArgs, out: &mut O
             kinds: args.kind.clone(),
             path: args.path.clone(),
             titles: args.pipeline.titles.as_deref().and_then(ken_engine::api::ClusterTitles::parse),
+            query_expansion: args.expand.as_deref().and_then(ken_engine::api::QueryExpansion::parse),
         };
         let mut response = engine.pipeline_search(&request, &config)?;
         if cut {
