@@ -3,7 +3,10 @@ and model (kept under bench/.cache/tune), then every setting of a grid sent
 as a request's `ranking` overrides. Only questions without "heldout" are
 asked, plus the generated identifier set (a knob must not cost names).
 
-    python -m harness.tune [--corpora a,b] [--models static,minilm-int8] [--grid NAME]
+    python -m harness.tune [--corpora a,b] [--models static,minilm-int8] [--grid NAME] [--intents]
+
+`--intents` indexes with `ken index --intents` (the language model KEN_LLM_*
+names, else the local one; hours on a CPU for large corpora).
 
 Prints MRR@10 and nDCG@10 per setting: over all tuning questions, per
 category, the identifier set's rank-1 rate, and MRR and nDCG by file (any
@@ -35,6 +38,7 @@ GRIDS = {
     "fusion": [(f"{f} k={k}", {"fusion": f, "rrf_k": k}) for f, k in [
         ("rrf", 60), ("rrf", 20), ("rrf", 10), ("rrf", 100), ("scores", 60),
     ]],
+    "intents": [(f"intents {w}", {"intent_weight": w}) for w in [1, 0, 0.25, 0.5, 2]],
     "decay": [(f"decay {d}", {"file_decay": d}) for d in [1, 0.75, 0.5, 0.25]],
     "priors": [(f"file {b} tests {t}", {"file_boost": b, "test_weight": t}) for b, t in [
         (0, 1), (0.05, 1), (0.1, 1), (0.15, 1), (0.25, 1), (0.5, 1), (0, 0.5), (0, 0.25), (0.1, 0.5),
@@ -42,14 +46,15 @@ GRIDS = {
 }
 
 
-def serve(ken, corpus, model):
+def serve(ken, corpus, model, intents=False):
     """An index of the corpus embedded with `model`, built once, and a server on it."""
     root = corpora.fetch(corpus)
-    index = TUNE / f"{corpus}-{model}"
+    index = TUNE / (f"{corpus}-{model}" + ("-intents" if intents else ""))
     if not (index / ".tuned").is_file():
         shutil.rmtree(index, ignore_errors=True)
         started = time.time()
-        subprocess.run([ken, "--index-dir", str(index), "index", str(root), "-q", "--model", model], check=True)
+        subprocess.run([ken, "--index-dir", str(index), "index", str(root), "-q", "--model", model]
+                       + (["--intents"] if intents else []), check=True)
         (index / ".tuned").write_text(f"{time.time() - started:.1f}\n")
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -83,6 +88,7 @@ def main(argv=None):
     ap.add_argument("--grid", default="weights", choices=sorted(GRIDS))
     ap.add_argument("--base", default="{}", help="overrides under every row of the grid (JSON)")
     ap.add_argument("--ken", default=str(REPO / "target" / "release" / "ken"))
+    ap.add_argument("--intents", action="store_true", help="index with `ken index --intents`")
     args = ap.parse_args(argv)
     base_overrides = json.loads(args.base)
     grid = GRIDS[args.grid]
@@ -94,7 +100,7 @@ def main(argv=None):
         questions = [q for q in querysets.question_set(corpus, syms) if q["split"] == "tune"]
         identifiers = querysets.identifier_set(corpus, syms, 12)
         for model in args.models.split(","):
-            server, base = serve(args.ken, corpus, model)
+            server, base = serve(args.ken, corpus, model, args.intents)
             try:
                 for label, overrides in grid:
                     ranking = {**base_overrides, **overrides}

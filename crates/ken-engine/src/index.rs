@@ -1,6 +1,6 @@
 //! `Engine::index`: every phase of an index run, in this process.
 
-use crate::intents::IntentReport;
+use crate::intents::{IntentProgress, IntentReport};
 use crate::{Engine, Error, ErrorKind};
 use ken_embed::{Embedder, ModelSpec, Resolver};
 use ken_index::{IndexOptions, IndexSummary};
@@ -47,16 +47,8 @@ pub enum IndexProgress {
     /// Writing the points and their BM25 documents.
     Points,
     Embedding(EmbedProgress),
-    /// Symbols the language model has written intents for, of those it must.
-    Intents {
-        done: u64,
-        total: u64,
-    },
-    /// Intents whose vectors are in the intent shard.
-    IntentVectors {
-        done: u64,
-        total: u64,
-    },
+    /// Writing intents (`--intents`), then embedding them.
+    Intents(IntentProgress),
 }
 
 /// What a run did: the mining summary (none with `embed_only`), then the
@@ -123,9 +115,11 @@ impl Engine {
         // intents written before that have no vector yet.
         let intents = match embedder.as_deref() {
             _ if options.cancel.is_cancelled() => None,
-            embedder if request.intents => Some(self.intent_phase(&mut store, embedder, &options.cancel, progress)?),
+            embedder if request.intents => {
+                Some(self.intent_phase(&mut store, embedder, &options.cancel, &|p| progress(IndexProgress::Intents(p)))?)
+            }
             Some(embedder) if store.intent_counts()?.0 > 0 => {
-                self.intent_vectors(&mut store, embedder, &options.cancel, progress)?;
+                self.intent_vectors(&mut store, embedder, &options.cancel, &|p| progress(IndexProgress::Intents(p)))?;
                 None
             }
             _ => None,

@@ -8,7 +8,6 @@
 //! at a time as they come, so a killed run keeps what it had. Calls run in
 //! parallel up to the model's parallelism, each with retries.
 
-use crate::index::IndexProgress;
 use crate::{Engine, Error, ErrorKind};
 use ken_core::{Cancel, Family, SymbolKind};
 use ken_embed::Embedder;
@@ -33,6 +32,14 @@ const KINDS: &[SymbolKind] = &[
 const ATTEMPTS: usize = 3;
 /// Reasons kept in the report for symbols that got no intents.
 const FAILURES_SHOWN: usize = 5;
+
+/// Where an intents run is, for a progress bar: symbols the model has
+/// written intents for, then intents whose vectors are in the shard.
+#[derive(Clone, Copy, Debug)]
+pub enum IntentProgress {
+    Writing { done: u64, total: u64 },
+    Embedding { done: u64, total: u64 },
+}
 
 /// What an intents run did.
 #[derive(Clone, Debug, Default, Serialize)]
@@ -105,7 +112,7 @@ impl Engine {
         store: &mut Store,
         embedder: Option<&dyn Embedder>,
         cancel: &Cancel,
-        progress: &(dyn Fn(IndexProgress) + Sync),
+        progress: &(dyn Fn(IntentProgress) + Sync),
     ) -> Result<IntentReport, Error> {
         let started = Instant::now();
         let llm = self.llm().map_err(|why| {
@@ -142,7 +149,7 @@ impl Engine {
             store.put_intents(&model, batch)?;
         }
         let total = ask.len() as u64;
-        progress(IndexProgress::Intents { done: 0, total });
+        progress(IntentProgress::Writing { done: 0, total });
         let next = AtomicUsize::new(0);
         let stop = AtomicBool::new(false);
         let workers = llm.parallelism().clamp(1, ask.len().max(1));
@@ -195,7 +202,7 @@ impl Engine {
                     commit(&mut batch)?;
                     last_commit = Instant::now();
                 }
-                progress(IndexProgress::Intents { done, total });
+                progress(IntentProgress::Writing { done, total });
             }
             commit(&mut batch)
         });
@@ -217,10 +224,10 @@ impl Engine {
         store: &mut Store,
         embedder: &dyn Embedder,
         cancel: &Cancel,
-        progress: &(dyn Fn(IndexProgress) + Sync),
+        progress: &(dyn Fn(IntentProgress) + Sync),
     ) -> Result<IntentVectorSummary, Error> {
         Ok(ken_search::sync_intent_vectors(store, &self.intent_shards, embedder, cancel, |done, total| {
-            progress(IndexProgress::IntentVectors { done, total })
+            progress(IntentProgress::Embedding { done, total })
         })?)
     }
 }

@@ -26,4 +26,4 @@ mod plan_search;
 pub use engine::{Engine, EngineOptions};
 pub use error::{Error, ErrorKind};
 pub use index::{IndexProgress, IndexReport, IndexRequest, VectorReport};
-pub use intents::IntentReport;
+pub use intents::{IntentProgress, IntentReport};

@@ -15,7 +15,7 @@ mod serve;
 use anyhow::{Context, Result, bail};
 use clap::{Args, Parser, Subcommand};
 use ken_core::ChunkBudget;
-use ken_engine::IndexProgress;
+use ken_engine::{IndexProgress, IntentProgress};
 use ken_index::{IndexOptions, Progress};
 use read::ReadCommand;
 use std::io::IsTerminal;
@@ -274,15 +274,13 @@ fn index(cwd: &Path, index_dir: Option<PathBuf>, args: IndexArgs) -> Result<()> 
             bar.set_position(p.embedded());
             bar.set_message(if p.symbols_embedded < p.symbols { "symbols" } else { "chunks" });
         }
-        IndexProgress::Intents { done, total } => {
+        IndexProgress::Intents(p) => {
+            let (message, done, total) = match p {
+                IntentProgress::Writing { done, total } => ("writing intents", done, total),
+                IntentProgress::Embedding { done, total } => ("embedding intents", done, total),
+            };
             bar.set_style(intent_style.clone());
-            bar.set_message("writing intents");
-            bar.set_length(total);
-            bar.set_position(done);
-        }
-        IndexProgress::IntentVectors { done, total } => {
-            bar.set_style(intent_style.clone());
-            bar.set_message("embedding intents");
+            bar.set_message(message);
             bar.set_length(total);
             bar.set_position(done);
         }
