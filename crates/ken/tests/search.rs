@@ -147,7 +147,7 @@ fn search_errors_say_what_to_do() {
         $ ken search  => exit 1: error: the query is empty; describe the code you want or give a name, e.g. `ken search "parse config file"`
         $ ken search     => exit 1: error: the query is empty; describe the code you want or give a name, e.g. `ken search "parse config file"`
         $ ken search the of and => exit 1: error: the query has only common words (the of and); add a name or more specific words
-        $ ken search x --mode fuzzy => exit 1: error: unknown --mode `fuzzy`; use hybrid, semantic, lexical or exact
+        $ ken search x --mode fuzzy => exit 1: error: unknown --mode `fuzzy`; use hybrid, semantic, lexical, exact or intents
         $ ken search x -k 0 => exit 1: error: -k must be between 1 and 1000
         $ ken search x --lang cobol => exit 1: error: unknown language `cobol`; use one of: python, rust, javascript, typescript, tsx, go, java, csharp, c, cpp, ruby, php, bash, kotlin, swift, scala, lua, zig, elixir, haskell, sql, hcl, dart, r, julia, ocaml, ocaml_interface, objc, vue, svelte, markdown, rst, asciidoc, yaml, toml, json, ini, dockerfile, make, text
         $ ken search x --kind widget => exit 1: error: unknown kind `widget`; use one of: module, class, struct, interface, trait, enum, function, method, constructor, field, constant, doc, config

@@ -334,29 +334,33 @@ fn every_command_prints_its_json_shape() {
         &repo,
         &["status", "--json"],
         expect![[r#"
-        {
-          "index_dir": "string",
-          "root": "string",
-          "stats": {
-            "files": "number",
-            "lines": "number",
-            "symbols": "number",
-            "references": "number",
-            "chunks": "number",
-            "files_with_parse_errors": "number",
-            "parse_errors": "number"
-          },
-          "embeddings": {
-            "symbols": "number",
-            "symbols_embedded": "number",
-            "chunks": "number",
-            "chunks_embedded": "number",
-            "files_unsynced": "number"
-          },
-          "model": "null",
-          "reindexing": "bool",
-          "language_servers": []
-        }
-    "#]],
+            {
+              "index_dir": "string",
+              "root": "string",
+              "stats": {
+                "files": "number",
+                "lines": "number",
+                "symbols": "number",
+                "references": "number",
+                "chunks": "number",
+                "files_with_parse_errors": "number",
+                "parse_errors": "number"
+              },
+              "embeddings": {
+                "symbols": "number",
+                "symbols_embedded": "number",
+                "chunks": "number",
+                "chunks_embedded": "number",
+                "files_unsynced": "number"
+              },
+              "model": "null",
+              "intents": {
+                "intents": "number",
+                "symbols": "number"
+              },
+              "reindexing": "bool",
+              "language_servers": []
+            }
+        "#]],
     );
 }
