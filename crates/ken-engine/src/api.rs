@@ -73,7 +73,7 @@ impl ClusterTitles {
 }
 
 /// `POST /api/v1/search`: hybrid retrieval alone (dense + BM25 + exact names).
-#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SearchRequest {
     pub query: String,

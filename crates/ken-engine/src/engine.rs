@@ -389,13 +389,10 @@ impl Engine {
                 &SearchRequest {
                     query: request.query.clone(),
                     k: Some(config.top_k * 2),
-                    mode: None,
                     languages: request.languages.clone(),
                     kinds: request.kinds.clone(),
                     path: request.path.clone(),
-                    rrf_k: None,
-                    ranking: None,
-                    query_expansion: None,
+                    ..SearchRequest::default()
                 },
                 expansion,
             )?),

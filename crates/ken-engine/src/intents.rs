@@ -69,13 +69,6 @@ pub struct IntentReport {
     pub seconds: f64,
 }
 
-/// Whether a symbol is a test by its name (`test_x`, `TestX`, `x_test`).
-fn is_test_name(qualified_name: &str) -> bool {
-    let name = qualified_name.rsplit(['.', ':']).next().unwrap_or(qualified_name);
-    let test_class = name.strip_prefix("Test").is_some_and(|rest| rest.starts_with(|c: char| c.is_uppercase() || c == '_'));
-    name.starts_with("test_") || test_class || name.ends_with("_test") || name == "test"
-}
-
 /// The cache key of a symbol's intents: the prompt's version and what the model reads.
 fn subject_hash(s: &IntentSubject) -> Vec<u8> {
     let key = format!(
@@ -122,8 +115,7 @@ impl Engine {
         let mut report = IntentReport { model: model.clone(), ..IntentReport::default() };
         let mut todo: Vec<(IntentSubject, Vec<u8>)> = Vec::new();
         for subject in store.intent_subjects(KINDS)? {
-            if subject.language.family() != Family::Code || ken_search::is_test_path(&subject.path) || is_test_name(&subject.qualified_name)
-            {
+            if subject.language.family() != Family::Code || subject.is_test || ken_search::is_test_path(&subject.path) {
                 report.skipped += 1;
                 continue;
             }
@@ -229,20 +221,5 @@ impl Engine {
         Ok(ken_search::sync_intent_vectors(store, &self.intent_shards, embedder, cancel, |done, total| {
             progress(IntentProgress::Embedding { done, total })
         })?)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn tests_are_known_by_their_names() {
-        for name in ["test_parse", "mod.TestClient", "Suite::parse_test", "test"] {
-            assert!(is_test_name(name), "{name}");
-        }
-        for name in ["parse", "mod.latest", "contest_entry", "Tester"] {
-            assert!(!is_test_name(name), "{name}");
-        }
     }
 }

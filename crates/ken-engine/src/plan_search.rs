@@ -29,17 +29,7 @@ impl Grounder<'_> {
         if let Some(step) = self.done.borrow().get(intent) {
             return Ok(step.clone());
         }
-        let search = SearchRequest {
-            query: intent.to_string(),
-            k: Some(self.k),
-            mode: None,
-            languages: Vec::new(),
-            kinds: Vec::new(),
-            path: None,
-            rrf_k: None,
-            ranking: None,
-            query_expansion: None,
-        };
+        let search = SearchRequest { query: intent.to_string(), k: Some(self.k), ..SearchRequest::default() };
         let hits = self.engine.search(&search)?.hits;
         // How well each symbol fits: the cosine of the step and the symbol.
         let ids: Vec<i64> = hits.iter().filter(|h| h.unit == "symbol").filter_map(|h| h.symbol_id).collect();

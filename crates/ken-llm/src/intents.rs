@@ -8,7 +8,7 @@
 //!   code likely contains; BM25 searches them (MutaGReP's one-step keyword
 //!   search).
 
-use crate::{ChatRequest, Completion, LlmError, Message, Result, Role};
+use crate::{ChatRequest, Completion, LlmError, Message, Result, Role, list_schema};
 use serde_json::json;
 
 /// Intents asked for per symbol (MutaGReP §10 uses five).
@@ -37,21 +37,9 @@ const EXAMPLE_ANSWER: &str = r#"{"intents":["I want to know how long to wait bef
 /// The request for one symbol's intents. `code` is cut to its first
 /// [`MAX_CODE_CHARS`] characters (at a line end where one is near).
 pub fn request(kind: &str, qualified_name: &str, path: &str, code: &str) -> ChatRequest {
-    let schema = json!({
-        "type": "object",
-        "properties": {
-            "intents": {
-                "type": "array",
-                // Each sentence starts as the example's do, then runs a
-                // clause at most: a small model that may ramble drifts off
-                // the code within a sentence or two.
-                "items": {"type": "string", "pattern": INTENT_PATTERN},
-                "minItems": PER_SYMBOL,
-                "maxItems": PER_SYMBOL,
-            },
-        },
-        "required": ["intents"],
-    });
+    // Each sentence starts as the example's do, then runs a clause at most:
+    // a small model that may ramble drifts off the code within a sentence or two.
+    let schema = list_schema("intents", json!({"type": "string", "pattern": INTENT_PATTERN}), PER_SYMBOL, PER_SYMBOL);
     let messages = vec![
         Message::system(SYSTEM),
         Message::user(EXAMPLE_CODE),
@@ -65,10 +53,8 @@ pub fn request(kind: &str, qualified_name: &str, path: &str, code: &str) -> Chat
 /// The intents of a completion: trimmed, each starting with "I want to",
 /// without repeats or empty ones (fewer than five is fine; none is an error).
 pub fn parse(completion: &Completion) -> Result<Vec<String>> {
-    let value = completion.json()?;
-    let items = value.get("intents").and_then(|v| v.as_array()).ok_or_else(|| LlmError::Structure(completion.text.clone()))?;
     let mut intents: Vec<String> = Vec::new();
-    for item in items.iter().filter_map(|i| i.as_str()) {
+    for item in completion.strings("intents")? {
         let text: String = item.split_whitespace().collect::<Vec<_>>().join(" ");
         // One sentence: what follows the first one is a small model drifting.
         let text = text.split_once(". ").map_or(text.as_str(), |(first, _)| first);
@@ -100,18 +86,7 @@ const KEYWORD_ANSWER: &str =
 
 /// The request for a question's keywords.
 pub fn keyword_request(question: &str) -> ChatRequest {
-    let schema = json!({
-        "type": "object",
-        "properties": {
-            "keywords": {
-                "type": "array",
-                "items": {"type": "string", "maxLength": 40},
-                "minItems": 1,
-                "maxItems": MAX_KEYWORDS,
-            },
-        },
-        "required": ["keywords"],
-    });
+    let schema = list_schema("keywords", json!({"type": "string", "maxLength": 40}), 1, MAX_KEYWORDS);
     let messages = vec![
         Message::system(KEYWORD_SYSTEM),
         Message::user(KEYWORD_EXAMPLE),
@@ -123,10 +98,9 @@ pub fn keyword_request(question: &str) -> ChatRequest {
 
 /// The keywords of a completion: single words or identifiers, without repeats.
 pub fn parse_keywords(completion: &Completion) -> Result<Vec<String>> {
-    let value = completion.json()?;
-    let items = value.get("keywords").and_then(|v| v.as_array()).ok_or_else(|| LlmError::Structure(completion.text.clone()))?;
+    let items = completion.strings("keywords")?;
     let mut keywords: Vec<String> = Vec::new();
-    for word in items.iter().filter_map(|i| i.as_str()).flat_map(|s| s.split(|c: char| !(c.is_alphanumeric() || c == '_'))) {
+    for word in items.iter().flat_map(|s| s.split(|c: char| !(c.is_alphanumeric() || c == '_'))) {
         // A number or a single letter finds everything and means nothing.
         let useful = word.chars().count() > 1 && !word.chars().all(|c| c.is_ascii_digit());
         if useful && !keywords.iter().any(|k| k.eq_ignore_ascii_case(word)) {
@@ -161,23 +135,10 @@ fn lower_first(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::FinishReason;
     use expect_test::{Expect, expect};
 
-    fn completion(text: &str) -> Completion {
-        Completion {
-            text: text.into(),
-            finish: FinishReason::Stop,
-            prompt_tokens: 0,
-            completion_tokens: 0,
-            cached: false,
-            first_token: None,
-            elapsed: None,
-        }
-    }
-
     fn check(parse: fn(&Completion) -> Result<Vec<String>>, output: &str, expect: Expect) {
-        let shown = match parse(&completion(output)) {
+        let shown = match parse(&Completion::of_text(output)) {
             Ok(items) => items.join(" | "),
             Err(e) => format!("error: {e}"),
         };

@@ -134,6 +134,36 @@ impl Completion {
     pub fn json(&self) -> Result<serde_json::Value> {
         serde_json::from_str(self.text.trim()).map_err(|e| LlmError::Structure(format!("{e}: {}", self.text)))
     }
+
+    /// The strings listed under `key` (output of a [`list_schema`] request).
+    pub(crate) fn strings(&self, key: &str) -> Result<Vec<String>> {
+        let value = self.json()?;
+        let items = value.get(key).and_then(|v| v.as_array()).ok_or_else(|| LlmError::Structure(self.text.clone()))?;
+        Ok(items.iter().filter_map(|i| i.as_str()).map(str::to_string).collect())
+    }
+
+    /// A finished completion of `text`, for tests of parsers.
+    #[cfg(test)]
+    pub(crate) fn of_text(text: &str) -> Completion {
+        Completion {
+            text: text.into(),
+            finish: FinishReason::Stop,
+            prompt_tokens: 0,
+            completion_tokens: 0,
+            cached: false,
+            first_token: None,
+            elapsed: None,
+        }
+    }
+}
+
+/// The schema of `{"<key>": [item, …]}` with `min` to `max` items.
+pub(crate) fn list_schema(key: &str, item: serde_json::Value, min: usize, max: usize) -> serde_json::Value {
+    serde_json::json!({
+        "type": "object",
+        "properties": {key: {"type": "array", "items": item, "minItems": min, "maxItems": max}},
+        "required": [key],
+    })
 }
 
 /// A chat model. Implementations are thread-safe; a call may block for a

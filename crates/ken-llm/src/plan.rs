@@ -3,7 +3,7 @@
 //! successor plan (the steps rewritten, split, merged, added or dropped).
 //! The search and the grounding live in the engine.
 
-use crate::{ChatRequest, Completion, LlmError, Message, Result, Role};
+use crate::{ChatRequest, Completion, LlmError, Message, Result, Role, list_schema};
 use serde_json::json;
 
 /// One step of the plan shown to the model, with the symbols retrieval
@@ -30,18 +30,7 @@ const STEP_PATTERN: &str = r#"^I want to [a-z][^"\\\n]{4,90}$"#;
 /// `variant` tells sibling successors apart (their prompts, and so their
 /// samples and cache entries, differ).
 pub fn request(feature: &str, current: &[ShownStep<'_>], max_steps: usize, variant: usize) -> ChatRequest {
-    let schema = json!({
-        "type": "object",
-        "properties": {
-            "steps": {
-                "type": "array",
-                "items": {"type": "string", "pattern": STEP_PATTERN},
-                "minItems": 1,
-                "maxItems": max_steps.max(1),
-            },
-        },
-        "required": ["steps"],
-    });
+    let schema = list_schema("steps", json!({"type": "string", "pattern": STEP_PATTERN}), 1, max_steps.max(1));
     let mut ask = format!("Feature request: {}\n", feature.trim());
     if current.is_empty() {
         ask.push_str("Current plan: none yet");
@@ -69,10 +58,8 @@ pub fn request(feature: &str, current: &[ShownStep<'_>], max_steps: usize, varia
 
 /// The steps of a completion: trimmed, without repeats.
 pub fn parse(completion: &Completion) -> Result<Vec<String>> {
-    let value = completion.json()?;
-    let items = value.get("steps").and_then(|v| v.as_array()).ok_or_else(|| LlmError::Structure(completion.text.clone()))?;
     let mut steps: Vec<String> = Vec::new();
-    for text in items.iter().filter_map(|i| i.as_str()) {
+    for text in completion.strings("steps")? {
         let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
         let text = text.trim_end_matches(['.', ',', ';']).to_string();
         if text.len() > "I want to ".len() + 2 && !steps.iter().any(|s| s.eq_ignore_ascii_case(&text)) {
@@ -88,7 +75,6 @@ pub fn parse(completion: &Completion) -> Result<Vec<String>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::FinishReason;
 
     #[test]
     fn the_current_plan_is_shown_with_its_grounding() {
@@ -109,15 +95,7 @@ mod tests {
 
     #[test]
     fn steps_are_trimmed_and_unique() {
-        let completion = Completion {
-            text: r#"{"steps":["I want to  read it.","I want to read it","I want to x"]}"#.into(),
-            finish: FinishReason::Stop,
-            prompt_tokens: 0,
-            completion_tokens: 0,
-            cached: false,
-            first_token: None,
-            elapsed: None,
-        };
+        let completion = Completion::of_text(r#"{"steps":["I want to  read it.","I want to read it","I want to x"]}"#);
         assert_eq!(parse(&completion).unwrap(), vec!["I want to read it"]);
     }
 }

@@ -71,24 +71,11 @@ pub fn parse(completion: &Completion) -> Result<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::FinishReason;
-
-    fn completion(text: &str) -> Completion {
-        Completion {
-            text: text.into(),
-            finish: FinishReason::Stop,
-            prompt_tokens: 0,
-            completion_tokens: 0,
-            cached: false,
-            first_token: None,
-            elapsed: None,
-        }
-    }
 
     #[test]
     fn a_title_is_one_trimmed_line() {
-        assert_eq!(parse(&completion(r#"{"title":"  Parsing   the\nconfig file. "}"#)).unwrap(), "Parsing the config file");
-        assert!(parse(&completion(r#"{"title":"."}"#)).is_err());
+        assert_eq!(parse(&Completion::of_text(r#"{"title":"  Parsing   the\nconfig file. "}"#)).unwrap(), "Parsing the config file");
+        assert!(parse(&Completion::of_text(r#"{"title":"."}"#)).is_err());
     }
 
     #[test]

@@ -46,13 +46,12 @@ pub fn sync_intent_vectors(
     let start = Instant::now();
     let model = embedder.model_id().to_string();
     let wanted = format!("{model}|{}", store.intents_fingerprint()?);
-    let mut summary = IntentVectorSummary::default();
-    let rows = store.all_intents()?;
-    summary.intents = rows.len() as u64;
     if store.meta(SHARD_META)?.as_deref() == Some(wanted.as_str()) {
-        summary.unchanged = true;
-        return Ok(summary);
+        let intents = store.intent_counts()?.0;
+        return Ok(IntentVectorSummary { intents, unchanged: true, ..IntentVectorSummary::default() });
     }
+    let rows = store.all_intents()?;
+    let mut summary = IntentVectorSummary { intents: rows.len() as u64, ..IntentVectorSummary::default() };
     store.set_meta(SHARD_META, "")?;
     shards.destroy()?;
     const BATCH: usize = 256;

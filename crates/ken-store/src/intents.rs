@@ -16,6 +16,9 @@ pub struct IntentSubject {
     pub path: String,
     pub language: Language,
     pub code: String,
+    /// A test, as the graph classified it (`symbol_metrics.is_test`; false
+    /// before the graph is linked).
+    pub is_test: bool,
     pub intents_hash: Option<Vec<u8>>,
 }
 
@@ -63,8 +66,10 @@ impl Store {
         let sql = format!(
             "SELECT s.id, s.kind, s.qualified_name, f.path, f.language,
                     ken_slice(t.text, s.start_byte, s.end_byte - s.start_byte),
-                    (SELECT i.hash FROM intents i WHERE i.symbol_id = s.id LIMIT 1)
+                    (SELECT i.hash FROM intents i WHERE i.symbol_id = s.id LIMIT 1),
+                    coalesce(m.is_test, 0)
              FROM symbols s JOIN files f ON f.id = s.file_id JOIN file_text t ON t.file_id = s.file_id
+             LEFT JOIN symbol_metrics m ON m.symbol_id = s.id
              WHERE s.kind IN ({}) ORDER BY f.path, s.ordinal",
             kinds.join(", ")
         );
@@ -78,6 +83,7 @@ impl Store {
                 language: crate::language(r, 4)?,
                 code: r.get(5)?,
                 intents_hash: r.get(6)?,
+                is_test: r.get::<_, i64>(7)? != 0,
             })
         })?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)

@@ -7,7 +7,7 @@ mod support;
 
 use ken_test_support::llama::LlamaServer;
 use serde_json::Value;
-use support::{Repo, json, ken_command};
+use support::{Repo, json};
 
 const LIMITS: &str = r#"
 //- limits/bucket.py
@@ -30,11 +30,7 @@ def test_acquire():
 "#;
 
 fn ken(repo: &Repo, envs: &[(&str, &str)], args: &[&str]) -> std::process::Output {
-    let mut command = ken_command(repo.path(), args);
-    for (key, value) in envs {
-        command.env(key, value);
-    }
-    command.output().expect("ken runs")
+    support::ken_env(repo.path(), envs, args)
 }
 
 fn index_intents(repo: &Repo, envs: &[(&str, &str)], extra: &[&str]) -> Value {

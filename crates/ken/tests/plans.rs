@@ -4,7 +4,7 @@
 mod support;
 
 use expect_test::expect;
-use support::{Repo, json, ken_command};
+use support::{Repo, json};
 
 const SIGNUP: &str = r#"
 //- accounts/mail.py
@@ -32,11 +32,7 @@ def register(form, store, smtp):
 "#;
 
 fn ken(repo: &Repo, envs: &[(&str, &str)], args: &[&str]) -> std::process::Output {
-    let mut command = ken_command(repo.path(), args);
-    for (key, value) in envs {
-        command.env(key, value);
-    }
-    command.output().expect("ken runs")
+    support::ken_env(repo.path(), envs, args)
 }
 
 #[test]

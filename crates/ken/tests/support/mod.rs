@@ -51,6 +51,11 @@ pub fn ken_embed_in(dir: &Path, args: &[&str]) -> Output {
     ken_command(dir, args).output().expect("ken runs")
 }
 
+/// Runs ken as [`ken_command`] does, with these environment variables too.
+pub fn ken_env(dir: &Path, envs: &[(&str, &str)], args: &[&str]) -> Output {
+    ken_command(dir, args).envs(envs.iter().copied()).output().expect("ken runs")
+}
+
 pub fn ken_command(dir: &Path, args: &[&str]) -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_ken"));
     cmd.args(args)
