@@ -320,6 +320,8 @@ pub struct QueryPlan {
     /// containers ("in the `Session` class"), lowercased.
     pub members: Vec<String>,
     pub containers: Vec<String>,
+    /// The member words the query says ("method", "field"), singular.
+    pub member_words: Vec<String>,
     /// The query asks for a type's members ("the methods of the `Session`
     /// class"): a plural member word.
     pub wants_members: bool,
@@ -352,6 +354,15 @@ pub fn plan_query(raw: &str) -> Result<QueryPlan, SearchError> {
     let mut identifiers = Vec::new();
     let spelled_as_code = words.len() == 1 || words.iter().any(looks_like_identifier);
     let (mut members, mut containers) = (Vec::new(), Vec::new());
+    let member_words: Vec<String> = lower
+        .iter()
+        .filter_map(|w| {
+            [w.as_str(), w.strip_suffix("es").unwrap_or(""), w.strip_suffix('s').unwrap_or("")]
+                .into_iter()
+                .find(|w| MEMBER_WORDS.contains(w))
+        })
+        .map(str::to_string)
+        .collect();
     for (i, word) in words.iter().enumerate() {
         let next = lower.get(i + 1).map(String::as_str).unwrap_or("");
         let name = word.text.rsplit(['.', ':']).next().unwrap_or(word.text).to_lowercase();
@@ -380,10 +391,17 @@ pub fn plan_query(raw: &str) -> Result<QueryPlan, SearchError> {
     if terms.is_empty() {
         terms = lexical::terms(&text, false);
     }
-    Ok(QueryPlan { text, truncated, identifiers, members, containers, wants_members, terms, spelled_as_code })
+    Ok(QueryPlan { text, truncated, identifiers, members, containers, member_words, wants_members, terms, spelled_as_code })
 }
 
 impl QueryPlan {
+    /// A symbol of `kind` is what the query's member word asks for ("the
+    /// `handle` method" is not the `handle` field).
+    fn kind_fits(&self, kind: SymbolKind) -> bool {
+        let callable = |w: &str| matches!(w, "constructor" | "fn" | "func" | "function" | "macro" | "method");
+        self.member_words.is_empty() || self.member_words.iter().any(|w| callable(w) == kind.is_callable())
+    }
+
     /// The query names code rather than describing behaviour in plain
     /// words: some word is spelled as code. Capitalised words do not count:
     /// questions are full of acronyms and proper nouns (HTTP, WSGI, Python).
@@ -394,7 +412,10 @@ impl QueryPlan {
 
 /// `snake_case`, `camelCase`, `PascalCase`, `a.b`, `a::b`, `x2`: code, not prose.
 fn looks_like_identifier(word: &Word) -> bool {
-    let t = word.text;
+    spelled_as_code(word.text)
+}
+
+fn spelled_as_code(t: &str) -> bool {
     let inner_upper = t.chars().skip(1).any(|c| c.is_uppercase()) && t.chars().any(|c| c.is_lowercase());
     t.contains('_')
         || t.contains('.')
@@ -761,6 +782,7 @@ impl Searcher<'_> {
             let entry = found.entry(row.id).or_insert((tier, row.clone()));
             entry.0 = entry.0.min(tier);
         };
+        let sole_word = lexical::words(&plan.text).len() == 1;
         for ident in &plan.identifiers {
             let segments: Vec<&str> = ident.split(['.', ':']).filter(|s| !s.is_empty()).collect();
             let last = segments.last().copied().unwrap_or(ident);
@@ -790,19 +812,31 @@ impl Searcher<'_> {
             if !any && folded.len() >= 5 {
                 // A misspelled name: the names fewest edits away, then the most alike.
                 let names = self.store.symbol_names()?;
-                let mut best: Vec<(usize, f64, i64)> = names
-                    .iter()
+                let mut best: Vec<(usize, f64, i64, String)> = names
+                    .into_iter()
                     .filter_map(|(id, name, _)| {
                         let other = name.to_lowercase().replace('_', "");
                         let edits = strsim::damerau_levenshtein(&folded, &other);
                         let similar = strsim::jaro_winkler(&folded, &other);
-                        (edits <= (folded.len() / 5).max(1) || similar >= 0.93).then_some((edits, similar, *id))
+                        (edits <= (folded.len() / 5).max(1) || similar >= 0.93).then_some((edits, similar, id, other))
                     })
                     .collect();
                 best.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)));
-                for (_, _, id) in best.into_iter().take(5) {
+                // One name fewest edits away (within the bound) is what the
+                // typo meant; several at one distance are only guesses.
+                let fewest = best.first().map(|b| b.0).filter(|&e| e <= (folded.len() / 5).max(1));
+                let nearest: FxHashSet<&str> = best.iter().filter(|b| Some(b.0) == fewest).map(|b| b.3.as_str()).collect();
+                // Only a word written as a name is surely a name: in a
+                // sentence, "named" is not a typo of `name`.
+                let written_as_name = sole_word || spelled_as_code(last);
+                let tiers: Vec<(u8, i64)> = best
+                    .iter()
+                    .take(5)
+                    .map(|b| (if written_as_name && nearest.len() == 1 && Some(b.0) == fewest { TIER_NEAREST } else { TIER_FUZZY }, b.2))
+                    .collect();
+                for (tier, id) in tiers {
                     if let Some(row) = self.store.symbol_by_id(id)? {
-                        keep(TIER_FUZZY, row);
+                        keep(tier, row);
                     }
                 }
             }
@@ -814,10 +848,15 @@ impl Searcher<'_> {
             let (members, containers) =
                 if !plan.members.is_empty() || !plan.containers.is_empty() { (&plan.members, &plan.containers) } else { (&names, &names) };
             for (tier, row) in found.values_mut() {
-                let parent = row.parent.as_deref().unwrap_or("").rsplit(['.', ':']).next().unwrap_or("").to_lowercase();
+                // The enclosing symbol, or the type a Rust `impl` in another
+                // module names (its qualified name's last container).
+                let last = |q: &str| q.rsplit(['.', ':']).find(|s| !s.is_empty()).unwrap_or("").to_lowercase();
+                let parent = last(row.parent.as_deref().unwrap_or(""));
+                let owner = row.qualified_name.rsplit(['.', ':']).filter(|s| !s.is_empty()).nth(1).unwrap_or("").to_lowercase();
                 let name = row.name.to_lowercase();
-                let member_ok = members.is_empty() || members.contains(&name);
-                if *tier <= TIER_FOLDED && member_ok && containers.contains(&parent) && parent != name {
+                let member_ok = (members.is_empty() || members.contains(&name)) && plan.kind_fits(row.kind);
+                let in_container = |c: &String| c != &name && containers.contains(c);
+                if *tier <= TIER_FOLDED && member_ok && (in_container(&parent) || in_container(&owner)) {
                     *tier = TIER_PAIR;
                 }
             }
@@ -832,12 +871,21 @@ impl Searcher<'_> {
                 .filter(|(_, row)| plan.containers.is_empty() || plan.containers.contains(&row.name.to_lowercase()))
                 .map(|(_, row)| row.clone())
                 .collect();
-            for ty in types {
-                let children = self.store.children_of(ty.id)?;
-                let outside = |c: &SymbolRow| c.path != ty.path || c.start_line > ty.end_line || c.end_line < ty.start_line;
-                if children.iter().any(outside) {
-                    for child in children.into_iter().filter(|c| c.kind.is_callable() && outside(c)) {
-                        found.insert(child.id, (TIER_PAIR, child));
+            // The type may be unmined (declared inside a macro), so its
+            // members are found by the owner their qualified names spell.
+            let owners: FxHashSet<String> = if plan.containers.is_empty() {
+                types.iter().map(|t| t.name.clone()).collect()
+            } else {
+                plan.identifiers.iter().filter(|i| plan.containers.contains(&i.to_lowercase())).cloned().collect()
+            };
+            for owner in owners {
+                let spans: Vec<&SymbolRow> = types.iter().filter(|t| t.name.eq_ignore_ascii_case(&owner)).collect();
+                let outside =
+                    |c: &SymbolRow| !spans.iter().any(|t| c.path == t.path && c.start_line >= t.start_line && c.end_line <= t.end_line);
+                let members: Vec<SymbolRow> = self.store.members_of(&owner)?.into_iter().filter(|c| c.kind.is_callable()).collect();
+                if members.iter().any(outside) {
+                    for member in members.into_iter().filter(outside) {
+                        found.insert(member.id, (TIER_PAIR, member));
                     }
                 }
             }
@@ -870,9 +918,11 @@ const TIER_QUALIFIED: u8 = 1;
 const TIER_NAME: u8 = 2;
 const TIER_NAME_NOCASE: u8 = 3;
 const TIER_FOLDED: u8 = 4;
-const TIER_FUZZY: u8 = 5;
-/// Tiers that are surely what the user named (a fuzzy match is only a guess).
-const STRONG_TIER: u8 = TIER_FOLDED;
+/// The one name fewest edits from a misspelled one.
+const TIER_NEAREST: u8 = 5;
+const TIER_FUZZY: u8 = 6;
+/// Tiers that are surely what the user named (other fuzzy matches are only guesses).
+const STRONG_TIER: u8 = TIER_NEAREST;
 
 /// Priors on the fused scores of the top candidates, then their new order:
 /// file evidence, tests and vendored code, documents and configuration.

@@ -216,14 +216,26 @@ impl Store {
         Ok(self.conn.prepare_cached(&sql)?.query_row([id], symbol_row).optional()?)
     }
 
-    /// The symbols whose parent is `parent_id` (a type's methods and fields,
-    /// wherever its language defines them), in source order.
-    pub fn children_of(&self, parent_id: i64) -> Result<Vec<SymbolRow>> {
+    /// Symbols whose qualified name puts them directly in a container
+    /// named `owner` (in its spelling, else in any case): `a::Owner::m`, `a.Owner.m`. Finds a Rust
+    /// type's methods in `impl` blocks of any module, and members of a type
+    /// that is itself unmined (declared inside a macro).
+    pub fn members_of(&self, owner: &str) -> Result<Vec<SymbolRow>> {
         let sql = format!(
             "SELECT {SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id
-             WHERE s.parent_id = ?1 ORDER BY f.path, s.start_line LIMIT 500"
+             WHERE s.name != s.qualified_name
+               AND (s.qualified_name LIKE '%::' || ?1 || '::%' OR s.qualified_name LIKE ?1 || '::%'
+                 OR s.qualified_name LIKE '%.' || ?1 || '.%' OR s.qualified_name LIKE ?1 || '.%')
+             ORDER BY f.path, s.start_line"
         );
-        Ok(self.conn.prepare_cached(&sql)?.query_map([parent_id], symbol_row)?.collect::<rusqlite::Result<_>>()?)
+        let rows: Vec<SymbolRow> = self.conn.prepare_cached(&sql)?.query_map([owner], symbol_row)?.collect::<rusqlite::Result<_>>()?;
+        let owner_of = |r: &SymbolRow| r.qualified_name.rsplit(['.', ':']).filter(|s| !s.is_empty()).nth(1).map(str::to_string);
+        // The spelling given wins: `Chain` is the type, `chain` its module.
+        let (exact, folded): (Vec<SymbolRow>, Vec<SymbolRow>) = rows
+            .into_iter()
+            .filter(|r| owner_of(r).is_some_and(|o| o.eq_ignore_ascii_case(owner)))
+            .partition(|r| owner_of(r).as_deref() == Some(owner));
+        Ok(if exact.is_empty() { folded } else { exact }.into_iter().take(500).collect())
     }
 
     /// Symbols whose qualified name, or else name, is exactly `text`.

@@ -199,29 +199,53 @@ fn reindexing_keeps_the_shard_in_step() {
 
 /// A name asked for answers with the definition that has a body, not an
 /// overload's signature or an interface's declaration; "the methods of X"
-/// answers with X's methods where they live outside X (Rust's `impl`).
+/// answers with X's methods where they live outside X (Rust's `impl`);
+/// "the m method in the X type" with that member; a misspelled name with
+/// the one name fewest edits away.
 #[test]
 fn names_answer_with_definitions() {
     let repo = Repo::new(
         "//- pool.rs\npub struct Pool {\n    size: usize,\n}\n\nimpl Pool {\n    pub fn grow(&mut self) {\n        self.size += 1;\n    }\n}\n\
          //- types.ts\nexport interface Subscribable {\n  subscribe(observer: Observer): Subscription;\n}\n\
-         //- observable.ts\nexport class Observable {\n  subscribe(): Subscription;\n  subscribe(next: Next): Subscription;\n  subscribe(next?: Next): Subscription {\n    return this.run(next);\n  }\n}\n",
+         //- observable.ts\nexport class Observable {\n  subscribe(): Subscription;\n  subscribe(next: Next): Subscription;\n  subscribe(next?: Next): Subscription {\n    return this.run(next);\n  }\n}\n\
+         //- runtime/handle.rs\npub struct Handle {\n    inner: u8,\n}\n\
+         //- runtime/worker.rs\nstruct Reset {\n    take_core: bool,\n}\n\nimpl Handle {\n    pub fn notify_all(&self) {\n        wake(self);\n    }\n\n    fn take_core(&self) -> bool {\n        steal(self)\n    }\n}\n\
+         //- runtime/runtime.rs\npub struct Runtime {\n    handle: Handle,\n}\n\nimpl Runtime {\n    pub fn handle(&self) -> &Handle {\n        &self.handle\n    }\n\n    pub fn as_std(&self) -> u8 {\n        1\n    }\n\n    pub fn as_std_mut(&mut self) -> u8 {\n        2\n    }\n}\n\
+         //- chain.rs\npin_project! {\n    pub struct Chain {\n        done: bool,\n    }\n}\n\npub fn chain() -> Chain {\n    Chain { done: false }\n}\n\nimpl Chain {\n    pub fn get_ref(&self) -> bool {\n        self.done\n    }\n}\n",
     );
     stdout(&ken_in(repo.path(), &["index", "-q"]));
     let first = |query: &str| {
         let hit = &json(&ken_in(repo.path(), &["search", query, "--json", "-k", "1"]))["hits"][0];
         format!("{query:?} => {} {}:{}", hit["kind"].as_str().unwrap(), hit["path"].as_str().unwrap(), hit["start_line"])
     };
-    let lines: Vec<String> =
-        ["subscribe", "show the subscribe method in the Observable class", "show the methods in the Pool type", "Pool"]
-            .iter()
-            .map(|q| first(q))
-            .collect();
+    let lines: Vec<String> = [
+        "subscribe",
+        "show the subscribe method in the Observable class",
+        "show the methods in the Pool type",
+        "Pool",
+        // A type's method in an `impl` of another module.
+        "show the notify_all method in the Handle type",
+        // The method, not the field of the same name.
+        "show the handle method in the Runtime type",
+        // The type is declared inside a macro, so only its methods are mined.
+        "show the methods in the Chain type",
+        // Misspelled: the one name fewest edits away.
+        "as_std_mt",
+        "tke_core",
+    ]
+    .iter()
+    .map(|q| first(q))
+    .collect();
     expect![[r#"
         "subscribe" => method observable.ts:4
         "show the subscribe method in the Observable class" => method observable.ts:4
         "show the methods in the Pool type" => method pool.rs:6
         "Pool" => struct pool.rs:1
+        "show the notify_all method in the Handle type" => method runtime/worker.rs:6
+        "show the handle method in the Runtime type" => method runtime/runtime.rs:6
+        "show the methods in the Chain type" => method chain.rs:12
+        "as_std_mt" => method runtime/runtime.rs:14
+        "tke_core" => method runtime/worker.rs:10
     "#]]
     .assert_eq(&(lines.join("\n") + "\n"));
 }
