@@ -14,7 +14,9 @@ Systems, side by side in one run:
 - ken-search: `ken search --mode hybrid --json -k 50 QUERY` on an index made
   with `ken index --no-embed`; files ranked by their first hit;
 - ken-locate: `ken locate --json -k 20` with the report on stdin, when the
-  binary has the command (skipped with a note otherwise).
+  binary has the command (skipped with a note otherwise);
+- ken-locate-llm: the same with `--rerank llm`: the language model that
+  KEN_LLM_* names (else the local one) reorders the top 10 files.
 
 Tests, docs and examples are removed from every ranking before scoring.
 Metrics: Acc@1/5/10 (any gold file in the top k) and MRR (first gold file),
@@ -174,16 +176,20 @@ def has_locate(ken):
     return r.returncode == 0
 
 
-def ken_locate(ken, idx, report, k=20):
+def ken_locate(ken, idx, report, k=20, rerank=None):
     """(file ranking, symbol ranking, note) from `ken locate --json`, the report on stdin."""
-    r = subprocess.run([ken, "locate", "--index-dir", str(idx), "--json", "-k", str(k)], input=query_of(report),
-                       capture_output=True, text=True, timeout=300)
+    extra = ["--rerank", rerank] if rerank else []
+    r = subprocess.run([ken, "locate", "--index-dir", str(idx), "--json", "-k", str(k)] + extra, input=query_of(report),
+                       capture_output=True, text=True, timeout=900)
     if r.returncode != 0:
         return [], [], f"ken locate failed: {r.stderr.strip()[-200:]}"
-    files = json.loads(r.stdout).get("files", [])
+    answer = json.loads(r.stdout)
+    files = answer.get("files", [])
+    # A failed rerank keeps ken locate's order, and says so.
+    failed = [n[:200] for n in answer.get("notes", []) if "language model" in n]
     symbols = [{"path": f["path"], "start_line": s["start_line"], "end_line": s["end_line"],
                 "name": s.get("qualified_name") or s.get("name")} for f in files for s in f.get("symbols", [])]
-    return unique([f["path"] for f in files]), symbols, None
+    return unique([f["path"] for f in files]), symbols, (failed[0] if failed else None)
 
 
 def unique(items):
@@ -283,9 +289,10 @@ def run(args):
     reports = load_reports(args.reports, args.limit)
     systems = [s for s in args.systems.split(",") if s]
     notes, skipped = [], {}
-    if "ken-locate" in systems and not has_locate(args.ken):
-        skipped["ken-locate"] = f"`{args.ken} locate --help` failed: this binary has no locate command"
-        systems.remove("ken-locate")
+    for system in ("ken-locate", "ken-locate-llm"):
+        if system in systems and not has_locate(args.ken):
+            skipped[system] = f"`{args.ken} locate --help` failed: this binary has no locate command"
+            systems.remove(system)
     by_package = defaultdict(list)
     for r in reports:
         by_package[package_key(r)].append(r)
@@ -299,7 +306,7 @@ def run(args):
             bm25 = Bm25Index(text_files(root))
             for r in group:
                 results["bm25"][r["id"]] = score_report(r, bm25.rank(query_of(r)), None)
-        if "ken-search" in systems or "ken-locate" in systems:
+        if {"ken-search", "ken-locate", "ken-locate-llm"} & set(systems):
             idx, index_stats[label] = ken_index(args.ken, key, root)
         if "ken-search" in systems:
             for r in group:
@@ -313,6 +320,12 @@ def run(args):
                 if note:
                     notes.append(f"{r['id']}: ken-locate: {note}")
                 results["ken-locate"][r["id"]] = score_report(r, files, symbols)
+        if "ken-locate-llm" in systems:
+            for r in group:
+                files, symbols, note = ken_locate(args.ken, idx, r, rerank="llm")
+                if note:
+                    notes.append(f"{r['id']}: ken-locate-llm: {note}")
+                results["ken-locate-llm"][r["id"]] = score_report(r, files, symbols)
     table = aggregate(reports, results)
     RESULTS.mkdir(parents=True, exist_ok=True)
     out = {"reports": len(reports), "systems": systems, "skipped": skipped, "notes": notes,

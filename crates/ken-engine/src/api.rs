@@ -281,6 +281,18 @@ pub struct LocateRequest {
     /// Each lane's weight and the priors, over the defaults.
     #[serde(default)]
     pub weights: Option<LocateWeights>,
+    /// `llm`: the language model reorders the top files (Agentless's
+    /// localization step); `none` (the default) needs no model.
+    #[serde(default)]
+    pub rerank: Option<LocateRerank>,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum LocateRerank {
+    #[default]
+    None,
+    Llm,
 }
 
 /// `GET /api/v1/symbols?name=…`: symbols by exact or partial name.

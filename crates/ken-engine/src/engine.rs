@@ -13,7 +13,9 @@ use ken_core::{Language, SymbolKind};
 use ken_embed::{Embedder, ModelSpec, Resolver};
 use ken_lsp::{LspBridge, LspConfig, ServerSpec};
 use ken_pipeline::{Expansion, Live, Overrides, Pipeline, PipelineConfig, PipelineResponse, Source};
-use ken_search::{LocateOptions, Mode, SearchOptions, SearchResponse, Searcher, SharedShard, VectorShard};
+use ken_search::{
+    Evidence, EvidenceKind, FileHit, LocateOptions, LocateResponse, Mode, SearchOptions, SearchResponse, Searcher, SharedShard, VectorShard,
+};
 use ken_store::{Store, SymbolQuery};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -109,6 +111,9 @@ fn other_model(indexed: &str, wanted: &str, spec_text: &str) -> Error {
 
 /// How long a search waits for another process to let go of the shard.
 const READER_WAIT: Duration = Duration::from_secs(10);
+/// Files the language model reranks for `locate` (Agentless shows its
+/// model a handful; more would not fit a small model's attention).
+const RERANK_FILES: usize = 10;
 
 impl Engine {
     /// Opens the engine of an index. Without `options.root` the index must
@@ -323,12 +328,55 @@ impl Engine {
             intents: intents.as_deref(),
         };
         let defaults = LocateOptions::default();
+        let k = request.k.unwrap_or(defaults.k);
+        let rerank = request.rerank.unwrap_or_default() == LocateRerank::Llm;
         let options = LocateOptions {
-            k: request.k.unwrap_or(defaults.k),
+            k: if rerank { k.max(RERANK_FILES) } else { k },
             symbols: request.symbols.unwrap_or(defaults.symbols),
             weights: request.weights.clone().unwrap_or(defaults.weights),
         };
-        Ok(searcher.locate(&request.report, &options)?)
+        let mut response = searcher.locate(&request.report, &options)?;
+        if rerank {
+            self.rerank_located(&request.report, &mut response);
+        }
+        response.files.truncate(k);
+        Ok(response)
+    }
+
+    /// The model reorders the top files: those it names go first, in its
+    /// order; the rest keep theirs. A missing model or a failed call leaves
+    /// the order alone, with a note.
+    fn rerank_located(&self, report: &str, response: &mut LocateResponse) {
+        let llm = match self.llm() {
+            Ok(llm) => llm,
+            Err(why) => {
+                response.notes.push(format!("rerank by the language model skipped: {why}"));
+                return;
+            }
+        };
+        let pool = response.files.len().min(RERANK_FILES);
+        let candidates: Vec<ken_llm::locate::Candidate<'_>> = response.files[..pool]
+            .iter()
+            .map(|f| ken_llm::locate::Candidate { path: &f.path, symbols: f.symbols.iter().map(|s| s.qualified_name.as_str()).collect() })
+            .collect();
+        let picks =
+            match llm.chat(&ken_llm::locate::request(report, &candidates), &mut |_| {}).and_then(|c| ken_llm::locate::parse(&c, pool)) {
+                Ok(picks) => picks,
+                Err(e) => {
+                    response.notes.push(format!("rerank by the language model failed, order kept: {e}"));
+                    return;
+                }
+            };
+        let mut order: Vec<usize> = picks.clone();
+        order.extend((0..response.files.len()).filter(|i| !picks.contains(i)));
+        let mut files: Vec<Option<FileHit>> = std::mem::take(&mut response.files).into_iter().map(Some).collect();
+        for (rank, &i) in picks.iter().enumerate() {
+            if let Some(file) = files[i].as_mut() {
+                file.evidence
+                    .insert(0, Evidence { kind: EvidenceKind::Model, detail: format!("the model's pick {} of {}", rank + 1, picks.len()) });
+            }
+        }
+        response.files = order.into_iter().filter_map(|i| files[i].take()).collect();
     }
 
     /// The model's lane and the static one, with why the model's is off.

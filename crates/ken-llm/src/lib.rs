@@ -24,6 +24,7 @@ mod config;
 pub mod dsl;
 pub mod intents;
 mod local;
+pub mod locate;
 mod openai;
 pub mod plan;
 pub mod title;

@@ -180,6 +180,8 @@ pub enum EvidenceKind {
     Phrase,
     Text,
     Semantic,
+    /// The language model's rerank named the file.
+    Model,
 }
 
 /// How many of each kind of evidence the report held.

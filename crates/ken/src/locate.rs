@@ -5,7 +5,7 @@ use crate::output::{Context, Output};
 use anyhow::{Context as _, Result, bail};
 use clap::Args;
 use ken_engine::Engine;
-use ken_engine::api::LocateRequest;
+use ken_engine::api::{LocateRequest, LocateRerank};
 use ken_search::{Evidence, LocateResponse};
 use std::fmt::Write;
 use std::io::Read;
@@ -29,6 +29,10 @@ pub struct LocateArgs {
     /// `{"frames":2,"paths":2,"names":1,"phrases":1,"text":1.5,"semantic":1,"rrf_k":10,"test_weight":0.3,"docs_weight":0.3}`.
     #[arg(long, value_name = "JSON")]
     weights: Option<String>,
+    /// `llm`: the language model (`[llm]` in ken.toml, `KEN_LLM_*`, else
+    /// the local one) reorders the top 10 files.
+    #[arg(long, value_name = "HOW", value_parser = ["none", "llm"])]
+    rerank: Option<String>,
     #[arg(long)]
     json: bool,
     /// The report's text once read (by the client: a server that answers
@@ -71,7 +75,8 @@ pub fn locate(engine: &Engine, args: &LocateArgs, out: &mut Output) -> Result<()
         Some(text) => Some(serde_json::from_str(text).map_err(|e| anyhow::anyhow!("--weights is not valid: {e}"))?),
         None => None,
     };
-    let request = LocateRequest { report, k: Some(args.k), symbols: Some(args.symbols), weights };
+    let rerank = args.rerank.as_deref().map(|how| if how == "llm" { LocateRerank::Llm } else { LocateRerank::None });
+    let request = LocateRequest { report, k: Some(args.k), symbols: Some(args.symbols), weights, rerank };
     let response = engine.locate(&request)?;
     if args.json {
         writeln!(out.stdout, "{}", serde_json::to_string_pretty(&response)?)?;

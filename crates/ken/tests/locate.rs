@@ -181,3 +181,40 @@ fn a_report_comes_from_stdin_or_a_file_and_says_what_is_off() {
     "#]]
     .assert_eq(&String::from_utf8_lossy(&empty.stderr));
 }
+
+/// `--rerank llm`: the local model (SmolLM2 from PyPI) reorders the top
+/// files. What it names goes first, marked as its pick; nothing is lost or
+/// invented, since it can only name candidates. An endpoint that does not
+/// answer leaves the order alone and says so.
+#[test]
+fn the_language_model_reranks_the_top_files() {
+    let repo = Repo::new(SHOP);
+    assert!(repo.ken(&["index", "."]).status.success());
+    let report = "Cart.restore loses the items when the file has no items key";
+    let paths = |response: &serde_json::Value| -> Vec<String> {
+        response["files"].as_array().unwrap().iter().map(|f| f["path"].as_str().unwrap().to_string()).collect()
+    };
+    let plain = json(&repo.ken(&["locate", report, "--json"]));
+
+    let out = support::ken_env(repo.path(), &[("KEN_NO_EMBED", "1")], &["locate", report, "--json", "--rerank", "llm"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let reranked = json(&out);
+    assert!(!reranked["notes"].to_string().contains("language model"), "{reranked:#}");
+    let (mut before, mut after) = (paths(&plain), paths(&reranked));
+    let first = &reranked["files"][0]["evidence"][0];
+    assert_eq!(first["kind"], "model", "{reranked:#}");
+    assert!(first["detail"].as_str().unwrap().starts_with("the model's pick 1 of "), "{first}");
+    before.sort();
+    after.sort();
+    assert_eq!(before, after, "the rerank only reorders");
+
+    let down = support::ken_env(
+        repo.path(),
+        &[("KEN_NO_EMBED", "1"), ("KEN_LLM_BASE_URL", "http://127.0.0.1:9/v1"), ("KEN_LLM_MODEL", "none")],
+        &["locate", report, "--json", "--rerank", "llm"],
+    );
+    assert!(down.status.success(), "{}", String::from_utf8_lossy(&down.stderr));
+    let kept = json(&down);
+    assert_eq!(paths(&kept), paths(&plain));
+    assert!(kept["notes"].to_string().contains("rerank by the language model failed, order kept"), "{kept:#}");
+}

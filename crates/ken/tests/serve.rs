@@ -166,6 +166,7 @@ fn bad_requests_get_4xx_json_naming_the_field() {
         ("POST", "/api/v1/locate", json, r#"{"report": "x", "weights": {"title": -1}}"#),
         ("POST", "/api/v1/locate", json, r#"{"report": "x", "weights": {"lanes": 2}}"#),
         ("POST", "/api/v1/locate", json, r#"{"query": "x"}"#),
+        ("POST", "/api/v1/locate", json, r#"{"report": "x", "rerank": "gpt"}"#),
         ("POST", "/api/v1/ask", json, r#"{"question": " "}"#),
         ("POST", "/api/v1/ask", json, r#"{"question": "x", "k": 0}"#),
         ("POST", "/api/v1/ask", json, r#"{"question": "x", "max_tokens": 100000}"#),
@@ -271,6 +272,8 @@ fn bad_requests_get_4xx_json_naming_the_field() {
           400 invalid_field weights.lanes
         POST /api/v1/locate {"query": "x"}
           400 invalid_field query
+        POST /api/v1/locate {"report": "x", "rerank": "gpt"}
+          400 invalid_field rerank
         POST /api/v1/ask {"question": " "}
           400 invalid_field question
         POST /api/v1/ask {"question": "x", "k": 0}
