@@ -20,7 +20,7 @@ from . import corpora, impact, metrics, querysets, symbols, systems
 from .paths import CACHE, REPO, RESULTS
 from .proc import Failure
 
-ALL_SYSTEMS = ["ken", "ken dsl", "ken keywords", "ken intents", "ken intents only", "ken lexical", "ken semantic", "ken pipeline", "ken pipeline seed003", "ken static", "ken static semantic", "ken cli", "ripgrep", "probe", "ck",
+ALL_SYSTEMS = ["ken", "ken impact", "ken dsl", "ken keywords", "ken intents", "ken intents only", "ken lexical", "ken semantic", "ken pipeline", "ken pipeline seed003", "ken static", "ken static semantic", "ken cli", "ripgrep", "probe", "ck",
                "codexlens", "naive RAG", "jedi"]
 SIZES = {  # queries per corpus and set: full, --quick, --smoke
     "docstring": (100, 30, 10), "identifier": (40, 12, 5), "graph": (120, 40, 10), "impact": (12, 5, 2),
@@ -34,6 +34,7 @@ def make_systems(names, ken):
     table = {
         "ken": lambda: systems.Ken(ken), "ken dsl": lambda: systems.Ken(ken, "dsl"),
         "ken keywords": lambda: systems.Ken(ken, "keywords"),
+        "ken impact": lambda: systems.Ken(ken, "impact"),
         # MutaGReP's intent lane in hybrid, and alone (`ken index --intents` first).
         "ken intents": lambda: systems.Ken(ken, intents=True),
         "ken intents only": lambda: systems.Ken(ken, "intents", intents=True),

@@ -142,7 +142,9 @@ class Ken(System):
     def __init__(self, ken, mode="hybrid", model=None, intents=False):
         self.ken, self.mode, self.model, self.intents = ken, mode, model, intents
         self.name = " ".join(["ken"] + ([model] if model else []) + (["intents"] if intents else []) + ([mode] if mode != "hybrid" else []))
-        if mode != "hybrid":
+        if mode == "impact":  # CodePlan's classification and may-impact rules (`ken impact`)
+            self.tasks = ("impact",)
+        elif mode != "hybrid":
             self.tasks = ("search",)
         self.server = None
 
@@ -181,7 +183,10 @@ class Ken(System):
 
     def impact(self, target):
         """Locations that must change when target's signature changes: every
-        call site and every override, from the graph's refs."""
+        call site and every override, from the graph's refs; or, as `ken
+        impact`, from CodePlan's may-impact analysis of the edit itself."""
+        if self.mode == "impact":
+            return self._codeplan_impact(target)
         r = self.server.get("/api/v1/graph/refs", symbol=f"{target['path']}:{target['line']}")
         out = []
         for h in r["hits"]:
@@ -191,6 +196,33 @@ class Ken(System):
             elif h.get("relation") in ("OverriddenBy", "Overrides"):
                 s = h["symbol"]
                 out.append({"path": s["path"], "start_line": s["start_line"], "end_line": s["start_line"] + 2})
+        return out
+
+
+    def _codeplan_impact(self, target):
+        """`POST /api/v1/impact` with the file before and after the benchmark's
+        edit: the sites of the rules that reach each impacted block."""
+        from types import SimpleNamespace
+        from .impact import _add_parameter
+        path = Path(self.server.root) / target["path"]
+        original = path.read_bytes()
+        language = "python" if target["path"].endswith(".py") else "typescript"
+        edited = _add_parameter(original, SimpleNamespace(name=target["name"], name_line=target["name_line"],
+                                                          name_col=target["name_col"]), language)
+        if edited is None:
+            raise Failure(f"the benchmark's edit does not apply to {target['path']}:{target['name_line']}")
+        files = [{"path": target["path"], "before": original.decode("utf-8", "replace"),
+                  "after": edited.decode("utf-8", "replace")}]
+        r = self.server.post("/api/v1/impact", {"files": files})
+        out = []
+        for block in r["impacted"]:
+            s = block["symbol"]
+            for reason in block["reasons"]:
+                if reason["relation"] in ("Overrides", "OverriddenBy"):
+                    out.append({"path": s["path"], "start_line": s["start_line"], "end_line": s["start_line"] + 2})
+                else:
+                    site = reason["site"]
+                    out.append({"path": site["path"], "start_line": site["line"], "end_line": site["line"]})
         return out
 
 

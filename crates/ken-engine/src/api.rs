@@ -554,3 +554,113 @@ impl GraphRequest {
         check_range("depth", self.depth.map(|d| d as usize), 1, ken_graph::MAX_DEPTH as usize)
     }
 }
+
+/// `POST /api/v1/impact`: which blocks may have to change with a change
+/// (CodePlan's may-impact analysis). The change is read from git (the
+/// working tree or the staged files against a revision), from the index
+/// (named files against their indexed version), or given whole in `files`.
+#[derive(Clone, Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ImpactRequest {
+    /// The revision the working tree (or the staged files) is compared with (default `HEAD`).
+    #[serde(default)]
+    pub rev: Option<String>,
+    /// Compare the staged files, not the working tree.
+    #[serde(default)]
+    pub staged: bool,
+    /// Only these files or directories (relative to the repository). Without
+    /// `rev` and outside git, each is compared with its indexed version.
+    #[serde(default)]
+    pub paths: Vec<String>,
+    /// Follow each relation this many steps (1 to 8, default 1).
+    #[serde(default)]
+    pub depth: Option<u32>,
+    /// The two versions of each changed file, given whole (an editor's
+    /// unsaved text, an agent's proposed edit); git and the disk are not read.
+    #[serde(default)]
+    pub files: Vec<FileVersions>,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FileVersions {
+    pub path: String,
+    /// The old text ("" for a new file).
+    pub before: String,
+    /// The new text ("" for a deleted file).
+    pub after: String,
+}
+
+/// Most bytes of one file version that the change analysis reads.
+pub const MAX_IMPACT_FILE_BYTES: usize = 2 << 20;
+
+impl ImpactRequest {
+    pub fn validate(&self) -> Result<(), Error> {
+        if let Some(rev) = &self.rev
+            && (rev.is_empty() || rev.starts_with('-') || rev.chars().any(|c| c.is_whitespace() || c.is_control()))
+        {
+            return Err(Error::invalid("rev", "must be a git revision (a commit, branch or tag), without spaces or a leading `-`"));
+        }
+        for (field, path) in self.paths.iter().map(|p| ("paths", p)).chain(self.files.iter().map(|f| ("files.path", &f.path))) {
+            if path.trim().is_empty() || path.starts_with('/') || path.split(['/', '\\']).any(|part| part == "..") {
+                return Err(Error::invalid(field, format!("must be a path inside the repository (got {path:?})")));
+            }
+        }
+        if let Some(f) = self.files.iter().find(|f| f.before.len().max(f.after.len()) > MAX_IMPACT_FILE_BYTES) {
+            return Err(Error::invalid("files", format!("{}: a version is larger than {MAX_IMPACT_FILE_BYTES} bytes", f.path)));
+        }
+        if !self.files.is_empty() && (self.rev.is_some() || self.staged) {
+            return Err(Error::invalid("files", "gives both versions; it cannot be combined with `rev` or `staged`"));
+        }
+        check_range("depth", self.depth.map(|d| d as usize), 1, 8)?;
+        Ok(())
+    }
+}
+
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct ImpactResponse {
+    /// What the old versions were read from: `git HEAD`, `git <rev>`, `index` or `request`.
+    pub base: String,
+    /// The files compared.
+    pub files: Vec<String>,
+    /// The atomic changes (CodePlan's labels), by file.
+    pub changes: Vec<FileChange>,
+    /// The blocks that may have to change, nearest first, each with every
+    /// rule that reaches it.
+    pub impacted: Vec<ImpactedBlock>,
+    pub notes: Vec<String>,
+}
+
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct FileChange {
+    pub path: String,
+    #[serde(flatten)]
+    pub change: ken_change::Change,
+    /// Table 1's may-impact rules of this change (`Rel(D, M, CalledBy)`),
+    /// or none (`Nil`).
+    pub rules: Vec<String>,
+}
+
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct ImpactedBlock {
+    pub symbol: SymbolRow,
+    /// Fewest steps from a change.
+    pub depth: u32,
+    /// The block is itself among the changes.
+    pub changed: bool,
+    pub reasons: Vec<ImpactReason>,
+}
+
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct ImpactReason {
+    pub label: ken_change::ChangeLabel,
+    /// The changed symbol (qualified name; for an import, the name it binds).
+    pub cause: String,
+    /// The rule, as Table 1 writes it: `Rel(D, M, CalledBy)`.
+    pub rule: String,
+    /// CodePlan's relation from the cause to this block (`CalledBy`).
+    pub relation: String,
+    pub depth: u32,
+    /// Where the edge was written (the call, the use, the base-class list).
+    pub site: ken_graph::Site,
+}

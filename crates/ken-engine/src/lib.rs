@@ -19,6 +19,7 @@ mod ask;
 mod engine;
 mod error;
 mod expand;
+mod impact;
 mod index;
 mod intents;
 mod plan_search;

@@ -15,7 +15,7 @@ mod query;
 mod resolve;
 mod tests;
 
-pub use query::{Direction, ExportFormat, Graph, GraphError, Hit, MAX_DEPTH, SymbolRef, Traversal};
+pub use query::{Direction, ExportFormat, Graph, GraphError, Hit, MAX_DEPTH, Site, SymbolRef, Traversal};
 
 use ken_core::RefKind;
 use ken_store::{Store, StoreError};

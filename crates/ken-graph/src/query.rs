@@ -248,6 +248,16 @@ impl<'s> Graph<'s> {
         Ok(out)
     }
 
+    /// The symbols `relation` reaches from `root`, backwards (`incoming`:
+    /// who points at it) or forwards, up to `depth` steps.
+    pub fn follow(&self, root: SymbolRow, relation: Relation, incoming: bool, depth: u32) -> Result<Traversal, GraphError> {
+        let direction = if incoming { Direction::Incoming } else { Direction::Outgoing };
+        // A class counts as called where it is instantiated.
+        let relations: &[Relation] =
+            if relation == Relation::Calls { &[Relation::Calls, Relation::Instantiates] } else { std::slice::from_ref(&relation) };
+        self.walk(root, relations, direction, depth)
+    }
+
     pub fn callers(&self, root: SymbolRow, depth: u32) -> Result<Traversal, GraphError> {
         self.walk(root, &[Relation::Calls, Relation::Instantiates], Direction::Incoming, depth)
     }

@@ -48,6 +48,7 @@ pub fn router(engine: Arc<Engine>) -> Router {
         .route("/api/v1/hybrid-search", post(hybrid_search))
         .route("/api/v1/search", post(search))
         .route("/api/v1/locate", post(locate))
+        .route("/api/v1/impact", post(impact))
         .route("/api/v1/ask", post(ask))
         .route("/api/v1/plan-search", post(plan_search))
         .route("/api/v1/symbols", get(symbols))
@@ -134,6 +135,13 @@ async fn locate(State(state): State<AppState>, ApiJson(request): ApiJson<LocateR
         return ApiError::from(e).into_response();
     }
     respond(run(&state, move |e| e.locate(&request)).await)
+}
+
+async fn impact(State(state): State<AppState>, ApiJson(request): ApiJson<ImpactRequest>) -> Response {
+    if let Err(e) = request.validate() {
+        return ApiError::from(e).into_response();
+    }
+    respond(run(&state, move |e| e.impact(&request)).await)
 }
 
 /// Generation outlasts a search: an answer gets at least this long.

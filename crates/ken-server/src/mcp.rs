@@ -81,6 +81,16 @@ impl KenMcp {
         self.call(move |e| e.locate(&request)).await
     }
 
+    #[tool(description = "Change impact (CodePlan): classify a change into atomic changes (method body or \
+        signature, field, class declaration, constructor, import; added, modified, deleted) and list the blocks that may \
+        have to change with it, each with the rule that reaches it (`Rel(D, M, CalledBy)`) and the call or use site. The \
+        change is the working tree against `rev` (default HEAD), the staged files (`staged`), named files against their \
+        indexed version (`paths`, outside git), or given whole (`files`: path, before, after). `depth` follows each \
+        relation further.")]
+    async fn impact(&self, Parameters(request): Parameters<ImpactRequest>) -> ToolResult {
+        self.call(move |e| e.impact(&request)).await
+    }
+
     #[tool(description = "Ask a question about the code: the language model answers from retrieved code and \
         cites path:start-end for each claim; citations to lines it was not shown are removed and counted. Returns the \
         answer, its citations, the code it read (context) and notes. Without a configured model, returns the retrieved \

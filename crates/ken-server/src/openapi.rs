@@ -19,11 +19,13 @@ pub fn document() -> Value {
     let search_request = req(requests.subschema_for::<SearchRequest>());
     let reindex_request = req(requests.subschema_for::<ReindexRequest>());
     let locate_request = req(requests.subschema_for::<LocateRequest>());
+    let impact_request = req(requests.subschema_for::<ImpactRequest>());
     let ask_request = req(requests.subschema_for::<AskRequest>());
     let plan_request = req(requests.subschema_for::<PlanSearchRequest>());
     let pipeline = responses.subschema_for::<ken_engine::api::PipelineResponse>().to_value();
     let search = responses.subschema_for::<ken_engine::api::SearchResponse>().to_value();
     let located = responses.subschema_for::<ken_engine::api::LocateResponse>().to_value();
+    let impacted = responses.subschema_for::<ImpactResponse>().to_value();
     let answered = responses.subschema_for::<AskResponse>().to_value();
     let planned = responses.subschema_for::<PlanSearchResponse>().to_value();
     let symbols = responses.subschema_for::<Vec<ken_engine::api::SymbolRow>>().to_value();
@@ -65,6 +67,13 @@ pub fn document() -> Value {
         "responses": { "200": ok(&located), "413": err("Body too large"), "415": err("Body is not JSON") },
     });
     errors(&mut locate);
+    let mut impact = json!({
+        "summary": "Change planning (CodePlan): a change classified into atomic changes, and the blocks that may have to change with it, each with the rule that reaches it",
+        "operationId": "impact",
+        "requestBody": body(&impact_request),
+        "responses": { "200": ok(&impacted), "413": err("Body too large"), "415": err("Body is not JSON") },
+    });
+    errors(&mut impact);
     let mut ask = json!({
         "summary": "A question answered by the language model from retrieved code, each claim cited as path:start-end (citations checked against the index); without a model, the retrieved code and a note",
         "operationId": "ask",
@@ -125,6 +134,7 @@ pub fn document() -> Value {
             "/api/v1/hybrid-search": { "post": hybrid },
             "/api/v1/search": { "post": plain },
             "/api/v1/locate": { "post": locate },
+            "/api/v1/impact": { "post": impact },
             "/api/v1/ask": { "post": ask },
             "/api/v1/plan-search": { "post": plan },
             "/api/v1/symbols": { "get": find },

@@ -260,6 +260,17 @@ impl Store {
         Ok(out)
     }
 
+    /// Unresolved edges naming `name` with one of `relations`: the uses of
+    /// a symbol the index does not hold (yet, or any more).
+    pub fn loose_edges_named(&self, name: &str, relations: &[Relation]) -> Result<Vec<EdgeRow>> {
+        let sql = format!(
+            "SELECT {EDGE_COLUMNS} FROM edges e JOIN files f ON f.id = e.file_id
+             WHERE e.name = ?1 AND (e.dst_id IS NULL OR e.resolution = 'unique_name') ORDER BY f.path, e.line, e.col"
+        );
+        let rows: Vec<EdgeRow> = self.conn.prepare_cached(&sql)?.query_map([name], edge_row)?.collect::<rusqlite::Result<_>>()?;
+        Ok(rows.into_iter().filter(|e| e.dst.is_none() && (relations.is_empty() || relations.contains(&e.relation))).collect())
+    }
+
     /// Resolved edges as `(src, dst, relation, file_id)`: what analytics need.
     pub fn resolved_edges(&self) -> Result<Vec<(i64, i64, Relation, i64)>> {
         let rows = self

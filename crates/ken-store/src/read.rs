@@ -238,6 +238,15 @@ impl Store {
         Ok(if exact.is_empty() { folded } else { exact }.into_iter().take(500).collect())
     }
 
+    /// Symbols whose qualified name is exactly `qualified_name`.
+    pub fn symbols_with_qualified_name(&self, qualified_name: &str) -> Result<Vec<SymbolRow>> {
+        let sql = format!(
+            "SELECT {SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.qualified_name = ?1
+             ORDER BY f.path, s.start_line"
+        );
+        Ok(self.conn.prepare_cached(&sql)?.query_map([qualified_name], symbol_row)?.collect::<rusqlite::Result<_>>()?)
+    }
+
     /// Symbols whose qualified name, or else name, is exactly `text`.
     pub fn symbols_named(&self, text: &str) -> Result<Vec<SymbolRow>> {
         for column in ["s.qualified_name", "s.name"] {

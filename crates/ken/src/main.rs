@@ -3,6 +3,7 @@
 
 mod ask;
 mod graph;
+mod impact;
 mod local;
 mod locate;
 mod model;
@@ -55,6 +56,10 @@ enum Command {
     /// plans in plain steps, retrieval grounds each step in the code, and the
     /// plan the code supports best is printed with its symbols.
     PlanSearch(plan_search::PlanSearchArgs),
+    /// Classify a change into CodePlan's atomic changes and list the blocks
+    /// that may have to change with it, each with the relation that reaches
+    /// it (`Rel(D, M, CalledBy)`): the working tree against HEAD by default.
+    Impact(impact::ImpactArgs),
     /// Serve the HTTP API (hybrid search, symbols, graph, status; OpenAPI at /openapi.json).
     Serve(serve::ServeArgs),
     /// Serve MCP over stdio, for coding agents (search, hybrid_search, symbol, callers, …).
@@ -187,6 +192,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Read(command) => read::run(&cwd, cli.index_dir, command),
         Command::Ask(args) => ask::run(&cwd, cli.index_dir, args),
         Command::PlanSearch(args) => plan_search::run(&cwd, cli.index_dir, args),
+        Command::Impact(args) => impact::run(&cwd, cli.index_dir, args),
         Command::Serve(args) => serve::serve(&cwd, cli.index_dir, args),
         Command::Mcp(args) => serve::mcp(&cwd, cli.index_dir, args),
     }

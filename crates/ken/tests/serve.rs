@@ -5,82 +5,7 @@ mod support;
 
 use expect_test::expect;
 use ken_test_support::Rng;
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Stdio};
-use support::{Repo, json, ken_command, ken_embed_in, pypi_corpus, stdout};
-
-/// A running `ken serve`; killed on drop.
-pub struct Server {
-    child: Child,
-    pub base: String,
-    agent: ureq::Agent,
-}
-
-impl Server {
-    /// A server without the embedding model (BM25, names and the graph).
-    pub fn start(repo: &Repo, extra: &[&str]) -> Server {
-        Server::start_in(repo.path(), extra, false)
-    }
-
-    pub fn start_in(dir: &std::path::Path, extra: &[&str], embed: bool) -> Server {
-        let mut args = vec!["serve", "--addr", "127.0.0.1:0"];
-        args.extend_from_slice(extra);
-        let mut command = ken_command(dir, &args);
-        if !embed {
-            command.env("KEN_NO_EMBED", "1");
-        }
-        let mut child = command.stdout(Stdio::null()).stderr(Stdio::piped()).spawn().expect("ken serve starts");
-        let mut stderr = BufReader::new(child.stderr.take().unwrap());
-        let mut line = String::new();
-        stderr.read_line(&mut line).unwrap();
-        let base = line
-            .split_whitespace()
-            .find(|w| w.starts_with("http://"))
-            .unwrap_or_else(|| panic!("ken serve printed its address, got: {line}"))
-            .to_string();
-        // Keep draining stderr so the server never blocks on a full pipe.
-        std::thread::spawn(move || for _ in stderr.lines() {});
-        let agent: ureq::Agent = ureq::Agent::config_builder().http_status_as_error(false).build().into();
-        Server { child, base, agent }
-    }
-
-    /// `(status, body)` of a request.
-    pub fn call(&self, method: &str, path: &str, content_type: Option<&str>, body: &str) -> (u16, serde_json::Value) {
-        let url = format!("{}{path}", self.base);
-        let response = match method {
-            "GET" => self.agent.get(&url).call(),
-            "POST" => {
-                let mut request = self.agent.post(&url);
-                if let Some(ct) = content_type {
-                    request = request.header("content-type", ct);
-                }
-                request.send(body)
-            }
-            "DELETE" => self.agent.delete(&url).call(),
-            other => panic!("method {other}"),
-        };
-        let mut response = response.expect("the server answers");
-        let status = response.status().as_u16();
-        let text = response.body_mut().read_to_string().unwrap_or_default();
-        let json = serde_json::from_str(&text).unwrap_or_else(|_| panic!("{method} {path}: not JSON ({status}): {text}"));
-        (status, json)
-    }
-
-    pub fn post(&self, path: &str, body: &str) -> (u16, serde_json::Value) {
-        self.call("POST", path, Some("application/json"), body)
-    }
-
-    pub fn get(&self, path: &str) -> (u16, serde_json::Value) {
-        self.call("GET", path, None, "")
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+use support::{Repo, Server, json, ken_command, ken_embed_in, pypi_corpus, stdout};
 
 fn shop() -> Repo {
     let repo = Repo::new(support::SHOP);
@@ -167,6 +92,11 @@ fn bad_requests_get_4xx_json_naming_the_field() {
         ("POST", "/api/v1/locate", json, r#"{"report": "x", "weights": {"lanes": 2}}"#),
         ("POST", "/api/v1/locate", json, r#"{"query": "x"}"#),
         ("POST", "/api/v1/locate", json, r#"{"report": "x", "rerank": "gpt"}"#),
+        ("POST", "/api/v1/impact", json, r#"{"rev": "--output=x"}"#),
+        ("POST", "/api/v1/impact", json, r#"{"paths": ["../outside.py"]}"#),
+        ("POST", "/api/v1/impact", json, r#"{"depth": 9}"#),
+        ("POST", "/api/v1/impact", json, r#"{"staged": true, "files": [{"path": "a.py", "before": "", "after": "x = 1"}]}"#),
+        ("POST", "/api/v1/impact", json, r#"{"files": [{"path": "a.py", "before": ""}]}"#),
         ("POST", "/api/v1/ask", json, r#"{"question": " "}"#),
         ("POST", "/api/v1/ask", json, r#"{"question": "x", "k": 0}"#),
         ("POST", "/api/v1/ask", json, r#"{"question": "x", "max_tokens": 100000}"#),
@@ -274,6 +204,16 @@ fn bad_requests_get_4xx_json_naming_the_field() {
           400 invalid_field query
         POST /api/v1/locate {"report": "x", "rerank": "gpt"}
           400 invalid_field rerank
+        POST /api/v1/impact {"rev": "--output=x"}
+          400 invalid_field rev
+        POST /api/v1/impact {"paths": ["../outside.py"]}
+          400 invalid_field paths
+        POST /api/v1/impact {"depth": 9}
+          400 invalid_field depth
+        POST /api/v1/impact {"staged": true, "files": [{"path": "a.p…
+          400 invalid_field files
+        POST /api/v1/impact {"files": [{"path": "a.py", "before": ""}]}
+          400 invalid_field files[0].after
         POST /api/v1/ask {"question": " "}
           400 invalid_field question
         POST /api/v1/ask {"question": "x", "k": 0}
@@ -431,6 +371,7 @@ fn symbols_graph_status_and_openapi() {
         /api/v1/hybrid-search
         /api/v1/search
         /api/v1/locate
+        /api/v1/impact
         /api/v1/ask
         /api/v1/plan-search
         /api/v1/symbols

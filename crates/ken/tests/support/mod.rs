@@ -309,3 +309,76 @@ impl Drop for McpSession {
         let _ = self.child.wait();
     }
 }
+
+/// A running `ken serve`; killed on drop.
+pub struct Server {
+    child: Child,
+    pub base: String,
+    agent: ureq::Agent,
+}
+
+impl Server {
+    /// A server without the embedding model (BM25, names and the graph).
+    pub fn start(repo: &Repo, extra: &[&str]) -> Server {
+        Server::start_in(repo.path(), extra, false)
+    }
+
+    pub fn start_in(dir: &std::path::Path, extra: &[&str], embed: bool) -> Server {
+        let mut args = vec!["serve", "--addr", "127.0.0.1:0"];
+        args.extend_from_slice(extra);
+        let mut command = ken_command(dir, &args);
+        if !embed {
+            command.env("KEN_NO_EMBED", "1");
+        }
+        let mut child = command.stdout(Stdio::null()).stderr(Stdio::piped()).spawn().expect("ken serve starts");
+        let mut stderr = BufReader::new(child.stderr.take().unwrap());
+        let mut line = String::new();
+        stderr.read_line(&mut line).unwrap();
+        let base = line
+            .split_whitespace()
+            .find(|w| w.starts_with("http://"))
+            .unwrap_or_else(|| panic!("ken serve printed its address, got: {line}"))
+            .to_string();
+        // Keep draining stderr so the server never blocks on a full pipe.
+        std::thread::spawn(move || for _ in stderr.lines() {});
+        let agent: ureq::Agent = ureq::Agent::config_builder().http_status_as_error(false).build().into();
+        Server { child, base, agent }
+    }
+
+    /// `(status, body)` of a request.
+    pub fn call(&self, method: &str, path: &str, content_type: Option<&str>, body: &str) -> (u16, serde_json::Value) {
+        let url = format!("{}{path}", self.base);
+        let response = match method {
+            "GET" => self.agent.get(&url).call(),
+            "POST" => {
+                let mut request = self.agent.post(&url);
+                if let Some(ct) = content_type {
+                    request = request.header("content-type", ct);
+                }
+                request.send(body)
+            }
+            "DELETE" => self.agent.delete(&url).call(),
+            other => panic!("method {other}"),
+        };
+        let mut response = response.expect("the server answers");
+        let status = response.status().as_u16();
+        let text = response.body_mut().read_to_string().unwrap_or_default();
+        let json = serde_json::from_str(&text).unwrap_or_else(|_| panic!("{method} {path}: not JSON ({status}): {text}"));
+        (status, json)
+    }
+
+    pub fn post(&self, path: &str, body: &str) -> (u16, serde_json::Value) {
+        self.call("POST", path, Some("application/json"), body)
+    }
+
+    pub fn get(&self, path: &str) -> (u16, serde_json::Value) {
+        self.call("GET", path, None, "")
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

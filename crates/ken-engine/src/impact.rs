@@ -1,0 +1,264 @@
+//! May-impact analysis (CodePlan, Table 1): each changed file's two
+//! versions are classified into atomic changes (ken-change), and each
+//! change's rules are followed over the stored dependency graph to the
+//! blocks that may have to change with it.
+//!
+//! The stored graph stands for both D (before) and D′ (after): it is
+//! whichever version was indexed last. A symbol it does not hold (added
+//! since, or deleted before the last index run) is found through the
+//! unresolved uses of its name.
+
+use crate::api::{FileChange, FileVersions, ImpactReason, ImpactRequest, ImpactResponse, ImpactedBlock, MAX_IMPACT_FILE_BYTES};
+use crate::{Engine, Error};
+use ken_change::{Change, Rel, Target, classify, rules};
+use ken_core::{RefKind, Relation, Resolution};
+use ken_graph::{Graph, Hit, Site};
+use ken_store::Store;
+use rustc_hash::FxHashMap;
+use std::path::Path;
+use std::process::Command;
+
+impl Engine {
+    pub fn impact(&self, request: &ImpactRequest) -> Result<ImpactResponse, Error> {
+        request.validate()?;
+        let store = self.store()?;
+        let mut notes = Vec::new();
+        let (base, versions) = self.versions(request, &store, &mut notes)?;
+        let mut changes = Vec::new();
+        for file in &versions {
+            let Some(language) = ken_lang::detect(Path::new(&file.path)) else { continue };
+            for change in classify(&file.path, language, &file.before, &file.after) {
+                let rules: Vec<String> =
+                    rules::rules(change.label, !change.escaping.is_empty()).iter().map(|r| r.notation(change.label)).collect();
+                changes.push(FileChange { path: file.path.clone(), change, rules });
+            }
+        }
+        let impacted = impacted_blocks(&store, &changes, request.depth.unwrap_or(1))?;
+        if changes.is_empty() {
+            notes.push(format!("no change to a function, class, field or import in {} files compared", versions.len()));
+        }
+        Ok(ImpactResponse { base, files: versions.into_iter().map(|f| f.path).collect(), changes, impacted, notes })
+    }
+
+    /// The two versions of each changed file, and what the old ones were read from.
+    fn versions(&self, request: &ImpactRequest, store: &Store, notes: &mut Vec<String>) -> Result<(String, Vec<FileVersions>), Error> {
+        if !request.files.is_empty() {
+            return Ok(("request".into(), request.files.clone()));
+        }
+        let in_git = git(&self.root, &["rev-parse", "--is-inside-work-tree"]).is_ok();
+        if request.rev.is_some() || request.staged || in_git {
+            if !in_git {
+                return Err(Error::invalid("rev", format!("needs git, and {} is not in a git work tree", self.root.display())));
+            }
+            let rev = request.rev.clone().unwrap_or_else(|| "HEAD".into());
+            return Ok((format!("git {rev}"), self.git_versions(&rev, request, notes)?));
+        }
+        if request.paths.is_empty() {
+            return Err(Error::invalid(
+                "paths",
+                format!("{} is not in a git work tree: name the files to compare with their indexed version", self.root.display()),
+            ));
+        }
+        let mut out = Vec::new();
+        for path in expand_paths(store, &request.paths)? {
+            let before = store.file_text(&path)?.unwrap_or_default();
+            let Some(after) = read_text(&self.root.join(&path), &path, notes) else { continue };
+            if before != after {
+                out.push(FileVersions { path, before, after });
+            }
+        }
+        Ok(("index".into(), out))
+    }
+
+    fn git_versions(&self, rev: &str, request: &ImpactRequest, notes: &mut Vec<String>) -> Result<Vec<FileVersions>, Error> {
+        let mut diff = vec!["diff", "--name-only", "-z", "--relative", "--no-renames"];
+        if request.staged {
+            diff.push("--cached");
+        }
+        diff.extend([rev, "--"]);
+        let mut paths: Vec<String> = split_z(&git(&self.root, &diff).map_err(|e| Error::invalid("rev", e))?);
+        if !request.staged {
+            // New files the working tree holds and git does not track yet.
+            paths.extend(split_z(&git(&self.root, &["ls-files", "--others", "--exclude-standard", "-z"]).unwrap_or_default()));
+        }
+        let wanted = |p: &str| {
+            request.paths.is_empty() || request.paths.iter().any(|w| p == w || p.starts_with(&format!("{}/", w.trim_end_matches('/'))))
+        };
+        // Files of a language Kenning reads, outside the index itself.
+        let index_dir = self.index_dir.strip_prefix(&self.root).ok().map(|d| format!("{}/", d.to_string_lossy()));
+        let inside_index = |p: &str| index_dir.as_deref().is_some_and(|d| p.starts_with(d)) || p.starts_with(".kenning/");
+        paths.retain(|p| wanted(p) && !inside_index(p) && ken_lang::detect(Path::new(p)).is_some());
+        paths.sort();
+        paths.dedup();
+        let mut out = Vec::new();
+        for path in paths {
+            let before = git(&self.root, &["show", &format!("{rev}:./{path}")]).unwrap_or_default();
+            let after = if request.staged {
+                git(&self.root, &["show", &format!(":./{path}")]).unwrap_or_default()
+            } else {
+                match read_text(&self.root.join(&path), &path, notes) {
+                    Some(text) => text,
+                    None => continue,
+                }
+            };
+            if before.len().max(after.len()) > MAX_IMPACT_FILE_BYTES || before.contains('\0') || after.contains('\0') {
+                notes.push(format!("{path}: skipped (binary, or larger than {MAX_IMPACT_FILE_BYTES} bytes)"));
+                continue;
+            }
+            out.push(FileVersions { path, before, after });
+        }
+        Ok(out)
+    }
+}
+
+/// Files named by `paths` (files, or directories holding indexed files).
+fn expand_paths(store: &Store, paths: &[String]) -> Result<Vec<String>, Error> {
+    let indexed: Vec<String> = store.file_paths()?.into_iter().map(|(_, p)| p).collect();
+    let mut out = Vec::new();
+    for wanted in paths {
+        let dir = format!("{}/", wanted.trim_end_matches('/'));
+        let under: Vec<&String> = indexed.iter().filter(|p| p.starts_with(&dir)).collect();
+        if under.is_empty() {
+            out.push(wanted.clone());
+        } else {
+            out.extend(under.into_iter().cloned());
+        }
+    }
+    out.sort();
+    out.dedup();
+    Ok(out)
+}
+
+/// A file's text; a file that is gone reads as empty (a deletion). Binary
+/// or oversized files are skipped with a note.
+fn read_text(path: &Path, name: &str, notes: &mut Vec<String>) -> Option<String> {
+    match std::fs::read(path) {
+        Ok(bytes) if bytes.len() > MAX_IMPACT_FILE_BYTES || bytes.contains(&0) => {
+            notes.push(format!("{name}: skipped (binary, or larger than {MAX_IMPACT_FILE_BYTES} bytes)"));
+            None
+        }
+        Ok(bytes) => Some(String::from_utf8_lossy(&bytes).into_owned()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Some(String::new()),
+        Err(e) => {
+            notes.push(format!("{name}: skipped ({e})"));
+            None
+        }
+    }
+}
+
+fn git(root: &Path, args: &[&str]) -> Result<String, String> {
+    let out = Command::new("git")
+        .arg("-C")
+        .arg(root)
+        .args(args)
+        .env("GIT_TERMINAL_PROMPT", "0")
+        .output()
+        .map_err(|e| format!("cannot run git: {e}"))?;
+    if !out.status.success() {
+        return Err(format!("git {} failed: {}", args.join(" "), String::from_utf8_lossy(&out.stderr).trim()));
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+fn split_z(text: &str) -> Vec<String> {
+    text.split('\0').filter(|p| !p.is_empty()).map(str::to_string).collect()
+}
+
+/// Each change's rules over the stored graph, merged by block.
+fn impacted_blocks(store: &Store, changes: &[FileChange], depth: u32) -> Result<Vec<ImpactedBlock>, Error> {
+    let graph = Graph::new(store);
+    let changed: Vec<&str> = changes.iter().map(|c| c.change.symbol.as_str()).collect();
+    let mut blocks: FxHashMap<i64, ImpactedBlock> = FxHashMap::default();
+    for FileChange { path, change, .. } in changes {
+        for rule in rules::rules(change.label, !change.escaping.is_empty()) {
+            let subject = match rule.target {
+                Target::Symbol => Some(change.symbol.as_str()),
+                Target::Container => change.container.as_deref(),
+            };
+            let Some(subject) = subject else { continue };
+            let hits = if rule.rel == Rel::ImportedBy {
+                importers(store, path, change)?
+            } else {
+                let (relation, incoming) = rule.rel.edge();
+                let roots = store.symbols_with_qualified_name(subject)?;
+                if roots.is_empty() && incoming && rule.target == Target::Symbol {
+                    // Not in the index: its uses are unresolved edges naming it.
+                    loose_uses(store, &change.name, relation)?
+                } else {
+                    let mut hits = Vec::new();
+                    for root in roots {
+                        hits.extend(graph.follow(root, relation, incoming, depth)?.hits);
+                    }
+                    hits
+                }
+            };
+            for hit in hits {
+                let block = blocks.entry(hit.symbol.id).or_insert_with(|| ImpactedBlock {
+                    changed: changed.contains(&hit.symbol.qualified_name.as_str()),
+                    symbol: hit.symbol.clone(),
+                    depth: hit.depth,
+                    reasons: Vec::new(),
+                });
+                block.depth = block.depth.min(hit.depth);
+                let known =
+                    block.reasons.iter().any(|r| r.label == change.label && r.cause == change.symbol && r.relation == rule.rel.name());
+                if !known {
+                    block.reasons.push(ImpactReason {
+                        label: change.label,
+                        cause: change.symbol.clone(),
+                        rule: rule.notation(change.label),
+                        relation: rule.rel.name().to_string(),
+                        depth: hit.depth,
+                        site: hit.site.clone(),
+                    });
+                }
+            }
+        }
+    }
+    let mut out: Vec<ImpactedBlock> = blocks.into_values().collect();
+    out.sort_by(|a, b| (a.depth, &a.symbol.path, a.symbol.start_line).cmp(&(b.depth, &b.symbol.path, b.symbol.start_line)));
+    Ok(out)
+}
+
+/// The uses of a name the index holds no symbol for.
+fn loose_uses(store: &Store, name: &str, relation: Relation) -> Result<Vec<Hit>, Error> {
+    let relations: &[Relation] = if relation == Relation::Calls { &[Relation::Calls, Relation::Instantiates] } else { &[relation] };
+    let mut hits = Vec::new();
+    for edge in store.loose_edges_named(name, relations)? {
+        if let Some(symbol) = store.symbol_by_id(edge.src)? {
+            hits.push(Hit {
+                symbol,
+                depth: 1,
+                relation: edge.relation.inverse_name().to_string(),
+                resolution: edge.resolution,
+                site: Site { path: edge.path.clone(), line: edge.line, col: edge.col },
+            });
+        }
+    }
+    Ok(hits)
+}
+
+/// ImportedBy: the blocks of the importing file that use the name the import binds.
+fn importers(store: &Store, path: &str, change: &Change) -> Result<Vec<Hit>, Error> {
+    let Some((file_id, _)) = store.file_paths()?.into_iter().find(|(_, p)| p == path) else { return Ok(Vec::new()) };
+    let bound = change.symbol.as_str();
+    let kinds = [RefKind::Call, RefKind::Instantiate, RefKind::Inherit, RefKind::FieldUse];
+    let mut hits = Vec::new();
+    let mut seen = Vec::new();
+    for r in store.graph_refs(&kinds, Some(&[file_id]))? {
+        let head = r.qualifier.as_deref().map(|q| q.split(['.', ':']).next().unwrap_or(q));
+        if (r.name == bound || head == Some(bound)) && !seen.contains(&r.enclosing_id) {
+            seen.push(r.enclosing_id);
+            if let Some(symbol) = store.symbol_by_id(r.enclosing_id)? {
+                hits.push(Hit {
+                    symbol,
+                    depth: 1,
+                    relation: "ImportedBy".into(),
+                    resolution: Resolution::Exact,
+                    site: Site { path: path.to_string(), line: r.line, col: r.col },
+                });
+            }
+        }
+    }
+    Ok(hits)
+}

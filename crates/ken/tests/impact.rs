@@ -1,0 +1,197 @@
+//! `ken impact` end to end: a git repository is indexed, edited, and the
+//! change's atomic labels and impacted blocks are read from the CLI (the
+//! working tree, the staged files, named files against the index), then
+//! from HTTP and MCP with both versions in the request.
+
+mod support;
+
+use expect_test::{Expect, expect};
+use serde_json::{Value, json};
+use std::process::Command;
+use support::{McpSession, Repo, Server, json as parse_json};
+
+const SHOP: &str = r#"
+//- shop/cart.py
+from shop.prices import price_of
+
+
+class Cart:
+    def __init__(self):
+        self.items = []
+
+    def total(self, tax):
+        return sum(price_of(i) for i in self.items) * (1 + tax)
+
+    def add(self, item):
+        self.items.append(item)
+
+
+class GiftCart(Cart):
+    def total(self, tax):
+        return 0
+//- shop/prices.py
+def price_of(item):
+    return item.price
+
+
+def legacy_price(item):
+    return item.cost
+//- shop/checkout.py
+from shop.cart import Cart
+from shop.prices import legacy_price
+
+
+def checkout(items):
+    cart = Cart()
+    for i in items:
+        cart.add(i)
+    return cart.total(0.2)
+
+
+def receipt(items):
+    return f"total: {checkout(items)}"
+
+
+def refund(item):
+    return -legacy_price(item)
+"#;
+
+fn git(repo: &Repo, args: &[&str]) {
+    let out = Command::new("git")
+        .args(["-c", "user.email=ken@example.com", "-c", "user.name=ken", "-c", "init.defaultBranch=main"])
+        .args(args)
+        .current_dir(repo.path())
+        .output()
+        .expect("git runs");
+    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+}
+
+/// A committed, indexed repository.
+fn shop() -> Repo {
+    let repo = Repo::new(SHOP);
+    repo.write(".gitignore", ".kenning/\n");
+    git(&repo, &["init", "-q"]);
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "-qm", "shop"]);
+    assert!(repo.ken(&["index", "-q"]).status.success());
+    repo
+}
+
+fn edit(repo: &Repo, path: &str, from: &str, to: &str) {
+    let text = std::fs::read_to_string(repo.path().join(path)).unwrap();
+    assert!(text.contains(from), "{path} lacks {from:?}");
+    repo.write(path, text.replace(from, to));
+}
+
+/// One line per change, then one per impacted block with its rules.
+fn render(response: &Value) -> String {
+    let mut lines = Vec::new();
+    for c in response["changes"].as_array().unwrap() {
+        lines.push(format!("{} {} {}", c["path"].as_str().unwrap(), c["label"].as_str().unwrap(), c["symbol"].as_str().unwrap()));
+    }
+    for b in response["impacted"].as_array().unwrap() {
+        let reasons: Vec<String> = b["reasons"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| format!("{} of {}@{}", r["rule"].as_str().unwrap(), r["label"].as_str().unwrap(), r["site"]["line"]))
+            .collect();
+        lines.push(format!("  -> {} [{}]", b["symbol"]["qualified_name"].as_str().unwrap(), reasons.join("; ")));
+    }
+    lines.join("\n") + "\n"
+}
+
+fn check(repo: &Repo, args: &[&str], expect: Expect) {
+    let mut full = vec!["impact", "--json"];
+    full.extend_from_slice(args);
+    let out = repo.ken(&full);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    expect.assert_eq(&render(&parse_json(&out)));
+}
+
+#[test]
+fn changes_in_the_working_tree_reach_callers_overrides_and_importers() {
+    let repo = shop();
+    // A signature: callers, and the override below it.
+    edit(&repo, "shop/cart.py", "def total(self, tax):\n        return sum", "def total(self, tax, discount=0):\n        return sum");
+    // A body that changes a field: callers of add.
+    edit(&repo, "shop/cart.py", "self.items.append(item)", "self.items.append(item)\n        self.count = len(self.items)");
+    // A deleted function: its callers.
+    edit(&repo, "shop/prices.py", "\n\ndef legacy_price(item):\n    return item.cost\n", "\n");
+    check(
+        &repo,
+        &[],
+        expect![[r#"
+            shop/cart.py MMS shop.cart.Cart.total
+            shop/cart.py MMB shop.cart.Cart.add
+            shop/prices.py DM shop.prices.legacy_price
+              -> shop.cart.GiftCart.total [Rel(D, M, OverriddenBy) of MMS@16]
+              -> shop.checkout.checkout [Rel(D, M, CalledBy) of MMS@9; Rel(D, M, CalledBy) of MMB@8]
+              -> shop.checkout.refund [Rel(D, M, CalledBy) of DM@17]
+        "#]],
+    );
+    // Two steps: the callers' callers too.
+    check(
+        &repo,
+        &["--depth", "2", "shop/cart.py"],
+        expect![[r#"
+            shop/cart.py MMS shop.cart.Cart.total
+            shop/cart.py MMB shop.cart.Cart.add
+              -> shop.cart.GiftCart.total [Rel(D, M, OverriddenBy) of MMS@16]
+              -> shop.checkout.checkout [Rel(D, M, CalledBy) of MMS@9; Rel(D, M, CalledBy) of MMB@8]
+              -> shop.checkout.receipt [Rel(D, M, CalledBy) of MMS@13; Rel(D, M, CalledBy) of MMB@13]
+        "#]],
+    );
+}
+
+#[test]
+fn staged_files_and_files_against_the_index() {
+    let repo = shop();
+    edit(&repo, "shop/checkout.py", "from shop.prices import legacy_price", "from shop.legacy import legacy_price");
+    git(&repo, &["add", "shop/checkout.py"]);
+    edit(&repo, "shop/prices.py", "return item.price", "return item.price * 2");
+    check(
+        &repo,
+        &["--staged"],
+        expect![[r#"
+            shop/checkout.py MI legacy_price
+              -> shop.checkout.refund [Rel(D, I, ImportedBy) of MI@17]
+        "#]],
+    );
+    // Outside git, named files are compared with their indexed version.
+    std::fs::remove_dir_all(repo.path().join(".git")).unwrap();
+    check(
+        &repo,
+        &["shop/prices.py"],
+        expect![[r#"
+            shop/prices.py MMB shop.prices.price_of
+              -> shop.cart.Cart.total [Rel(D, M, CalledBy) of MMB@9]
+        "#]],
+    );
+    let no_git = repo.ken(&["impact"]);
+    assert!(!no_git.status.success());
+    assert!(String::from_utf8_lossy(&no_git.stderr).contains("not in a git work tree"), "{no_git:?}");
+}
+
+#[test]
+fn agents_send_both_versions_over_http_and_mcp() {
+    let repo = shop();
+    let before = std::fs::read_to_string(repo.path().join("shop/prices.py")).unwrap();
+    let after = before.replace("def price_of(item):", "def price_of(item, currency):");
+    let request = json!({"files": [{"path": "shop/prices.py", "before": before, "after": after}]});
+
+    let server = Server::start(&repo, &[]);
+    let (status, over_http) = server.post("/api/v1/impact", &request.to_string());
+    assert_eq!(status, 200, "{over_http}");
+    expect![[r#"
+        shop/prices.py MMS shop.prices.price_of
+          -> shop.cart.Cart.total [Rel(D, M, CalledBy) of MMS@9]
+    "#]]
+    .assert_eq(&render(&over_http));
+
+    let mut mcp = McpSession::start(repo.path(), false);
+    let over_mcp = mcp.answer("impact", request);
+    assert_eq!(render(&over_mcp), render(&over_http));
+    let bad = mcp.call("impact", json!({"rev": "--output=/tmp/x"}));
+    assert_eq!(bad["error"]["data"]["field"], "rev", "{bad}");
+}
