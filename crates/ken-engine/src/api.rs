@@ -661,6 +661,123 @@ pub struct ImpactReason {
     /// CodePlan's relation from the cause to this block (`CalledBy`).
     pub relation: String,
     pub depth: u32,
+    /// Beyond one step: the impacted block it was reached through.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub through: Option<String>,
     /// Where the edge was written (the call, the use, the base-class list).
     pub site: ken_graph::Site,
+}
+
+/// `POST /api/v1/plan`: CodePlan's plan graph for a change. Seeds are
+/// blocks to edit with the instruction (`seeds`), or edits already made
+/// (`seed_diff`, read as `POST /api/v1/impact` reads a change); the graph
+/// grows by the may-impact rules into derived obligations.
+#[derive(Clone, Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PlanRequest {
+    /// What to do, in words (the seed nodes' instruction).
+    pub instruction: String,
+    /// Blocks to edit: qualified names, unique plain names, or PATH:LINE.
+    #[serde(default)]
+    pub seeds: Vec<String>,
+    /// The kind of change the seeds will get (a CodePlan label: `MMS`,
+    /// `MMB`, `DM`…), so their derived obligations are known before the
+    /// edit; without it, seed blocks stand alone until edited.
+    #[serde(default)]
+    pub assume: Option<String>,
+    /// Edits already made: their blocks are completed seeds, and what they
+    /// impact is pending.
+    #[serde(default)]
+    pub seed_diff: Option<ImpactRequest>,
+    /// Follow each relation this many steps (1 to 8, default 1).
+    #[serde(default)]
+    pub depth: Option<u32>,
+}
+
+impl PlanRequest {
+    pub fn validate(&self) -> Result<(), Error> {
+        if self.instruction.trim().is_empty() {
+            return Err(Error::invalid("instruction", "must not be empty: say what to change"));
+        }
+        if self.instruction.chars().count() > MAX_QUERY_CHARS {
+            return Err(Error::invalid("instruction", format!("is longer than {MAX_QUERY_CHARS} characters")));
+        }
+        if self.seeds.is_empty() && self.seed_diff.is_none() {
+            return Err(Error::invalid("seeds", "name at least one block to change, or give `seed_diff`"));
+        }
+        if self.seeds.iter().any(|s| s.trim().is_empty()) {
+            return Err(Error::invalid("seeds", "must not hold an empty name"));
+        }
+        if let Some(label) = &self.assume
+            && ken_change::ChangeLabel::parse(label).is_none()
+        {
+            let known: Vec<&str> = ken_change::ChangeLabel::ALL.iter().map(|l| l.code()).collect();
+            return Err(Error::invalid("assume", format!("must be a change label: {}", known.join(", "))));
+        }
+        if let Some(diff) = &self.seed_diff {
+            diff.validate()?;
+        }
+        check_range("depth", self.depth.map(|d| d as usize), 1, 8)?;
+        Ok(())
+    }
+}
+
+/// The plan graph: ⟨block, instruction, status⟩ nodes; each edge carries the
+/// relation that made its target an obligation.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct PlanGraph {
+    pub nodes: Vec<PlanNode>,
+    pub edges: Vec<PlanEdge>,
+    pub notes: Vec<String>,
+}
+
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct PlanNode {
+    /// `n1`, `n2`… in the order the plan would take them.
+    pub id: String,
+    pub block: SymbolRow,
+    pub instruction: String,
+    pub status: PlanStatus,
+    /// A seed (given by the user or an edit already made), not derived.
+    pub seed: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum PlanStatus {
+    Pending,
+    Completed,
+}
+
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct PlanEdge {
+    pub from: String,
+    pub to: String,
+    /// The change at `from` that obliges `to`: its label.
+    pub label: ken_change::ChangeLabel,
+    /// Table 1's rule: `Rel(D, M, CalledBy)`.
+    pub rule: String,
+    pub relation: String,
+}
+
+impl PlanGraph {
+    /// Graphviz: pending nodes bold, completed ones grey; edges labelled by their rule.
+    pub fn to_dot(&self) -> String {
+        let quote = |s: &str| s.replace('\\', "\\\\").replace('"', "\\\"");
+        let mut out = String::from("digraph plan {\n  rankdir=LR;\n  node [shape=box, fontname=\"monospace\"];\n");
+        for n in &self.nodes {
+            let style = match n.status {
+                PlanStatus::Pending => "style=bold",
+                PlanStatus::Completed => "style=filled, fillcolor=lightgrey",
+            };
+            let label =
+                format!("{}\\n{}:{}\\n{}", quote(&n.block.qualified_name), quote(&n.block.path), n.block.start_line, quote(&n.instruction));
+            out.push_str(&format!("  {} [label=\"{label}\", {style}];\n", n.id));
+        }
+        for e in &self.edges {
+            out.push_str(&format!("  {} -> {} [label=\"{} {}\"];\n", e.from, e.to, e.label.code(), quote(&e.rule)));
+        }
+        out.push_str("}\n");
+        out
+    }
 }

@@ -8,12 +8,15 @@
 //! since, or deleted before the last index run) is found through the
 //! unresolved uses of its name.
 
-use crate::api::{FileChange, FileVersions, ImpactReason, ImpactRequest, ImpactResponse, ImpactedBlock, MAX_IMPACT_FILE_BYTES};
+use crate::api::{
+    FileChange, FileVersions, ImpactReason, ImpactRequest, ImpactResponse, ImpactedBlock, MAX_IMPACT_FILE_BYTES, PlanEdge, PlanGraph,
+    PlanNode, PlanRequest, PlanStatus,
+};
 use crate::{Engine, Error};
-use ken_change::{Change, Rel, Target, classify, rules};
-use ken_core::{RefKind, Relation, Resolution};
-use ken_graph::{Graph, Hit, Site};
-use ken_store::Store;
+use ken_change::{Change, ChangeLabel, EscapeKind, Rel, Target, classify, rules};
+use ken_core::{RefKind, Relation, Resolution, SymbolKind};
+use ken_graph::{Graph, Hit, Site, SymbolRef};
+use ken_store::{Store, SymbolRow};
 use rustc_hash::FxHashMap;
 use std::path::Path;
 use std::process::Command;
@@ -203,7 +206,10 @@ fn impacted_blocks(store: &Store, changes: &[FileChange], depth: u32) -> Result<
                 let known =
                     block.reasons.iter().any(|r| r.label == change.label && r.cause == change.symbol && r.relation == rule.rel.name());
                 if !known {
+                    // A deeper hit names the block it was reached through.
+                    let through = if hit.depth > 1 { store.symbol_by_id(hit.via)?.map(|s| s.qualified_name) } else { None };
                     block.reasons.push(ImpactReason {
+                        through,
                         label: change.label,
                         cause: change.symbol.clone(),
                         rule: rule.notation(change.label),
@@ -232,6 +238,7 @@ fn loose_uses(store: &Store, name: &str, relation: Relation) -> Result<Vec<Hit>,
                 relation: edge.relation.inverse_name().to_string(),
                 resolution: edge.resolution,
                 site: Site { path: edge.path.clone(), line: edge.line, col: edge.col },
+                via: 0,
             });
         }
     }
@@ -256,9 +263,124 @@ fn importers(store: &Store, path: &str, change: &Change) -> Result<Vec<Hit>, Err
                     relation: "ImportedBy".into(),
                     resolution: Resolution::Exact,
                     site: Site { path: path.to_string(), line: r.line, col: r.col },
+                    via: 0,
                 });
             }
         }
     }
     Ok(hits)
+}
+
+impl Engine {
+    /// CodePlan's plan graph: the seeds (blocks to edit with the
+    /// instruction, or edits already made), then the obligations the
+    /// may-impact rules derive from them, each linked to its cause.
+    pub fn plan(&self, request: &PlanRequest) -> Result<PlanGraph, Error> {
+        request.validate()?;
+        let store = self.store()?;
+        let graph = Graph::new(&store);
+        let assume = request.assume.as_deref().and_then(ChangeLabel::parse);
+        let mut plan = PlanGraph { nodes: Vec::new(), edges: Vec::new(), notes: Vec::new() };
+        let mut node_of: FxHashMap<String, String> = FxHashMap::default();
+        let mut changes: Vec<FileChange> = Vec::new();
+        for seed in &request.seeds {
+            let block = graph.resolve(&SymbolRef::parse(seed))?;
+            if let Some(label) = assume {
+                let member = matches!(block.kind, SymbolKind::Method | SymbolKind::Constructor | SymbolKind::Field);
+                // An assumed body change counts as one that escapes: its callers are asked to check.
+                let escaping = if label == ChangeLabel::MMB {
+                    vec![ken_change::Escape { kind: EscapeKind::Return, name: String::new(), line: block.start_line }]
+                } else {
+                    Vec::new()
+                };
+                let change = Change {
+                    label,
+                    symbol: block.qualified_name.clone(),
+                    name: block.name.clone(),
+                    kind: Some(block.kind),
+                    container: if member { block.parent.clone() } else { None },
+                    before: None,
+                    after: None,
+                    escaping,
+                };
+                let rules = rules::rules(label, true).iter().map(|r| r.notation(label)).collect();
+                changes.push(FileChange { path: block.path.clone(), change, rules });
+            }
+            add_node(&mut plan, &mut node_of, block, request.instruction.clone(), PlanStatus::Pending, true);
+        }
+        if let Some(diff) = &request.seed_diff {
+            let made = self.impact(&ImpactRequest { depth: None, ..diff.clone() })?;
+            plan.notes.extend(made.notes);
+            for c in made.changes {
+                match store.symbols_with_qualified_name(&c.change.symbol)?.into_iter().next() {
+                    Some(block) => {
+                        add_node(&mut plan, &mut node_of, block, request.instruction.clone(), PlanStatus::Completed, true);
+                    }
+                    None if c.change.kind.is_some() => plan.notes.push(format!(
+                        "{} ({}) is not in the index yet: what it impacts is listed without it (run `ken index`)",
+                        c.change.symbol, c.change.label
+                    )),
+                    None => {}
+                }
+                changes.push(c);
+            }
+        }
+        for block in impacted_blocks(&store, &changes, request.depth.unwrap_or(1))? {
+            let first = &block.reasons[0];
+            let instruction = format!(
+                "Update for the change to {} ({}, {}): this block is its {}",
+                first.cause,
+                first.label.describe(),
+                first.label,
+                relation_noun(&first.relation)
+            );
+            let reasons = block.reasons.clone();
+            let to = add_node(&mut plan, &mut node_of, block.symbol, instruction, PlanStatus::Pending, false);
+            for r in reasons {
+                let from = r.through.as_ref().and_then(|t| node_of.get(t)).or_else(|| node_of.get(&r.cause)).cloned();
+                let Some(from) = from else { continue };
+                if from != to && !plan.edges.iter().any(|e| e.from == from && e.to == to && e.rule == r.rule) {
+                    plan.edges.push(PlanEdge { from, to: to.clone(), label: r.label, rule: r.rule, relation: r.relation });
+                }
+            }
+        }
+        if assume.is_none() && request.seed_diff.is_none() {
+            plan.notes.push("no obligation is derived before an edit: pass `assume` (e.g. MMS) to plan for a kind of change".into());
+        }
+        Ok(plan)
+    }
+}
+
+/// The node of `block`, added when new.
+fn add_node(
+    plan: &mut PlanGraph,
+    node_of: &mut FxHashMap<String, String>,
+    block: SymbolRow,
+    instruction: String,
+    status: PlanStatus,
+    seed: bool,
+) -> String {
+    if let Some(id) = node_of.get(&block.qualified_name) {
+        return id.clone();
+    }
+    let id = format!("n{}", plan.nodes.len() + 1);
+    node_of.insert(block.qualified_name.clone(), id.clone());
+    plan.nodes.push(PlanNode { id: id.clone(), block, instruction, status, seed });
+    id
+}
+
+/// What a block is to the change that reaches it by `relation`.
+fn relation_noun(relation: &str) -> &'static str {
+    match relation {
+        "CalledBy" => "caller",
+        "Overrides" => "base method",
+        "OverriddenBy" => "override",
+        "UsedBy" => "user",
+        "ConstructedBy" => "constructor",
+        "BaseClassOf" => "subclass",
+        "DerivedClassOf" => "base class",
+        "InstantiatedBy" => "instantiation site",
+        "ImportedBy" => "user of the import",
+        _ => "dependant",
+    }
 }

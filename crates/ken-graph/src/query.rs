@@ -53,6 +53,11 @@ pub struct Hit {
     pub resolution: Resolution,
     /// Where the edge was written: the call site, import or base-class list.
     pub site: Site,
+    /// The symbol at the edge's other end: the queried one, or the hit one
+    /// step nearer to it (how a deeper hit was reached).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub via: i64,
 }
 
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
@@ -208,7 +213,7 @@ impl<'s> Graph<'s> {
                     break 'walk;
                 }
                 let Some(symbol) = self.symbol(next)? else { continue };
-                hits.push(hit(symbol, d + 1, &edge, direction));
+                hits.push(hit(symbol, d + 1, &edge, direction, id));
                 queue.push_back((next, d + 1));
             }
         }
@@ -303,6 +308,7 @@ impl<'s> Graph<'s> {
                 relation,
                 resolution: e.resolution,
                 site: Site { path: e.path.clone(), line: e.line, col: e.col },
+                via: root.id,
             });
         }
         hits.sort_by(|a, b| (&a.site.path, a.site.line, a.site.col).cmp(&(&b.site.path, b.site.line, b.site.col)));
@@ -355,7 +361,7 @@ impl<'s> Graph<'s> {
         while at != from.id {
             let Some((p, edge)) = prev.get(&at).cloned() else { break };
             if let Some(symbol) = self.symbol(at)? {
-                chain.push((symbol, edge));
+                chain.push((symbol, edge, p));
             }
             at = p;
             depth += 1;
@@ -368,9 +374,9 @@ impl<'s> Graph<'s> {
             chain
                 .into_iter()
                 .enumerate()
-                .map(|(i, (symbol, edge))| {
+                .map(|(i, (symbol, edge, via))| {
                     let relation = edge.relation.label().to_string();
-                    Hit { symbol, depth: i as u32 + 1, relation, resolution: edge.resolution, site: site(&edge) }
+                    Hit { symbol, depth: i as u32 + 1, relation, resolution: edge.resolution, site: site(&edge), via }
                 })
                 .collect(),
         ))
@@ -566,10 +572,10 @@ fn site(e: &EdgeRow) -> Site {
     Site { path: e.path.clone(), line: e.line, col: e.col }
 }
 
-fn hit(symbol: SymbolRow, depth: u32, edge: &EdgeRow, direction: Direction) -> Hit {
+fn hit(symbol: SymbolRow, depth: u32, edge: &EdgeRow, direction: Direction, via: i64) -> Hit {
     let relation = match direction {
         Direction::Incoming => edge.relation.inverse_name(),
         Direction::Outgoing => edge.relation.label(),
     };
-    Hit { symbol, depth, relation: relation.to_string(), resolution: edge.resolution, site: site(edge) }
+    Hit { symbol, depth, relation: relation.to_string(), resolution: edge.resolution, site: site(edge), via }
 }

@@ -49,6 +49,7 @@ pub fn router(engine: Arc<Engine>) -> Router {
         .route("/api/v1/search", post(search))
         .route("/api/v1/locate", post(locate))
         .route("/api/v1/impact", post(impact))
+        .route("/api/v1/plan", post(plan))
         .route("/api/v1/ask", post(ask))
         .route("/api/v1/plan-search", post(plan_search))
         .route("/api/v1/symbols", get(symbols))
@@ -142,6 +143,13 @@ async fn impact(State(state): State<AppState>, ApiJson(request): ApiJson<ImpactR
         return ApiError::from(e).into_response();
     }
     respond(run(&state, move |e| e.impact(&request)).await)
+}
+
+async fn plan(State(state): State<AppState>, ApiJson(request): ApiJson<PlanRequest>) -> Response {
+    if let Err(e) = request.validate() {
+        return ApiError::from(e).into_response();
+    }
+    respond(run(&state, move |e| e.plan(&request)).await)
 }
 
 /// Generation outlasts a search: an answer gets at least this long.

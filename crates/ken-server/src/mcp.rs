@@ -91,6 +91,14 @@ impl KenMcp {
         self.call(move |e| e.impact(&request)).await
     }
 
+    #[tool(description = "CodePlan's plan graph for a change: give the instruction and the blocks to edit \
+        (`seeds`: qualified names or PATH:LINE) with the kind of change they will get (`assume`: MMS for a signature, \
+        MMB for a body, DM for a deletion…), or the edits already made (`seed_diff`, as for `impact`). Returns nodes \
+        ⟨block, instruction, status⟩ in plan order and edges carrying the rule that made each obligation.")]
+    async fn plan(&self, Parameters(request): Parameters<PlanRequest>) -> ToolResult {
+        self.call(move |e| e.plan(&request)).await
+    }
+
     #[tool(description = "Ask a question about the code: the language model answers from retrieved code and \
         cites path:start-end for each claim; citations to lines it was not shown are removed and counted. Returns the \
         answer, its citations, the code it read (context) and notes. Without a configured model, returns the retrieved \

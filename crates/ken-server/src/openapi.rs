@@ -20,12 +20,14 @@ pub fn document() -> Value {
     let reindex_request = req(requests.subschema_for::<ReindexRequest>());
     let locate_request = req(requests.subschema_for::<LocateRequest>());
     let impact_request = req(requests.subschema_for::<ImpactRequest>());
+    let plan_graph_request = req(requests.subschema_for::<PlanRequest>());
     let ask_request = req(requests.subschema_for::<AskRequest>());
     let plan_request = req(requests.subschema_for::<PlanSearchRequest>());
     let pipeline = responses.subschema_for::<ken_engine::api::PipelineResponse>().to_value();
     let search = responses.subschema_for::<ken_engine::api::SearchResponse>().to_value();
     let located = responses.subschema_for::<ken_engine::api::LocateResponse>().to_value();
     let impacted = responses.subschema_for::<ImpactResponse>().to_value();
+    let plan_graph = responses.subschema_for::<PlanGraph>().to_value();
     let answered = responses.subschema_for::<AskResponse>().to_value();
     let planned = responses.subschema_for::<PlanSearchResponse>().to_value();
     let symbols = responses.subschema_for::<Vec<ken_engine::api::SymbolRow>>().to_value();
@@ -74,6 +76,13 @@ pub fn document() -> Value {
         "responses": { "200": ok(&impacted), "413": err("Body too large"), "415": err("Body is not JSON") },
     });
     errors(&mut impact);
+    let mut plan_op = json!({
+        "summary": "CodePlan's plan graph: seed blocks (or edits already made) and the obligations the may-impact rules derive from them",
+        "operationId": "plan",
+        "requestBody": body(&plan_graph_request),
+        "responses": { "200": ok(&plan_graph), "413": err("Body too large"), "415": err("Body is not JSON") },
+    });
+    errors(&mut plan_op);
     let mut ask = json!({
         "summary": "A question answered by the language model from retrieved code, each claim cited as path:start-end (citations checked against the index); without a model, the retrieved code and a note",
         "operationId": "ask",
@@ -135,6 +144,7 @@ pub fn document() -> Value {
             "/api/v1/search": { "post": plain },
             "/api/v1/locate": { "post": locate },
             "/api/v1/impact": { "post": impact },
+            "/api/v1/plan": { "post": plan_op },
             "/api/v1/ask": { "post": ask },
             "/api/v1/plan-search": { "post": plan },
             "/api/v1/symbols": { "get": find },

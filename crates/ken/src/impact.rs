@@ -6,7 +6,7 @@
 use anyhow::{Context as _, Result};
 use clap::Args;
 use ken_engine::Engine;
-use ken_engine::api::{ImpactRequest, ImpactResponse};
+use ken_engine::api::{ImpactRequest, ImpactResponse, PlanGraph, PlanRequest, PlanStatus};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -85,6 +85,76 @@ pub fn render(response: &ImpactResponse) -> String {
             let depth = if r.depth > 1 { format!(", {} steps", r.depth) } else { String::new() };
             let _ = writeln!(out, "      {} of {} {} (at {}:{}{depth})", r.rule, r.label, r.cause, r.site.path, r.site.line);
         }
+    }
+    out
+}
+
+#[derive(Args)]
+pub struct PlanArgs {
+    /// What to change, in words.
+    #[arg(required = true)]
+    instruction: Vec<String>,
+    /// A block to edit: qualified name, unique plain name, or PATH:LINE (repeatable).
+    #[arg(long = "seed", value_name = "SYMBOL")]
+    seeds: Vec<String>,
+    /// The kind of change the seeds will get (MMS, MMB, DM, MF, …), so
+    /// their derived obligations are planned before the edit.
+    #[arg(long, value_name = "LABEL")]
+    assume: Option<String>,
+    /// Seed with the edits already made: the working tree against HEAD (or --diff REV, or --staged).
+    #[arg(long)]
+    seed_diff: bool,
+    /// With --seed-diff: compare against this revision.
+    #[arg(long, value_name = "REV", requires = "seed_diff")]
+    diff: Option<String>,
+    /// With --seed-diff: the staged files.
+    #[arg(long, requires = "seed_diff")]
+    staged: bool,
+    /// Follow each relation this many steps (1 to 8).
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    depth: u32,
+    #[arg(long, value_parser = ["text", "json", "dot"], default_value = "text")]
+    format: String,
+}
+
+pub fn plan(cwd: &Path, index_dir: Option<PathBuf>, args: PlanArgs) -> Result<()> {
+    let options = crate::read::engine_options(&crate::read::index_dir_of(cwd, index_dir), cwd)?;
+    let engine = Engine::open(options)?;
+    let seed_diff = args.seed_diff.then(|| ImpactRequest { rev: args.diff.clone(), staged: args.staged, ..Default::default() });
+    let request = PlanRequest {
+        instruction: args.instruction.join(" "),
+        seeds: args.seeds.clone(),
+        assume: args.assume.clone(),
+        seed_diff,
+        depth: Some(args.depth),
+    };
+    let graph = engine.plan(&request)?;
+    match args.format.as_str() {
+        "json" => println!("{}", serde_json::to_string_pretty(&graph)?),
+        "dot" => print!("{}", graph.to_dot()),
+        _ => print!("{}", render_plan(&graph)),
+    }
+    for note in &graph.notes {
+        eprintln!("note: {note}");
+    }
+    Ok(())
+}
+
+/// Nodes in plan order with their status and instruction, then the edges.
+pub fn render_plan(graph: &PlanGraph) -> String {
+    let mut out = String::new();
+    for n in &graph.nodes {
+        let status = match n.status {
+            PlanStatus::Pending => "pending",
+            PlanStatus::Completed => "done",
+        };
+        let seed = if n.seed { " (seed)" } else { "" };
+        let b = &n.block;
+        let _ = writeln!(out, "{:>3}  [{status}]{seed}  {}:{}-{}  {} {}", n.id, b.path, b.start_line, b.end_line, b.kind, b.qualified_name);
+        let _ = writeln!(out, "       {}", n.instruction);
+    }
+    for e in &graph.edges {
+        let _ = writeln!(out, "  {} -> {}  {} {}", e.from, e.to, e.label, e.rule);
     }
     out
 }

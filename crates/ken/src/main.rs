@@ -60,6 +60,9 @@ enum Command {
     /// that may have to change with it, each with the relation that reaches
     /// it (`Rel(D, M, CalledBy)`): the working tree against HEAD by default.
     Impact(impact::ImpactArgs),
+    /// CodePlan's plan graph: seed blocks (or edits already made) and the
+    /// obligations the may-impact rules derive from them, as text, JSON or DOT.
+    Plan(impact::PlanArgs),
     /// Serve the HTTP API (hybrid search, symbols, graph, status; OpenAPI at /openapi.json).
     Serve(serve::ServeArgs),
     /// Serve MCP over stdio, for coding agents (search, hybrid_search, symbol, callers, …).
@@ -193,6 +196,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Ask(args) => ask::run(&cwd, cli.index_dir, args),
         Command::PlanSearch(args) => plan_search::run(&cwd, cli.index_dir, args),
         Command::Impact(args) => impact::run(&cwd, cli.index_dir, args),
+        Command::Plan(args) => impact::plan(&cwd, cli.index_dir, args),
         Command::Serve(args) => serve::serve(&cwd, cli.index_dir, args),
         Command::Mcp(args) => serve::mcp(&cwd, cli.index_dir, args),
     }

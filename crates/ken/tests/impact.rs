@@ -195,3 +195,69 @@ fn agents_send_both_versions_over_http_and_mcp() {
     let bad = mcp.call("impact", json!({"rev": "--output=/tmp/x"}));
     assert_eq!(bad["error"]["data"]["field"], "rev", "{bad}");
 }
+
+/// `ken plan`: seeds named with the kind of change they will get, or the
+/// edits already made, and the obligations derived from them; a two-step
+/// obligation hangs from the block it was reached through.
+#[test]
+fn the_plan_graph_from_seeds_and_from_edits() {
+    let repo = shop();
+    let plan = |args: &[&str]| {
+        let out = repo.ken(args);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    expect![[r#"
+         n1  [pending] (seed)  shop/cart.py:8-9  method shop.cart.Cart.total
+               add a discount to the total
+         n2  [pending]  shop/cart.py:16-17  method shop.cart.GiftCart.total
+               Update for the change to shop.cart.Cart.total (signature of method modified, MMS): this block is its override
+         n3  [pending]  shop/checkout.py:5-9  function shop.checkout.checkout
+               Update for the change to shop.cart.Cart.total (signature of method modified, MMS): this block is its caller
+          n1 -> n2  MMS Rel(D, M, OverriddenBy)
+          n1 -> n3  MMS Rel(D, M, CalledBy)
+    "#]]
+    .assert_eq(&plan(&["plan", "add a discount to the total", "--seed", "Cart.total", "--assume", "MMS"]));
+    expect![[r#"
+        digraph plan {
+          rankdir=LR;
+          node [shape=box, fontname="monospace"];
+          n1 [label="shop.prices.price_of\nshop/prices.py:1\nadd a discount", style=bold];
+          n2 [label="shop.cart.Cart.total\nshop/cart.py:8\nUpdate for the change to shop.prices.price_of (signature of method modified, MMS): this block is its caller", style=bold];
+          n1 -> n2 [label="MMS Rel(D, M, CalledBy)"];
+        }
+    "#]]
+    .assert_eq(&plan(&["plan", "add a discount", "--seed", "shop/prices.py:1", "--assume", "MMS", "--format", "dot"]));
+
+    edit(&repo, "shop/cart.py", "def total(self, tax):\n        return sum", "def total(self, tax, discount=0):\n        return sum");
+    let graph: Value = serde_json::from_str(&plan(&["plan", "add a discount", "--seed-diff", "--depth", "2", "--format", "json"])).unwrap();
+    let lines: Vec<String> = graph["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| {
+            format!("{} {} {}", n["id"].as_str().unwrap(), n["status"].as_str().unwrap(), n["block"]["qualified_name"].as_str().unwrap())
+        })
+        .chain(
+            graph["edges"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|e| format!("{} -> {} {}", e["from"].as_str().unwrap(), e["to"].as_str().unwrap(), e["rule"].as_str().unwrap())),
+        )
+        .collect();
+    expect![[r#"
+        n1 completed shop.cart.Cart.total
+        n2 pending shop.cart.GiftCart.total
+        n3 pending shop.checkout.checkout
+        n4 pending shop.checkout.receipt
+        n1 -> n2 Rel(D, M, OverriddenBy)
+        n1 -> n3 Rel(D, M, CalledBy)
+        n3 -> n4 Rel(D, M, CalledBy)
+    "#]]
+    .assert_eq(&(lines.join("\n") + "\n"));
+
+    let bad = repo.ken(&["plan", "x", "--seed", "Cart.total", "--assume", "XYZ"]);
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("must be a change label"), "{bad:?}");
+}

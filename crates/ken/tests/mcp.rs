@@ -17,8 +17,10 @@ fn an_agent_session() {
     let tools = mcp.request("tools/list", json!({}));
     let mut names: Vec<&str> = tools["result"]["tools"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
     names.sort_unstable();
-    expect!["ask callees callers find_symbols hybrid_search impact index_status locate plan_search refs reindex search subclasses symbol"]
-        .assert_eq(&names.join(" "));
+    expect![
+        "ask callees callers find_symbols hybrid_search impact index_status locate plan plan_search refs reindex search subclasses symbol"
+    ]
+    .assert_eq(&names.join(" "));
     for tool in tools["result"]["tools"].as_array().unwrap() {
         assert!(tool["inputSchema"]["type"] == "object", "{tool}");
         assert!(tool["description"].as_str().is_some_and(|d| d.len() > 20), "{tool}");

@@ -97,6 +97,10 @@ fn bad_requests_get_4xx_json_naming_the_field() {
         ("POST", "/api/v1/impact", json, r#"{"depth": 9}"#),
         ("POST", "/api/v1/impact", json, r#"{"staged": true, "files": [{"path": "a.py", "before": "", "after": "x = 1"}]}"#),
         ("POST", "/api/v1/impact", json, r#"{"files": [{"path": "a.py", "before": ""}]}"#),
+        ("POST", "/api/v1/plan", json, r#"{"instruction": "x"}"#),
+        ("POST", "/api/v1/plan", json, r#"{"instruction": " ", "seeds": ["a"]}"#),
+        ("POST", "/api/v1/plan", json, r#"{"instruction": "x", "seeds": ["a"], "assume": "ZZ"}"#),
+        ("POST", "/api/v1/plan", json, r#"{"instruction": "x", "seed_diff": {"depth": 0}}"#),
         ("POST", "/api/v1/ask", json, r#"{"question": " "}"#),
         ("POST", "/api/v1/ask", json, r#"{"question": "x", "k": 0}"#),
         ("POST", "/api/v1/ask", json, r#"{"question": "x", "max_tokens": 100000}"#),
@@ -214,6 +218,14 @@ fn bad_requests_get_4xx_json_naming_the_field() {
           400 invalid_field files
         POST /api/v1/impact {"files": [{"path": "a.py", "before": ""}]}
           400 invalid_field files[0].after
+        POST /api/v1/plan {"instruction": "x"}
+          400 invalid_field seeds
+        POST /api/v1/plan {"instruction": " ", "seeds": ["a"]}
+          400 invalid_field instruction
+        POST /api/v1/plan {"instruction": "x", "seeds": ["a"], "assume": "ZZ"}
+          400 invalid_field assume
+        POST /api/v1/plan {"instruction": "x", "seed_diff": {"depth": 0}}
+          400 invalid_field depth
         POST /api/v1/ask {"question": " "}
           400 invalid_field question
         POST /api/v1/ask {"question": "x", "k": 0}
@@ -372,6 +384,7 @@ fn symbols_graph_status_and_openapi() {
         /api/v1/search
         /api/v1/locate
         /api/v1/impact
+        /api/v1/plan
         /api/v1/ask
         /api/v1/plan-search
         /api/v1/symbols
