@@ -664,8 +664,8 @@ pub struct ImpactReason {
     /// Beyond one step: the impacted block it was reached through.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub through: Option<String>,
-    /// Where the edge was written (the call, the use, the base-class list).
-    pub site: ken_graph::Site,
+    /// Where the edges were written (each call, use, or base-class list), in source order.
+    pub sites: Vec<ken_graph::Site>,
 }
 
 /// `POST /api/v1/plan`: CodePlan's plan graph for a change. Seeds are

@@ -196,6 +196,7 @@ fn impacted_blocks(store: &Store, changes: &[FileChange], depth: u32) -> Result<
                 }
             };
             for hit in hits {
+                let sites = edge_sites(store, &hit, rule.rel)?;
                 let block = blocks.entry(hit.symbol.id).or_insert_with(|| ImpactedBlock {
                     changed: changed.contains(&hit.symbol.qualified_name.as_str()),
                     symbol: hit.symbol.clone(),
@@ -204,19 +205,28 @@ fn impacted_blocks(store: &Store, changes: &[FileChange], depth: u32) -> Result<
                 });
                 block.depth = block.depth.min(hit.depth);
                 let known =
-                    block.reasons.iter().any(|r| r.label == change.label && r.cause == change.symbol && r.relation == rule.rel.name());
-                if !known {
-                    // A deeper hit names the block it was reached through.
-                    let through = if hit.depth > 1 { store.symbol_by_id(hit.via)?.map(|s| s.qualified_name) } else { None };
-                    block.reasons.push(ImpactReason {
-                        through,
-                        label: change.label,
-                        cause: change.symbol.clone(),
-                        rule: rule.notation(change.label),
-                        relation: rule.rel.name().to_string(),
-                        depth: hit.depth,
-                        site: hit.site.clone(),
-                    });
+                    block.reasons.iter_mut().find(|r| r.label == change.label && r.cause == change.symbol && r.relation == rule.rel.name());
+                match known {
+                    Some(reason) => {
+                        for site in sites {
+                            if !reason.sites.iter().any(|s| s.path == site.path && s.line == site.line) {
+                                reason.sites.push(site);
+                            }
+                        }
+                    }
+                    None => {
+                        // A deeper hit names the block it was reached through.
+                        let through = if hit.depth > 1 { store.symbol_by_id(hit.via)?.map(|s| s.qualified_name) } else { None };
+                        block.reasons.push(ImpactReason {
+                            through,
+                            label: change.label,
+                            cause: change.symbol.clone(),
+                            rule: rule.notation(change.label),
+                            relation: rule.rel.name().to_string(),
+                            depth: hit.depth,
+                            sites,
+                        });
+                    }
                 }
             }
         }
@@ -224,6 +234,26 @@ fn impacted_blocks(store: &Store, changes: &[FileChange], depth: u32) -> Result<
     let mut out: Vec<ImpactedBlock> = blocks.into_values().collect();
     out.sort_by(|a, b| (a.depth, &a.symbol.path, a.symbol.start_line).cmp(&(b.depth, &b.symbol.path, b.symbol.start_line)));
     Ok(out)
+}
+
+/// Every place the hit's block meets the symbol it was reached from (a
+/// caller may call it three times), in source order; the walk reports one.
+fn edge_sites(store: &Store, hit: &Hit, rel: Rel) -> Result<Vec<Site>, Error> {
+    let (relation, incoming) = rel.edge();
+    let relations: &[Relation] = if relation == Relation::Calls { &[Relation::Calls, Relation::Instantiates] } else { &[relation] };
+    let edges = if hit.via == 0 {
+        Vec::new()
+    } else if incoming {
+        store.edges_to(hit.via, relations)?.into_iter().filter(|e| e.src == hit.symbol.id).collect()
+    } else {
+        store.edges_from(hit.via, relations)?.into_iter().filter(|e| e.dst == Some(hit.symbol.id)).collect()
+    };
+    let mut sites: Vec<Site> = edges.into_iter().map(|e| Site { path: e.path, line: e.line, col: e.col }).collect();
+    if sites.is_empty() {
+        sites.push(hit.site.clone());
+    }
+    sites.dedup_by(|a, b| a.path == b.path && a.line == b.line);
+    Ok(sites)
 }
 
 /// The uses of a name the index holds no symbol for.

@@ -83,7 +83,8 @@ pub fn render(response: &ImpactResponse) -> String {
         let _ = writeln!(out, "  {}:{}-{}  {} {}{changed}", s.path, s.start_line, s.end_line, s.kind, s.qualified_name);
         for r in &block.reasons {
             let depth = if r.depth > 1 { format!(", {} steps", r.depth) } else { String::new() };
-            let _ = writeln!(out, "      {} of {} {} (at {}:{}{depth})", r.rule, r.label, r.cause, r.site.path, r.site.line);
+            let sites: Vec<String> = r.sites.iter().map(|s| format!("{}:{}", s.path, s.line)).collect();
+            let _ = writeln!(out, "      {} of {} {} (at {}{depth})", r.rule, r.label, r.cause, sites.join(", "));
         }
     }
     out

@@ -43,6 +43,8 @@ from shop.prices import legacy_price
 
 def checkout(items):
     cart = Cart()
+    if not items:
+        return cart.total(0)
     for i in items:
         cart.add(i)
     return cart.total(0.2)
@@ -94,7 +96,10 @@ fn render(response: &Value) -> String {
             .as_array()
             .unwrap()
             .iter()
-            .map(|r| format!("{} of {}@{}", r["rule"].as_str().unwrap(), r["label"].as_str().unwrap(), r["site"]["line"]))
+            .map(|r| {
+                let lines: Vec<String> = r["sites"].as_array().unwrap().iter().map(|s| s["line"].to_string()).collect();
+                format!("{} of {}@{}", r["rule"].as_str().unwrap(), r["label"].as_str().unwrap(), lines.join(","))
+            })
             .collect();
         lines.push(format!("  -> {} [{}]", b["symbol"]["qualified_name"].as_str().unwrap(), reasons.join("; ")));
     }
@@ -126,8 +131,8 @@ fn changes_in_the_working_tree_reach_callers_overrides_and_importers() {
             shop/cart.py MMB shop.cart.Cart.add
             shop/prices.py DM shop.prices.legacy_price
               -> shop.cart.GiftCart.total [Rel(D, M, OverriddenBy) of MMS@16]
-              -> shop.checkout.checkout [Rel(D, M, CalledBy) of MMS@9; Rel(D, M, CalledBy) of MMB@8]
-              -> shop.checkout.refund [Rel(D, M, CalledBy) of DM@17]
+              -> shop.checkout.checkout [Rel(D, M, CalledBy) of MMS@8,11; Rel(D, M, CalledBy) of MMB@10]
+              -> shop.checkout.refund [Rel(D, M, CalledBy) of DM@19]
         "#]],
     );
     // Two steps: the callers' callers too.
@@ -138,8 +143,8 @@ fn changes_in_the_working_tree_reach_callers_overrides_and_importers() {
             shop/cart.py MMS shop.cart.Cart.total
             shop/cart.py MMB shop.cart.Cart.add
               -> shop.cart.GiftCart.total [Rel(D, M, OverriddenBy) of MMS@16]
-              -> shop.checkout.checkout [Rel(D, M, CalledBy) of MMS@9; Rel(D, M, CalledBy) of MMB@8]
-              -> shop.checkout.receipt [Rel(D, M, CalledBy) of MMS@13; Rel(D, M, CalledBy) of MMB@13]
+              -> shop.checkout.checkout [Rel(D, M, CalledBy) of MMS@8,11; Rel(D, M, CalledBy) of MMB@10]
+              -> shop.checkout.receipt [Rel(D, M, CalledBy) of MMS@15; Rel(D, M, CalledBy) of MMB@15]
         "#]],
     );
 }
@@ -155,7 +160,7 @@ fn staged_files_and_files_against_the_index() {
         &["--staged"],
         expect![[r#"
             shop/checkout.py MI legacy_price
-              -> shop.checkout.refund [Rel(D, I, ImportedBy) of MI@17]
+              -> shop.checkout.refund [Rel(D, I, ImportedBy) of MI@19]
         "#]],
     );
     // Outside git, named files are compared with their indexed version.
@@ -212,7 +217,7 @@ fn the_plan_graph_from_seeds_and_from_edits() {
                add a discount to the total
          n2  [pending]  shop/cart.py:16-17  method shop.cart.GiftCart.total
                Update for the change to shop.cart.Cart.total (signature of method modified, MMS): this block is its override
-         n3  [pending]  shop/checkout.py:5-9  function shop.checkout.checkout
+         n3  [pending]  shop/checkout.py:5-11  function shop.checkout.checkout
                Update for the change to shop.cart.Cart.total (signature of method modified, MMS): this block is its caller
           n1 -> n2  MMS Rel(D, M, OverriddenBy)
           n1 -> n3  MMS Rel(D, M, CalledBy)
