@@ -192,6 +192,11 @@ fn impacted_blocks(store: &Store, changes: &[FileChange], depth: u32) -> Result<
                     for root in roots {
                         hits.extend(graph.follow(root, relation, incoming, depth)?.hits);
                     }
+                    // Calls the resolver could not bind (an untyped receiver) to
+                    // a name only this symbol has: they may be its callers too.
+                    if rule.rel == Rel::CalledBy && rule.target == Target::Symbol && store.symbols_by_name(&change.name)?.len() == 1 {
+                        hits.extend(loose_uses(store, &change.name, relation)?);
+                    }
                     hits
                 }
             };

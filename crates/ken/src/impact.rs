@@ -151,7 +151,7 @@ pub fn render_plan(graph: &PlanGraph) -> String {
         };
         let seed = if n.seed { " (seed)" } else { "" };
         let b = &n.block;
-        let _ = writeln!(out, "{:>3}  [{status}]{seed}  {}:{}-{}  {} {}", n.id, b.path, b.start_line, b.end_line, b.kind, b.qualified_name);
+        let _ = writeln!(out, "{}  [{status}]{seed}  {}:{}-{}  {} {}", n.id, b.path, b.start_line, b.end_line, b.kind, b.qualified_name);
         let _ = writeln!(out, "       {}", n.instruction);
     }
     for e in &graph.edges {

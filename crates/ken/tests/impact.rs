@@ -213,11 +213,11 @@ fn the_plan_graph_from_seeds_and_from_edits() {
         String::from_utf8(out.stdout).unwrap()
     };
     expect![[r#"
-         n1  [pending] (seed)  shop/cart.py:8-9  method shop.cart.Cart.total
+        n1  [pending] (seed)  shop/cart.py:8-9  method shop.cart.Cart.total
                add a discount to the total
-         n2  [pending]  shop/cart.py:16-17  method shop.cart.GiftCart.total
+        n2  [pending]  shop/cart.py:16-17  method shop.cart.GiftCart.total
                Update for the change to shop.cart.Cart.total (signature of method modified, MMS): this block is its override
-         n3  [pending]  shop/checkout.py:5-11  function shop.checkout.checkout
+        n3  [pending]  shop/checkout.py:5-11  function shop.checkout.checkout
                Update for the change to shop.cart.Cart.total (signature of method modified, MMS): this block is its caller
           n1 -> n2  MMS Rel(D, M, OverriddenBy)
           n1 -> n3  MMS Rel(D, M, CalledBy)
