@@ -190,7 +190,13 @@ fn impacted_blocks(store: &Store, changes: &[FileChange], depth: u32) -> Result<
                 } else {
                     let mut hits = Vec::new();
                     for root in roots {
-                        hits.extend(graph.follow(root, relation, incoming, depth)?.hits);
+                        let mut found = graph.follow(root.clone(), relation, incoming, depth)?.hits;
+                        if found.is_empty() && rule.rel == Rel::ConstructedBy {
+                            // A type without constructors (a Rust or Go struct) is
+                            // built where it is written out: its instantiations.
+                            found = graph.follow(root, Relation::Instantiates, true, depth)?.hits;
+                        }
+                        hits.extend(found);
                     }
                     // Calls the resolver could not bind (an untyped receiver) to
                     // a name only this symbol has: they may be its callers too.

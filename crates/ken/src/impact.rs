@@ -51,15 +51,7 @@ pub fn run(cwd: &Path, index_dir: Option<PathBuf>, args: ImpactArgs) -> Result<(
     }
     let request = ImpactRequest { rev: args.diff.clone(), staged: args.staged, paths, depth: Some(args.depth), files: Vec::new() };
     let response = engine.impact(&request)?;
-    if args.json {
-        println!("{}", serde_json::to_string_pretty(&response)?);
-    } else {
-        print!("{}", render(&response));
-        for note in &response.notes {
-            eprintln!("note: {note}");
-        }
-    }
-    Ok(())
+    crate::output::print_answer(args.json, &response, render, &response.notes)
 }
 
 /// The changes, then the impacted blocks with their reasons.

@@ -36,6 +36,19 @@ fn thousands(n: u64) -> String {
     out
 }
 
+/// Prints a command's answer: pretty JSON, or its text and then its notes on stderr.
+pub fn print_answer<T: Serialize>(json: bool, answer: &T, text: impl FnOnce(&T) -> String, notes: &[String]) -> anyhow::Result<()> {
+    if json {
+        println!("{}", serde_json::to_string_pretty(answer)?);
+    } else {
+        print!("{}", text(answer));
+        for note in notes {
+            eprintln!("note: {note}");
+        }
+    }
+    Ok(())
+}
+
 pub fn index_summary(s: &IndexSummary) -> String {
     let mut out = String::new();
     let by_lang: Vec<String> = s.files_by_language.iter().map(|(l, n)| format!("{l} {}", thousands(*n))).collect();

@@ -43,15 +43,7 @@ pub fn run(cwd: &Path, index_dir: Option<PathBuf>, args: PlanSearchArgs) -> Resu
         max_steps: Some(args.max_steps),
     };
     let response = engine.plan_search(&request)?;
-    if args.json {
-        println!("{}", serde_json::to_string_pretty(&response)?);
-    } else {
-        print!("{}", render(&response));
-        for note in &response.notes {
-            eprintln!("note: {note}");
-        }
-    }
-    Ok(())
+    crate::output::print_answer(args.json, &response, render, &response.notes)
 }
 
 /// The plan as text: each step, its fit, and its symbols with their places.

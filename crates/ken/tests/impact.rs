@@ -266,3 +266,30 @@ fn the_plan_graph_from_seeds_and_from_edits() {
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("must be a change label"), "{bad:?}");
 }
+
+/// A field added to a Rust struct reaches the places that write the struct
+/// out (it has no constructor to reach), and a changed signature its callers
+/// in other modules.
+#[test]
+fn rust_struct_fields_and_signatures() {
+    let repo = Repo::new(
+        "//- src/pool.rs\npub struct Pool {\n    pub size: usize,\n}\n\npub fn grow(pool: &mut Pool, by: usize) {\n    pool.size += by;\n}\n\
+         //- src/main.rs\nmod pool;\nuse pool::{grow, Pool};\n\nfn main() {\n    let mut p = Pool { size: 1 };\n    grow(&mut p, 2);\n}\n",
+    );
+    repo.write(".gitignore", ".kenning/\n");
+    git(&repo, &["init", "-q"]);
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "-qm", "pool"]);
+    assert!(repo.ken(&["index", "-q"]).status.success());
+    edit(&repo, "src/pool.rs", "    pub size: usize,\n", "    pub size: usize,\n    pub idle: usize,\n");
+    edit(&repo, "src/pool.rs", "by: usize)", "by: usize, limit: usize)");
+    check(
+        &repo,
+        &[],
+        expect![[r#"
+            src/pool.rs AF crate::pool::Pool::idle
+            src/pool.rs MMS crate::pool::grow
+              -> crate::main [Rel(D, C, ConstructedBy) of AF@5; Rel(D, M, CalledBy) of MMS@6]
+        "#]],
+    );
+}
