@@ -63,6 +63,13 @@ pub fn escapes(language: Language, signature: &str, old: (&str, u32), new: (&str
         globals.iter().map(String::as_str).chain(declared_global.iter().map(String::as_str)).collect()
     };
     let tail = tail_expression(language, new.0).map(|i| new.1 + i as u32);
+    let param_writes: Vec<(&String, Writes)> = params.iter().filter_map(|p| Some((p, Writes::new(p, true)?))).collect();
+    // Only the module's names the bodies mention: a file may define hundreds.
+    let global_writes: Vec<(&str, Writes)> = assignable
+        .iter()
+        .filter(|g| old.0.contains(**g) || new.0.contains(**g))
+        .filter_map(|g| Some((*g, Writes::new(g, false)?)))
+        .collect();
     let mut out: Vec<Escape> = Vec::new();
     let mut add = |kind, name: &str, line| {
         if !out.iter().any(|e| e.kind == kind && e.name == name) {
@@ -87,13 +94,13 @@ pub fn escapes(language: Language, signature: &str, old: (&str, u32), new: (&str
         for c in RECEIVER_WRITE.captures_iter(text) {
             add(EscapeKind::Field, &c[1], line);
         }
-        for p in &params {
-            if writes(text, p, true) {
+        for (p, test) in &param_writes {
+            if text.contains(p.as_str()) && test.matches(text) {
                 add(EscapeKind::Parameter, p, line);
             }
         }
-        for g in &assignable {
-            if writes(text, g, false) {
+        for (g, test) in &global_writes {
+            if text.contains(g) && test.matches(text) {
                 add(EscapeKind::Global, g, line);
             }
         }
@@ -106,23 +113,34 @@ fn with_newline(text: &str) -> String {
     if text.ends_with('\n') { text.to_string() } else { format!("{text}\n") }
 }
 
-/// Does `line` write to `name`: through a member, an index, a mutating call
-/// (`object`), or by assigning the name itself (a global, not a parameter,
-/// whose rebinding the caller never sees)?
-fn writes(line: &str, name: &str, object: bool) -> bool {
-    let name = regex::escape(name);
-    let pattern = if object {
-        format!(
-            r"(?:^|[^\w.])\*?{name}\s*(?:(?:\.|->)\s*\w+\s*|\[[^\]]*\]\s*)+(?:{ASSIGN})|(?:^|[^\w.]){name}\s*\.\s*(?:{MUTATORS})\s*\(|^\s*\*{name}\s*{ASSIGN}"
-        )
-    } else {
-        format!(r"(?:^|[^\w.])({name})\s*(?:{ASSIGN})")
-    };
-    let Ok(re) = Regex::new(&pattern) else { return false };
-    if object {
-        return re.is_match(line);
+/// A test of whether a line writes to `name`: through a member, an index,
+/// a mutating call (`object`), or by assigning the name itself (a global;
+/// not a parameter, whose rebinding the caller never sees). Compiled once
+/// per name, not per line.
+struct Writes {
+    re: Regex,
+    object: bool,
+}
+
+impl Writes {
+    fn new(name: &str, object: bool) -> Option<Writes> {
+        let name = regex::escape(name);
+        let pattern = if object {
+            format!(
+                r"(?:^|[^\w.])\*?{name}\s*(?:(?:\.|->)\s*\w+\s*|\[[^\]]*\]\s*)+(?:{ASSIGN})|(?:^|[^\w.]){name}\s*\.\s*(?:{MUTATORS})\s*\(|^\s*\*{name}\s*{ASSIGN}"
+            )
+        } else {
+            format!(r"(?:^|[^\w.])({name})\s*(?:{ASSIGN})")
+        };
+        Regex::new(&pattern).ok().map(|re| Writes { re, object })
     }
-    re.captures_iter(line).any(|c| c.get(1).is_some_and(|m| !DECLARES.is_match(&line[..m.start()])))
+
+    fn matches(&self, line: &str) -> bool {
+        if self.object {
+            return self.re.is_match(line);
+        }
+        self.re.captures_iter(line).any(|c| c.get(1).is_some_and(|m| !DECLARES.is_match(&line[..m.start()])))
+    }
 }
 
 /// Parameter names, without the receiver.
