@@ -143,6 +143,7 @@ pub fn classify(path: &str, language: Language, before: &str, after: &str) -> Ve
     let old = Version { text: before, analysis: miner.analyze(path, language, before, &budget) };
     let new = Version { text: after, analysis: miner.analyze(path, language, after, &budget) };
     let (old_keys, new_keys) = (old.keyed(), new.keyed());
+    let globals = new.globals();
     let mut changes = Vec::new();
     let change = |label, version: &Version<'_>, s: &Symbol, before: Option<LineRange>, after: Option<LineRange>| Change {
         label,
@@ -204,7 +205,7 @@ pub fn classify(path: &str, language: Language, before: &str, after: &str) -> Ve
                         (old_body, new_body)
                     };
                     let mut c = change(ChangeLabel::MMB, &new, b, spans.0, spans.1);
-                    c.escaping = escapes(language, &b.signature, (old_body, old_line), (new_body, new_line), &new.globals());
+                    c.escaping = escapes(language, &b.signature, (old_body, old_line), (new_body, new_line), &globals);
                     changes.push(c);
                 }
             }

@@ -21,19 +21,20 @@ pub enum Rel {
 }
 
 impl Rel {
-    /// The stored relation, and whether it is followed backwards (to its sources).
-    pub fn edge(self) -> (Relation, bool) {
+    /// The stored relations, and whether they are followed backwards (to their sources).
+    pub fn edge(self) -> (&'static [Relation], bool) {
         match self {
-            Rel::CalledBy => (Relation::Calls, true),
-            Rel::Overrides => (Relation::Overrides, false),
-            Rel::OverriddenBy => (Relation::Overrides, true),
-            Rel::UsedBy => (Relation::Uses, true),
-            Rel::ConstructedBy => (Relation::Construct, true),
+            // A class counts as called where it is instantiated.
+            Rel::CalledBy => (&[Relation::Calls, Relation::Instantiates], true),
+            Rel::Overrides => (&[Relation::Overrides], false),
+            Rel::OverriddenBy => (&[Relation::Overrides], true),
+            Rel::UsedBy => (&[Relation::Uses], true),
+            Rel::ConstructedBy => (&[Relation::Construct], true),
             // C is a base class of D where D derives from C: C's subclasses.
-            Rel::BaseClassOf => (Relation::DerivedClassOf, true),
-            Rel::DerivedClassOf => (Relation::DerivedClassOf, false),
-            Rel::InstantiatedBy => (Relation::Instantiates, true),
-            Rel::ImportedBy => (Relation::Imports, true),
+            Rel::BaseClassOf => (&[Relation::DerivedClassOf], true),
+            Rel::DerivedClassOf => (&[Relation::DerivedClassOf], false),
+            Rel::InstantiatedBy => (&[Relation::Instantiates], true),
+            Rel::ImportedBy => (&[Relation::Imports], true),
         }
     }
 
@@ -103,7 +104,7 @@ const CLASS_FAMILY: [Rule; 2] = [rule(D, C, Rel::BaseClassOf), rule(D, C, Rel::D
 /// The rules of `label`. MMB's apply only when the change modifies an
 /// escaping object: pass `escaping`.
 pub fn rules(label: ChangeLabel, escaping: bool) -> Vec<Rule> {
-    let mut out = match label {
+    match label {
         ChangeLabel::MMB if escaping => vec![rule(D, S, Rel::CalledBy)],
         ChangeLabel::MMB => vec![],
         ChangeLabel::MMS => vec![
@@ -144,9 +145,7 @@ pub fn rules(label: ChangeLabel, escaping: bool) -> Vec<Rule> {
         }
         ChangeLabel::AC | ChangeLabel::AI => vec![],
         ChangeLabel::DM => vec![rule(D, S, Rel::CalledBy), rule(D, S, Rel::Overrides), rule(D, S, Rel::OverriddenBy)],
-    };
-    out.dedup();
-    out
+    }
 }
 
 #[cfg(test)]

@@ -25,8 +25,15 @@ impl Engine {
     pub fn impact(&self, request: &ImpactRequest) -> Result<ImpactResponse, Error> {
         request.validate()?;
         let store = self.store()?;
+        let mut response = self.classified(request, &store)?;
+        response.impacted = impacted_blocks(&store, &response.changes, request.depth.unwrap_or(1))?;
+        Ok(response)
+    }
+
+    /// The change read and classified, nothing walked yet (`impacted` empty).
+    fn classified(&self, request: &ImpactRequest, store: &Store) -> Result<ImpactResponse, Error> {
         let mut notes = Vec::new();
-        let (base, versions) = self.versions(request, &store, &mut notes)?;
+        let (base, versions) = self.versions(request, store, &mut notes)?;
         let mut changes = Vec::new();
         for file in &versions {
             let Some(language) = ken_lang::detect(Path::new(&file.path)) else { continue };
@@ -36,11 +43,10 @@ impl Engine {
                 changes.push(FileChange { path: file.path.clone(), change, rules });
             }
         }
-        let impacted = impacted_blocks(&store, &changes, request.depth.unwrap_or(1))?;
         if changes.is_empty() {
             notes.push(format!("no change to a function, class, field or import in {} files compared", versions.len()));
         }
-        Ok(ImpactResponse { base, files: versions.into_iter().map(|f| f.path).collect(), changes, impacted, notes })
+        Ok(ImpactResponse { base, files: versions.into_iter().map(|f| f.path).collect(), changes, impacted: Vec::new(), notes })
     }
 
     /// The two versions of each changed file, and what the old ones were read from.
@@ -182,26 +188,26 @@ fn impacted_blocks(store: &Store, changes: &[FileChange], depth: u32) -> Result<
             let hits = if rule.rel == Rel::ImportedBy {
                 importers(store, path, change)?
             } else {
-                let (relation, incoming) = rule.rel.edge();
+                let (relations, incoming) = rule.rel.edge();
                 let roots = store.symbols_with_qualified_name(subject)?;
                 if roots.is_empty() && incoming && rule.target == Target::Symbol {
                     // Not in the index: its uses are unresolved edges naming it.
-                    loose_uses(store, &change.name, relation)?
+                    loose_uses(store, &change.name, relations)?
                 } else {
                     let mut hits = Vec::new();
                     for root in roots {
-                        let mut found = graph.follow(root.clone(), relation, incoming, depth)?.hits;
+                        let mut found = graph.follow(root.clone(), relations, incoming, depth)?.hits;
                         if found.is_empty() && rule.rel == Rel::ConstructedBy {
                             // A type without constructors (a Rust or Go struct) is
                             // built where it is written out: its instantiations.
-                            found = graph.follow(root, Relation::Instantiates, true, depth)?.hits;
+                            found = graph.follow(root, &[Relation::Instantiates], true, depth)?.hits;
                         }
                         hits.extend(found);
                     }
                     // Calls the resolver could not bind (an untyped receiver) to
                     // a name only this symbol has: they may be its callers too.
                     if rule.rel == Rel::CalledBy && rule.target == Target::Symbol && store.symbols_by_name(&change.name)?.len() == 1 {
-                        hits.extend(loose_uses(store, &change.name, relation)?);
+                        hits.extend(loose_uses(store, &change.name, relations)?);
                     }
                     hits
                 }
@@ -250,8 +256,7 @@ fn impacted_blocks(store: &Store, changes: &[FileChange], depth: u32) -> Result<
 /// Every place the hit's block meets the symbol it was reached from (a
 /// caller may call it three times), in source order; the walk reports one.
 fn edge_sites(store: &Store, hit: &Hit, rel: Rel) -> Result<Vec<Site>, Error> {
-    let (relation, incoming) = rel.edge();
-    let relations: &[Relation] = if relation == Relation::Calls { &[Relation::Calls, Relation::Instantiates] } else { &[relation] };
+    let (relations, incoming) = rel.edge();
     let edges = if hit.via == 0 {
         Vec::new()
     } else if incoming {
@@ -268,8 +273,7 @@ fn edge_sites(store: &Store, hit: &Hit, rel: Rel) -> Result<Vec<Site>, Error> {
 }
 
 /// The uses of a name the index holds no symbol for.
-fn loose_uses(store: &Store, name: &str, relation: Relation) -> Result<Vec<Hit>, Error> {
-    let relations: &[Relation] = if relation == Relation::Calls { &[Relation::Calls, Relation::Instantiates] } else { &[relation] };
+fn loose_uses(store: &Store, name: &str, relations: &[Relation]) -> Result<Vec<Hit>, Error> {
     let mut hits = Vec::new();
     for edge in store.loose_edges_named(name, relations)? {
         if let Some(symbol) = store.symbol_by_id(edge.src)? {
@@ -350,7 +354,7 @@ impl Engine {
             add_node(&mut plan, &mut node_of, block, request.instruction.clone(), PlanStatus::Pending, true);
         }
         if let Some(diff) = &request.seed_diff {
-            let made = self.impact(&ImpactRequest { depth: None, ..diff.clone() })?;
+            let made = self.classified(diff, &store)?;
             plan.notes.extend(made.notes);
             for c in made.changes {
                 match store.symbols_with_qualified_name(&c.change.symbol)?.into_iter().next() {

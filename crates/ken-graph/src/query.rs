@@ -253,13 +253,10 @@ impl<'s> Graph<'s> {
         Ok(out)
     }
 
-    /// The symbols `relation` reaches from `root`, backwards (`incoming`:
+    /// The symbols `relations` reach from `root`, backwards (`incoming`:
     /// who points at it) or forwards, up to `depth` steps.
-    pub fn follow(&self, root: SymbolRow, relation: Relation, incoming: bool, depth: u32) -> Result<Traversal, GraphError> {
+    pub fn follow(&self, root: SymbolRow, relations: &[Relation], incoming: bool, depth: u32) -> Result<Traversal, GraphError> {
         let direction = if incoming { Direction::Incoming } else { Direction::Outgoing };
-        // A class counts as called where it is instantiated.
-        let relations: &[Relation] =
-            if relation == Relation::Calls { &[Relation::Calls, Relation::Instantiates] } else { std::slice::from_ref(&relation) };
         self.walk(root, relations, direction, depth)
     }
 
