@@ -5,6 +5,8 @@
 //! that may have to change with it.
 
 mod classify;
+pub mod diagnostics;
+pub mod edit;
 mod escape;
 pub mod rules;
 

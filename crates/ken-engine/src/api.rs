@@ -724,7 +724,7 @@ impl PlanRequest {
 
 /// The plan graph: ⟨block, instruction, status⟩ nodes; each edge carries the
 /// relation that made its target an obligation.
-#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[derive(Clone, Debug, Default, Serialize, JsonSchema)]
 pub struct PlanGraph {
     pub nodes: Vec<PlanNode>,
     pub edges: Vec<PlanEdge>,
@@ -740,13 +740,32 @@ pub struct PlanNode {
     pub status: PlanStatus,
     /// A seed (given by the user or an edit already made), not derived.
     pub seed: bool,
+    /// Why the editor left it as it is, or failed (plan execution).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum PlanStatus {
     Pending,
+    /// Edited (or, for a seed diff, edited already).
     Completed,
+    /// Visited by the editor, which found nothing to change.
+    Unchanged,
+    /// The editor could not edit it (the note says why).
+    Failed,
+}
+
+impl PlanStatus {
+    pub fn name(self) -> &'static str {
+        match self {
+            PlanStatus::Pending => "pending",
+            PlanStatus::Completed => "done",
+            PlanStatus::Unchanged => "unchanged",
+            PlanStatus::Failed => "failed",
+        }
+    }
 }
 
 #[derive(Clone, Debug, Serialize, JsonSchema)]
@@ -769,6 +788,8 @@ impl PlanGraph {
             let style = match n.status {
                 PlanStatus::Pending => "style=bold",
                 PlanStatus::Completed => "style=filled, fillcolor=lightgrey",
+                PlanStatus::Unchanged => "style=dashed",
+                PlanStatus::Failed => "style=filled, fillcolor=lightpink",
             };
             let label =
                 format!("{}\\n{}:{}\\n{}", quote(&n.block.qualified_name), quote(&n.block.path), n.block.start_line, quote(&n.instruction));
@@ -780,4 +801,129 @@ impl PlanGraph {
         out.push_str("}\n");
         out
     }
+}
+
+/// `POST /api/v1/execute`: CodePlan's adaptive plan-and-execute loop
+/// (Algorithm 1). The plan's pending blocks are edited one by one in a
+/// scratch copy of the repository; each edit is classified and the
+/// obligations it derives join the plan; then an oracle (a type checker or
+/// compiler) is run, and its new errors seed further rounds. The result is
+/// a patch, written to the repository only with `apply`.
+#[derive(Clone, Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ExecuteRequest {
+    pub plan: PlanRequest,
+    /// Who edits a block (default `structural`).
+    #[serde(default)]
+    pub editor: EditorKind,
+    /// `plan` (default): obligations from the may-impact rules, then the
+    /// oracle; `repair`: the seeds and the oracle's errors only (CodePlan's
+    /// baseline without a plan).
+    #[serde(default)]
+    pub strategy: Strategy,
+    /// The oracle: `pyright`, `tsc`, `cargo`, `go` or `mypy`. Without one,
+    /// the plan is carried out unchecked.
+    #[serde(default)]
+    pub oracle: Option<String>,
+    /// An oracle command line run by `sh -c` in the scratch copy (the CLI's
+    /// `--oracle CMD`; never from the network).
+    #[serde(skip)]
+    pub oracle_command: Option<String>,
+    /// Rounds of repair after the first oracle run (0 to 10, default 3).
+    #[serde(default)]
+    pub rounds: Option<u32>,
+    /// Most block edits in one run (1 to 1000, default 200).
+    #[serde(default)]
+    pub max_edits: Option<u32>,
+    /// Write the patch to the repository's files.
+    #[serde(default)]
+    pub apply: bool,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum EditorKind {
+    /// Mechanical edits: an added or removed parameter carried to the calls
+    /// (a caller without the value takes it on as a parameter), a rename
+    /// carried to the calls, an override given its base method's signature.
+    #[default]
+    Structural,
+    /// The language model rewrites each block (ken-llm), with the block's
+    /// class sketched, the code it depends on and the edits that led to it.
+    Llm,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Strategy {
+    #[default]
+    Plan,
+    Repair,
+}
+
+/// The oracles known by name.
+pub const ORACLES: [&str; 5] = ["pyright", "tsc", "cargo", "go", "mypy"];
+
+impl ExecuteRequest {
+    pub fn validate(&self) -> Result<(), Error> {
+        self.plan.validate()?;
+        if let Some(oracle) = &self.oracle
+            && !ORACLES.contains(&oracle.as_str())
+        {
+            return Err(Error::invalid("oracle", format!("must be one of {} (got {oracle:?})", ORACLES.join(", "))));
+        }
+        if self.oracle.is_some() && self.oracle_command.is_some() {
+            return Err(Error::invalid("oracle", "give an oracle by name or a command, not both"));
+        }
+        check_range("rounds", self.rounds.map(|r| r as usize), 0, 10)?;
+        check_range("max_edits", self.max_edits.map(|r| r as usize), 1, 1000)?;
+        Ok(())
+    }
+}
+
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct ExecuteResponse {
+    /// The plan as carried out: every node's final status.
+    pub plan: PlanGraph,
+    /// The edits, in the order they were made.
+    pub edits: Vec<BlockEdit>,
+    /// Each oracle run: the first after the plan, then one per repair round.
+    pub rounds: Vec<OracleRound>,
+    /// The last oracle run found no error the change made; `None` without an oracle.
+    pub passed: Option<bool>,
+    /// A unified diff of every file changed, against the repository as it was read.
+    pub patch: String,
+    /// The files the patch changes.
+    pub files: Vec<String>,
+    /// The patch was written to the repository.
+    pub applied: bool,
+    /// The run's full log (nodes, prompts, replies, edits, oracle output), as JSON.
+    pub log: Option<String>,
+    pub notes: Vec<String>,
+}
+
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct BlockEdit {
+    /// The plan node edited.
+    pub node: String,
+    pub path: String,
+    pub symbol: String,
+    pub editor: EditorKind,
+    /// The edit, as a unified diff of the file.
+    pub diff: String,
+    /// Its atomic changes (`MMS f`), which derived the next obligations.
+    pub changes: Vec<String>,
+}
+
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct OracleRound {
+    pub round: u32,
+    pub command: String,
+    pub exit_code: Option<i32>,
+    /// Errors the repository did not have before the change.
+    pub errors: usize,
+    /// The first of them (up to 50).
+    pub diagnostics: Vec<ken_change::diagnostics::Diagnostic>,
+    /// Plan nodes these errors seeded.
+    pub seeded: Vec<String>,
 }

@@ -34,23 +34,30 @@ impl Engine {
     fn classified(&self, request: &ImpactRequest, store: &Store) -> Result<ImpactResponse, Error> {
         let mut notes = Vec::new();
         let (base, versions) = self.versions(request, store, &mut notes)?;
-        let mut changes = Vec::new();
-        for file in &versions {
-            let Some(language) = ken_lang::detect(Path::new(&file.path)) else { continue };
-            for change in classify(&file.path, language, &file.before, &file.after) {
-                let rules: Vec<String> =
-                    rules::rules(change.label, !change.escaping.is_empty()).iter().map(|r| r.notation(change.label)).collect();
-                changes.push(FileChange { path: file.path.clone(), change, rules });
-            }
-        }
+        Ok(self.classified_versions(&base, &versions, notes))
+    }
+
+    pub(crate) fn classified_versions(&self, base: &str, versions: &[FileVersions], mut notes: Vec<String>) -> ImpactResponse {
+        let changes = classify_files(versions);
         if changes.is_empty() {
             notes.push(format!("no change to a function, class, field or import in {} files compared", versions.len()));
         }
-        Ok(ImpactResponse { base, files: versions.into_iter().map(|f| f.path).collect(), changes, impacted: Vec::new(), notes })
+        ImpactResponse {
+            base: base.to_string(),
+            files: versions.iter().map(|f| f.path.clone()).collect(),
+            changes,
+            impacted: Vec::new(),
+            notes,
+        }
     }
 
     /// The two versions of each changed file, and what the old ones were read from.
-    fn versions(&self, request: &ImpactRequest, store: &Store, notes: &mut Vec<String>) -> Result<(String, Vec<FileVersions>), Error> {
+    pub(crate) fn versions(
+        &self,
+        request: &ImpactRequest,
+        store: &Store,
+        notes: &mut Vec<String>,
+    ) -> Result<(String, Vec<FileVersions>), Error> {
         if !request.files.is_empty() {
             return Ok(("request".into(), request.files.clone()));
         }
@@ -120,6 +127,20 @@ impl Engine {
     }
 }
 
+/// Each file's atomic changes, with Table 1's rules for each.
+pub(crate) fn classify_files(versions: &[FileVersions]) -> Vec<FileChange> {
+    let mut changes = Vec::new();
+    for file in versions {
+        let Some(language) = ken_lang::detect(Path::new(&file.path)) else { continue };
+        for change in classify(&file.path, language, &file.before, &file.after) {
+            let rules: Vec<String> =
+                rules::rules(change.label, !change.escaping.is_empty()).iter().map(|r| r.notation(change.label)).collect();
+            changes.push(FileChange { path: file.path.clone(), change, rules });
+        }
+    }
+    changes
+}
+
 /// Files named by `paths` (files, or directories holding indexed files).
 fn expand_paths(store: &Store, paths: &[String]) -> Result<Vec<String>, Error> {
     let indexed: Vec<String> = store.file_paths()?.into_iter().map(|(_, p)| p).collect();
@@ -155,7 +176,7 @@ fn read_text(path: &Path, name: &str, notes: &mut Vec<String>) -> Option<String>
     }
 }
 
-fn git(root: &Path, args: &[&str]) -> Result<String, String> {
+pub(crate) fn git(root: &Path, args: &[&str]) -> Result<String, String> {
     let out = Command::new("git")
         .arg("-C")
         .arg(root)
@@ -169,7 +190,7 @@ fn git(root: &Path, args: &[&str]) -> Result<String, String> {
     Ok(String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
-fn split_z(text: &str) -> Vec<String> {
+pub(crate) fn split_z(text: &str) -> Vec<String> {
     text.split('\0').filter(|p| !p.is_empty()).map(str::to_string).collect()
 }
 
@@ -323,11 +344,22 @@ impl Engine {
     pub fn plan(&self, request: &PlanRequest) -> Result<PlanGraph, Error> {
         request.validate()?;
         let store = self.store()?;
-        let graph = Graph::new(&store);
+        Ok(self.plan_state(request, &store, true)?.0.plan)
+    }
+
+    /// The plan's seeds, and (when `derive`) the obligations they derive;
+    /// also the seed changes already made, with both versions of their files.
+    pub(crate) fn plan_state(
+        &self,
+        request: &PlanRequest,
+        store: &Store,
+        derive: bool,
+    ) -> Result<(PlanState, Vec<FileChange>, Vec<FileVersions>), Error> {
+        let graph = Graph::new(store);
         let assume = request.assume.as_deref().and_then(ChangeLabel::parse);
-        let mut plan = PlanGraph { nodes: Vec::new(), edges: Vec::new(), notes: Vec::new() };
-        let mut node_of: FxHashMap<String, String> = FxHashMap::default();
+        let mut state = PlanState::default();
         let mut changes: Vec<FileChange> = Vec::new();
+        let mut made = Vec::new();
         for seed in &request.seeds {
             let block = graph.resolve(&SymbolRef::parse(seed))?;
             if let Some(label) = assume {
@@ -351,17 +383,19 @@ impl Engine {
                 let rules = rules::rules(label, true).iter().map(|r| r.notation(label)).collect();
                 changes.push(FileChange { path: block.path.clone(), change, rules });
             }
-            add_node(&mut plan, &mut node_of, block, request.instruction.clone(), PlanStatus::Pending, true);
+            state.add_node(block, request.instruction.clone(), PlanStatus::Pending, true);
         }
         if let Some(diff) = &request.seed_diff {
-            let made = self.classified(diff, &store)?;
-            plan.notes.extend(made.notes);
-            for c in made.changes {
+            let mut notes = Vec::new();
+            let (_, versions) = self.versions(diff, store, &mut notes)?;
+            let classified = self.classified_versions("", &versions, notes);
+            state.plan.notes.extend(classified.notes);
+            for c in classified.changes {
                 match store.symbols_with_qualified_name(&c.change.symbol)?.into_iter().next() {
                     Some(block) => {
-                        add_node(&mut plan, &mut node_of, block, request.instruction.clone(), PlanStatus::Completed, true);
+                        state.add_node(block, request.instruction.clone(), PlanStatus::Completed, true);
                     }
-                    None if c.change.kind.is_some() => plan.notes.push(format!(
+                    None if c.change.kind.is_some() => state.plan.notes.push(format!(
                         "{} ({}) is not in the index yet: what it impacts is listed without it (run `ken index`)",
                         c.change.symbol, c.change.label
                     )),
@@ -369,8 +403,50 @@ impl Engine {
                 }
                 changes.push(c);
             }
+            made = versions;
         }
-        for block in impacted_blocks(&store, &changes, request.depth.unwrap_or(1))? {
+        if derive {
+            state.derive(store, &changes, request.depth.unwrap_or(1))?;
+        }
+        if assume.is_none() && request.seed_diff.is_none() {
+            state.plan.notes.push("no obligation is derived before an edit: pass `assume` (e.g. MMS) to plan for a kind of change".into());
+        }
+        Ok((state, changes, made))
+    }
+}
+
+/// A plan graph being built: its nodes by block, and why each derived one
+/// is there.
+#[derive(Default)]
+pub(crate) struct PlanState {
+    pub plan: PlanGraph,
+    node_of: FxHashMap<String, String>,
+    /// The reasons that made each derived node an obligation, by node id.
+    pub causes: FxHashMap<String, Vec<ImpactReason>>,
+}
+
+impl PlanState {
+    /// The node of `block`, added when new.
+    pub fn add_node(&mut self, block: SymbolRow, instruction: String, status: PlanStatus, seed: bool) -> String {
+        if let Some(id) = self.node_of.get(&block.qualified_name) {
+            return id.clone();
+        }
+        let id = format!("n{}", self.plan.nodes.len() + 1);
+        self.node_of.insert(block.qualified_name.clone(), id.clone());
+        self.plan.nodes.push(PlanNode { id: id.clone(), block, instruction, status, seed, note: None });
+        id
+    }
+
+    pub fn node_mut(&mut self, id: &str) -> Option<&mut PlanNode> {
+        self.plan.nodes.iter_mut().find(|n| n.id == id)
+    }
+
+    /// The obligations `changes` derive: a node for each impacted block
+    /// (new ones pending), an edge from its cause. Returns the nodes that
+    /// gained a reason, in plan order.
+    pub fn derive(&mut self, store: &Store, changes: &[FileChange], depth: u32) -> Result<Vec<String>, Error> {
+        let mut touched = Vec::new();
+        for block in impacted_blocks(store, changes, depth)? {
             let first = &block.reasons[0];
             let instruction = format!(
                 "Update for the change to {} ({}, {}): this block is its {}",
@@ -380,38 +456,24 @@ impl Engine {
                 relation_noun(&first.relation)
             );
             let reasons = block.reasons.clone();
-            let to = add_node(&mut plan, &mut node_of, block.symbol, instruction, PlanStatus::Pending, false);
+            let to = self.add_node(block.symbol, instruction, PlanStatus::Pending, false);
             for r in reasons {
-                let from = r.through.as_ref().and_then(|t| node_of.get(t)).or_else(|| node_of.get(&r.cause)).cloned();
+                let from = r.through.as_ref().and_then(|t| self.node_of.get(t)).or_else(|| self.node_of.get(&r.cause)).cloned();
+                let known = self.causes.entry(to.clone()).or_default();
+                if !known.iter().any(|k| k.cause == r.cause && k.rule == r.rule) {
+                    known.push(r.clone());
+                    if !touched.contains(&to) {
+                        touched.push(to.clone());
+                    }
+                }
                 let Some(from) = from else { continue };
-                if from != to && !plan.edges.iter().any(|e| e.from == from && e.to == to && e.rule == r.rule) {
-                    plan.edges.push(PlanEdge { from, to: to.clone(), label: r.label, rule: r.rule, relation: r.relation });
+                if from != to && !self.plan.edges.iter().any(|e| e.from == from && e.to == to && e.rule == r.rule) {
+                    self.plan.edges.push(PlanEdge { from, to: to.clone(), label: r.label, rule: r.rule, relation: r.relation });
                 }
             }
         }
-        if assume.is_none() && request.seed_diff.is_none() {
-            plan.notes.push("no obligation is derived before an edit: pass `assume` (e.g. MMS) to plan for a kind of change".into());
-        }
-        Ok(plan)
+        Ok(touched)
     }
-}
-
-/// The node of `block`, added when new.
-fn add_node(
-    plan: &mut PlanGraph,
-    node_of: &mut FxHashMap<String, String>,
-    block: SymbolRow,
-    instruction: String,
-    status: PlanStatus,
-    seed: bool,
-) -> String {
-    if let Some(id) = node_of.get(&block.qualified_name) {
-        return id.clone();
-    }
-    let id = format!("n{}", plan.nodes.len() + 1);
-    node_of.insert(block.qualified_name.clone(), id.clone());
-    plan.nodes.push(PlanNode { id: id.clone(), block, instruction, status, seed });
-    id
 }
 
 /// What a block is to the change that reaches it by `relation`.

@@ -8,6 +8,8 @@
 //! - `ask.rs`: `Engine::ask`, answers with cited code from the language model.
 //! - `expand.rs`: the query DSL (`query_expansion = "dsl"`): searches the
 //!   model's rewrites and fuses them.
+//! - `impact.rs`: CodePlan's may-impact analysis and plan graph.
+//! - `execute.rs`: CodePlan's adaptive plan-and-execute loop, its editors and oracles.
 //! - `index.rs`: `Engine::index`, every phase in process.
 //! - `intents.rs`: MutaGReP's intents (`--intents`), written, cached and embedded.
 //! - `plan_search.rs`: MutaGReP's plan search: plans proposed by the model, grounded by retrieval.
@@ -18,6 +20,7 @@ pub mod api;
 mod ask;
 mod engine;
 mod error;
+mod execute;
 mod expand;
 mod impact;
 mod index;

@@ -12,7 +12,7 @@
 //!   the request, so a repeated question costs nothing.
 //!
 //! The requests of each feature are plain data built by pure modules:
-//! `answer` (cited answers), `dsl` (CoUnit's query DSL), `intents`
+//! `answer` (cited answers), `dsl` (CoUnit's query DSL), `edit` (CodePlan's block edits), `intents`
 //! (MutaGReP's intents and keywords), `plan` (MutaGReP's plan successors), `title` (CodexLens's cluster titles).
 //!
 //! [`LlmConfig::connect`] picks the backend: an endpoint when one is
@@ -22,6 +22,7 @@ pub mod answer;
 mod cache;
 mod config;
 pub mod dsl;
+pub mod edit;
 pub mod intents;
 mod local;
 pub mod locate;

@@ -50,6 +50,7 @@ pub fn router(engine: Arc<Engine>) -> Router {
         .route("/api/v1/locate", post(locate))
         .route("/api/v1/impact", post(impact))
         .route("/api/v1/plan", post(plan))
+        .route("/api/v1/execute", post(execute))
         .route("/api/v1/ask", post(ask))
         .route("/api/v1/plan-search", post(plan_search))
         .route("/api/v1/symbols", get(symbols))
@@ -150,6 +151,17 @@ async fn plan(State(state): State<AppState>, ApiJson(request): ApiJson<PlanReque
         return ApiError::from(e).into_response();
     }
     respond(run(&state, move |e| e.plan(&request)).await)
+}
+
+/// A plan carried out runs the oracle (a type checker, a compiler) several times.
+const EXECUTE_TIMEOUT: Duration = Duration::from_secs(3600);
+
+async fn execute(State(state): State<AppState>, ApiJson(request): ApiJson<ExecuteRequest>) -> Response {
+    if let Err(e) = request.validate() {
+        return ApiError::from(e).into_response();
+    }
+    let state = AppState { timeout: state.timeout.max(EXECUTE_TIMEOUT), ..state };
+    respond(run(&state, move |e| e.execute(&request)).await)
 }
 
 /// Generation outlasts a search: an answer gets at least this long.

@@ -99,6 +99,16 @@ impl KenMcp {
         self.call(move |e| e.plan(&request)).await
     }
 
+    #[tool(description = "Carry out a plan (CodePlan's adaptive plan-and-execute loop): the plan's pending \
+        blocks are edited one by one in a scratch copy of the repository, each edit is classified and the obligations it \
+        derives join the plan; then the oracle (`pyright`, `tsc`, `cargo`, `go`, `mypy`) runs and its new errors seed \
+        more rounds (`rounds`). `editor`: `structural` (default: parameters added or removed and renames carried to the \
+        calls, overrides given the base's signature) or `llm`. `strategy`: `plan` or `repair` (oracle only). Returns the \
+        final plan, each edit as a diff, the oracle rounds, `passed`, and the whole patch; `apply` writes it to the files.")]
+    async fn execute(&self, Parameters(request): Parameters<ExecuteRequest>) -> ToolResult {
+        self.call(move |e| e.execute(&request)).await
+    }
+
     #[tool(description = "Ask a question about the code: the language model answers from retrieved code and \
         cites path:start-end for each claim; citations to lines it was not shown are removed and counted. Returns the \
         answer, its citations, the code it read (context) and notes. Without a configured model, returns the retrieved \

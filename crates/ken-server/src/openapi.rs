@@ -21,6 +21,7 @@ pub fn document() -> Value {
     let locate_request = req(requests.subschema_for::<LocateRequest>());
     let impact_request = req(requests.subschema_for::<ImpactRequest>());
     let plan_graph_request = req(requests.subschema_for::<PlanRequest>());
+    let execute_request = req(requests.subschema_for::<ken_engine::api::ExecuteRequest>());
     let ask_request = req(requests.subschema_for::<AskRequest>());
     let plan_request = req(requests.subschema_for::<PlanSearchRequest>());
     let pipeline = responses.subschema_for::<ken_engine::api::PipelineResponse>().to_value();
@@ -28,6 +29,7 @@ pub fn document() -> Value {
     let located = responses.subschema_for::<ken_engine::api::LocateResponse>().to_value();
     let impacted = responses.subschema_for::<ImpactResponse>().to_value();
     let plan_graph = responses.subschema_for::<PlanGraph>().to_value();
+    let executed = responses.subschema_for::<ken_engine::api::ExecuteResponse>().to_value();
     let answered = responses.subschema_for::<AskResponse>().to_value();
     let planned = responses.subschema_for::<PlanSearchResponse>().to_value();
     let symbols = responses.subschema_for::<Vec<ken_engine::api::SymbolRow>>().to_value();
@@ -83,6 +85,13 @@ pub fn document() -> Value {
         "responses": { "200": ok(&plan_graph), "413": err("Body too large"), "415": err("Body is not JSON") },
     });
     errors(&mut plan_op);
+    let mut execute = json!({
+        "summary": "CodePlan's adaptive plan-and-execute loop: the plan's blocks edited in a scratch copy, each edit's obligations added, the oracle's new errors repaired for bounded rounds; the patch, applied only on request",
+        "operationId": "execute",
+        "requestBody": body(&execute_request),
+        "responses": { "200": ok(&executed), "409": err("A file changed while the plan ran (`apply`)"), "413": err("Body too large"), "415": err("Body is not JSON") },
+    });
+    errors(&mut execute);
     let mut ask = json!({
         "summary": "A question answered by the language model from retrieved code, each claim cited as path:start-end (citations checked against the index); without a model, the retrieved code and a note",
         "operationId": "ask",
@@ -145,6 +154,7 @@ pub fn document() -> Value {
             "/api/v1/locate": { "post": locate },
             "/api/v1/impact": { "post": impact },
             "/api/v1/plan": { "post": plan_op },
+            "/api/v1/execute": { "post": execute },
             "/api/v1/ask": { "post": ask },
             "/api/v1/plan-search": { "post": plan },
             "/api/v1/symbols": { "get": find },

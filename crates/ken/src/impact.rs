@@ -6,7 +6,7 @@
 use anyhow::{Context as _, Result};
 use clap::Args;
 use ken_engine::Engine;
-use ken_engine::api::{ImpactRequest, ImpactResponse, PlanGraph, PlanRequest, PlanStatus};
+use ken_engine::api::{EditorKind, ExecuteRequest, ExecuteResponse, ImpactRequest, ImpactResponse, PlanGraph, PlanRequest, Strategy};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -108,6 +108,27 @@ pub struct PlanArgs {
     depth: u32,
     #[arg(long, value_parser = ["text", "json", "dot"], default_value = "text")]
     format: String,
+    /// Carry the plan out (CodePlan's adaptive loop) in a scratch copy and print the patch.
+    #[arg(long)]
+    execute: bool,
+    /// With --execute: who edits each block.
+    #[arg(long, value_parser = ["structural", "llm"], default_value = "structural", requires = "execute")]
+    editor: String,
+    /// With --execute: the oracle, by name (pyright, tsc, cargo, go, mypy) or as a command run by `sh -c`.
+    #[arg(long, value_name = "ORACLE", requires = "execute")]
+    oracle: Option<String>,
+    /// With --execute: repair rounds after the first oracle run (0 to 10).
+    #[arg(long, default_value_t = 3, value_name = "N", requires = "execute")]
+    rounds: u32,
+    /// With --execute: `repair` edits only what the oracle reports (no plan).
+    #[arg(long, value_parser = ["plan", "repair"], default_value = "plan", requires = "execute")]
+    strategy: String,
+    /// With --execute: most block edits (1 to 1000).
+    #[arg(long, default_value_t = 200, value_name = "N", requires = "execute")]
+    max_edits: u32,
+    /// With --execute: write the patch to the files (only where they are unchanged meanwhile).
+    #[arg(long, requires = "execute")]
+    apply: bool,
 }
 
 pub fn plan(cwd: &Path, index_dir: Option<PathBuf>, args: PlanArgs) -> Result<()> {
@@ -121,6 +142,9 @@ pub fn plan(cwd: &Path, index_dir: Option<PathBuf>, args: PlanArgs) -> Result<()
         seed_diff,
         depth: Some(args.depth),
     };
+    if args.execute {
+        return execute(&engine, request, &args);
+    }
     let graph = engine.plan(&request)?;
     match args.format.as_str() {
         "json" => println!("{}", serde_json::to_string_pretty(&graph)?),
@@ -133,18 +157,68 @@ pub fn plan(cwd: &Path, index_dir: Option<PathBuf>, args: PlanArgs) -> Result<()
     Ok(())
 }
 
+fn execute(engine: &Engine, plan: PlanRequest, args: &PlanArgs) -> Result<()> {
+    let named = args.oracle.as_deref().filter(|o| ken_engine::api::ORACLES.contains(o));
+    let request = ExecuteRequest {
+        plan,
+        editor: if args.editor == "llm" { EditorKind::Llm } else { EditorKind::Structural },
+        strategy: if args.strategy == "repair" { Strategy::Repair } else { Strategy::Plan },
+        oracle: named.map(str::to_string),
+        oracle_command: if named.is_none() { args.oracle.clone() } else { None },
+        rounds: Some(args.rounds),
+        max_edits: Some(args.max_edits),
+        apply: args.apply,
+    };
+    let response = engine.execute(&request)?;
+    match args.format.as_str() {
+        "json" => println!("{}", serde_json::to_string_pretty(&response)?),
+        "dot" => print!("{}", response.plan.to_dot()),
+        _ => print!("{}", render_execution(&response)),
+    }
+    for note in &response.notes {
+        eprintln!("note: {note}");
+    }
+    if let Some(log) = &response.log {
+        eprintln!("log: {log}");
+    }
+    Ok(())
+}
+
+/// The plan as carried out, the oracle rounds, then the patch.
+pub fn render_execution(response: &ExecuteResponse) -> String {
+    let mut out = render_plan(&response.plan);
+    for r in &response.rounds {
+        let _ = writeln!(out, "oracle round {}: {} new error(s) from `{}`", r.round, r.errors, r.command);
+        for d in r.diagnostics.iter().take(10) {
+            let _ = writeln!(out, "  {}:{}: {}", d.path, d.line, d.message);
+        }
+    }
+    let verdict = match response.passed {
+        Some(true) => "the oracle passes",
+        Some(false) => "the oracle still fails",
+        None => "unchecked (no oracle)",
+    };
+    let applied = if response.applied { "applied" } else { "not applied (--apply writes it)" };
+    let _ = writeln!(out, "{} edit(s) in {} file(s), {verdict}; patch {applied}", response.edits.len(), response.files.len());
+    if !response.patch.is_empty() {
+        out.push('\n');
+        out.push_str(&response.patch);
+    }
+    out
+}
+
 /// Nodes in plan order with their status and instruction, then the edges.
 pub fn render_plan(graph: &PlanGraph) -> String {
     let mut out = String::new();
     for n in &graph.nodes {
-        let status = match n.status {
-            PlanStatus::Pending => "pending",
-            PlanStatus::Completed => "done",
-        };
+        let status = n.status.name();
         let seed = if n.seed { " (seed)" } else { "" };
         let b = &n.block;
         let _ = writeln!(out, "{}  [{status}]{seed}  {}:{}-{}  {} {}", n.id, b.path, b.start_line, b.end_line, b.kind, b.qualified_name);
         let _ = writeln!(out, "       {}", n.instruction);
+        if let Some(note) = &n.note {
+            let _ = writeln!(out, "       ({note})");
+        }
     }
     for e in &graph.edges {
         let _ = writeln!(out, "  {} -> {}  {} {}", e.from, e.to, e.label, e.rule);

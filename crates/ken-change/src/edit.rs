@@ -1,0 +1,522 @@
+//! The structural editor's moves, pure: the mechanical edits a changed
+//! signature obliges in other blocks. A parameter added to (or removed
+//! from) a callable is added to (or removed from) the argument lists of its
+//! calls; a renamed callable is renamed at its calls; an override mirrors
+//! its base method's new signature. Each move reads the file with the
+//! language's tree-sitter grammar and edits only the bytes it must.
+
+use ken_core::Language;
+use serde::Serialize;
+use tree_sitter::{Node, Parser, Tree};
+
+/// One parameter of a callable's definition.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct Param {
+    pub name: String,
+    /// As written, type and default included (`timeout: float = 1.0`).
+    pub text: String,
+    pub has_default: bool,
+    /// Python: after `*` or `*args`, so it can only be passed by keyword.
+    pub keyword_only: bool,
+    /// `*args`, `**kwargs`, `...rest`, Go's `...T`.
+    pub variadic: bool,
+}
+
+/// How a callable's signature changed, as its calls see it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct SignatureDelta {
+    /// The callable's name before the change (what its calls spell).
+    pub name: String,
+    /// Its name after (the same unless renamed).
+    pub new_name: String,
+    /// Parameters added, with their index among the parameters a call passes.
+    pub added: Vec<(usize, Param)>,
+    pub removed: Vec<(usize, Param)>,
+    /// Parameters renamed in place (old, new): only calls passing them by keyword change.
+    pub renamed: Vec<(String, String)>,
+    /// How many arguments a call may pass after the change (`None`: any, a
+    /// variadic parameter takes the rest). A call already at the new
+    /// signature is left alone, so applying a delta twice changes nothing.
+    pub accepts: Option<usize>,
+}
+
+impl SignatureDelta {
+    /// Calls must change: a required parameter added, one removed, or a rename.
+    pub fn obliges_calls(&self) -> bool {
+        self.name != self.new_name
+            || !self.renamed.is_empty()
+            || self.removed.iter().any(|(_, p)| !p.variadic)
+            || self.added.iter().any(|(_, p)| !p.has_default && !p.variadic)
+    }
+}
+
+fn parser(language: Language) -> Option<Parser> {
+    if matches!(language, Language::Vue | Language::Svelte) {
+        return None; // mined from their script blocks, not editable as a whole file
+    }
+    let grammar = ken_lang::config(language).grammar.as_ref()?;
+    let mut parser = Parser::new();
+    parser.set_language(grammar).ok()?;
+    Some(parser)
+}
+
+fn parse(language: Language, source: &str) -> Option<Tree> {
+    parser(language)?.parse(source, None)
+}
+
+/// Syntax errors in `source` (ERROR and MISSING nodes). A merge that adds
+/// any is rejected.
+pub fn syntax_errors(language: Language, source: &str) -> Option<usize> {
+    let tree = parse(language, source)?;
+    let mut count = 0;
+    let mut stack = vec![tree.root_node()];
+    while let Some(node) = stack.pop() {
+        if node.is_error() || node.is_missing() {
+            count += 1;
+        }
+        if node.has_error() {
+            let mut cursor = node.walk();
+            stack.extend(node.children(&mut cursor));
+        }
+    }
+    Some(count)
+}
+
+fn text<'s>(node: Node<'_>, source: &'s str) -> &'s str {
+    &source[node.byte_range()]
+}
+
+/// The definition named `name` whose name is on `name_line` (1-based),
+/// and its parameter list node.
+fn definition<'t>(tree: &'t Tree, source: &str, name: &str, name_line: u32) -> Option<Node<'t>> {
+    let mut stack = vec![tree.root_node()];
+    while let Some(node) = stack.pop() {
+        if node.start_position().row + 1 > name_line as usize || (node.end_position().row + 1) < name_line as usize {
+            continue;
+        }
+        if let Some(params) = parameter_list(node)
+            && let Some(n) = node.child_by_field_name("name").or_else(|| declarator_name(node))
+            && text(n, source) == name
+            && n.start_position().row + 1 == name_line as usize
+        {
+            return Some(params);
+        }
+        let mut cursor = node.walk();
+        stack.extend(node.named_children(&mut cursor));
+    }
+    None
+}
+
+/// `const f = (a) => …` and C's `int f(int a)`: the name sits on the declarator.
+fn declarator_name(node: Node<'_>) -> Option<Node<'_>> {
+    node.child_by_field_name("declarator").and_then(|d| d.child_by_field_name("declarator").or(Some(d)))
+}
+
+fn parameter_list(node: Node<'_>) -> Option<Node<'_>> {
+    if let Some(p) = node.child_by_field_name("parameters") {
+        return Some(p);
+    }
+    // A variable holding a function or arrow function.
+    let value = node.child_by_field_name("value")?;
+    if matches!(value.kind(), "arrow_function" | "function_expression" | "function") {
+        return value.child_by_field_name("parameters").or_else(|| value.child_by_field_name("parameter"));
+    }
+    None
+}
+
+/// The parameters of the definition of `name` on `name_line`, receivers
+/// (`self`, `cls`, Rust's `&self`) left out: the ones a call passes.
+pub fn parameters(language: Language, source: &str, name: &str, name_line: u32) -> Option<Vec<Param>> {
+    let tree = parse(language, source)?;
+    let list = definition(&tree, source, name, name_line)?;
+    Some(params_of(language, list, source))
+}
+
+fn params_of(language: Language, list: Node<'_>, source: &str) -> Vec<Param> {
+    let mut out = Vec::new();
+    let mut keyword_only = false;
+    let mut cursor = list.walk();
+    // A lone parameter of an arrow function (`x => …`) is the list itself.
+    let children: Vec<Node<'_>> = if list.kind() == "identifier" { vec![list] } else { list.named_children(&mut cursor).collect() };
+    for (i, child) in children.into_iter().enumerate() {
+        let kind = child.kind();
+        if kind.contains("comment") || kind == "self_parameter" || kind == "positional_separator" {
+            continue;
+        }
+        if kind == "keyword_separator" {
+            keyword_only = true;
+            continue;
+        }
+        let written = text(child, source);
+        let variadic = kind.contains("splat") || kind.contains("rest") || kind.contains("spread") || kind.contains("variadic");
+        let name = param_name(child, source).unwrap_or_else(|| written.to_string());
+        if i == 0 && language == Language::Python && matches!(name.as_str(), "self" | "cls") {
+            continue;
+        }
+        let has_default = kind.contains("default")
+            || kind == "assignment_pattern"
+            || kind == "optional_parameter"
+            || child.child_by_field_name("value").is_some()
+            || child.child_by_field_name("default_value").is_some();
+        out.push(Param { name, text: written.to_string(), has_default, keyword_only, variadic });
+        if variadic && language == Language::Python && kind == "list_splat_pattern" {
+            keyword_only = true;
+        }
+    }
+    out
+}
+
+fn param_name(node: Node<'_>, source: &str) -> Option<String> {
+    if node.kind() == "identifier" {
+        return Some(text(node, source).to_string());
+    }
+    for field in ["name", "pattern", "left"] {
+        if let Some(n) = node.child_by_field_name(field) {
+            return param_name(n, source).or_else(|| Some(text(n, source).to_string()));
+        }
+    }
+    let mut cursor = node.walk();
+    let first = node.named_children(&mut cursor).find(|c| c.kind().ends_with("identifier"));
+    first.map(|n| text(n, source).to_string())
+}
+
+/// How the parameters went from `before` to `after`, paired by name; one
+/// removed and one added at the same place is a parameter renamed.
+pub fn delta(name: &str, new_name: &str, before: &[Param], after: &[Param]) -> SignatureDelta {
+    let mut added: Vec<(usize, Param)> =
+        after.iter().enumerate().filter(|(_, p)| !before.iter().any(|b| b.name == p.name)).map(|(i, p)| (i, p.clone())).collect();
+    let mut removed: Vec<(usize, Param)> =
+        before.iter().enumerate().filter(|(_, p)| !after.iter().any(|a| a.name == p.name)).map(|(i, p)| (i, p.clone())).collect();
+    let mut renamed = Vec::new();
+    if before.len() == after.len() {
+        removed.retain(|(i, old)| match added.iter().position(|(j, new)| i == j && !old.variadic && !new.variadic) {
+            Some(k) => {
+                renamed.push((old.name.clone(), added.remove(k).1.name));
+                false
+            }
+            None => true,
+        });
+    }
+    let accepts = (!after.iter().any(|p| p.variadic)).then_some(after.iter().filter(|p| !p.keyword_only).count());
+    SignatureDelta { name: name.to_string(), new_name: new_name.to_string(), added, removed, renamed, accepts }
+}
+
+/// The signature changes among `changes` of one file (from [`crate::classify`]
+/// over the same two versions): each MMS and MCC with its parameters paired,
+/// and each deleted callable whose twin was added beside it (same place,
+/// same parameters) as a rename. Keyed by the changed symbol's old
+/// qualified name.
+pub fn signature_deltas(
+    path: &str,
+    language: Language,
+    before: &str,
+    after: &str,
+    changes: &[crate::Change],
+) -> Vec<(String, SignatureDelta)> {
+    use crate::ChangeLabel;
+    let mut miner = ken_mine::Miner::new();
+    let budget = ken_core::ChunkBudget::default();
+    let old = miner.analyze(path, language, before, &budget).symbols;
+    let new = miner.analyze(path, language, after, &budget).symbols;
+    let params = |symbols: &[ken_core::Symbol], text: &str, qualified: &str| {
+        symbols
+            .iter()
+            .find(|s| s.qualified_name == qualified && s.kind.is_callable())
+            .and_then(|s| parameters(language, text, &s.name, s.name_line))
+    };
+    let mut out = Vec::new();
+    for c in changes.iter().filter(|c| matches!(c.label, ChangeLabel::MMS | ChangeLabel::MCC)) {
+        if let (Some(a), Some(b)) = (params(&old, before, &c.symbol), params(&new, after, &c.symbol)) {
+            let d = delta(&c.name, &c.name, &a, &b);
+            if d.obliges_calls() {
+                out.push((c.symbol.clone(), d));
+            }
+        }
+    }
+    for gone in changes.iter().filter(|c| c.label == ChangeLabel::DM) {
+        let same_place = |c: &crate::Change| match (gone.before, c.after) {
+            (Some(a), Some(b)) => a.start.abs_diff(b.start) <= 2,
+            _ => false,
+        };
+        let names = |p: Option<Vec<Param>>| p.map(|p| p.into_iter().map(|p| p.name).collect::<Vec<_>>());
+        let old_params = names(params(&old, before, &gone.symbol));
+        let twin = changes.iter().find(|c| {
+            c.label == ChangeLabel::AM
+                && c.container == gone.container
+                && same_place(c)
+                && old_params.is_some()
+                && names(params(&new, after, &c.symbol)) == old_params
+        });
+        if let Some(twin) = twin {
+            let rename = SignatureDelta {
+                name: gone.name.clone(),
+                new_name: twin.name.clone(),
+                added: Vec::new(),
+                removed: Vec::new(),
+                renamed: Vec::new(),
+                accepts: None,
+            };
+            out.push((gone.symbol.clone(), rename));
+        }
+    }
+    out
+}
+
+/// One replacement of bytes.
+struct Splice {
+    start: usize,
+    end: usize,
+    with: String,
+}
+
+fn apply(source: &str, mut splices: Vec<Splice>) -> String {
+    splices.sort_by_key(|s| std::cmp::Reverse(s.start));
+    let mut out = source.to_string();
+    let mut floor = usize::MAX;
+    for s in splices {
+        if s.end > floor {
+            continue; // overlaps one already made (a call inside a removed argument)
+        }
+        out.replace_range(s.start..s.end, &s.with);
+        floor = s.start;
+    }
+    out
+}
+
+/// What [`update_calls`] did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CallUpdate {
+    pub text: String,
+    /// Calls edited.
+    pub calls: usize,
+}
+
+/// The calls of `delta.name` between bytes `range` of `source`, edited for
+/// the new signature: each added required parameter passed as `value(p)`,
+/// each removed one's argument dropped, the name renamed. `callee` is the
+/// name calls spell (a constructor's class).
+pub fn update_calls(
+    language: Language,
+    source: &str,
+    range: std::ops::Range<usize>,
+    callee: &str,
+    delta: &SignatureDelta,
+    value: &dyn Fn(&Param) -> String,
+) -> Option<CallUpdate> {
+    let tree = parse(language, source)?;
+    let mut splices = Vec::new();
+    let mut calls = 0;
+    let mut stack = vec![tree.root_node()];
+    while let Some(node) = stack.pop() {
+        if node.end_byte() <= range.start || node.start_byte() >= range.end {
+            continue;
+        }
+        let mut cursor = node.walk();
+        stack.extend(node.named_children(&mut cursor));
+        let Some(args) = node.child_by_field_name("arguments") else { continue };
+        let Some(name) = callee_name(node, source) else { continue };
+        if text(name, source) != callee || node.start_byte() < range.start {
+            continue;
+        }
+        let before = splices.len();
+        if delta.new_name != delta.name && callee == delta.name {
+            splices.push(Splice { start: name.start_byte(), end: name.end_byte(), with: delta.new_name.clone() });
+        }
+        call_arguments(language, source, args, delta, value, &mut splices);
+        calls += usize::from(splices.len() > before);
+    }
+    Some(CallUpdate { text: apply(source, splices), calls })
+}
+
+/// The identifier a call names last: `f` in `f(x)`, `a.b.f(x)`, `T::f(x)`, `new F(x)`.
+fn callee_name<'t>(call: Node<'t>, source: &str) -> Option<Node<'t>> {
+    let callee = ["function", "constructor", "name", "method"].iter().find_map(|f| call.child_by_field_name(f))?;
+    let mut node = callee;
+    loop {
+        if node.kind().ends_with("identifier") || node.named_child_count() == 0 {
+            return (!text(node, source).is_empty()).then_some(node);
+        }
+        // Generic arguments (`f::<T>`, `f<T>`) come after the name.
+        let last = ["name", "field", "property", "attribute", "function"]
+            .iter()
+            .find_map(|f| node.child_by_field_name(f))
+            .or_else(|| node.named_child(node.named_child_count().checked_sub(1)?))?;
+        if last.id() == node.id() {
+            return None;
+        }
+        node = last;
+    }
+}
+
+fn call_arguments(
+    language: Language,
+    source: &str,
+    args: Node<'_>,
+    delta: &SignatureDelta,
+    value: &dyn Fn(&Param) -> String,
+    splices: &mut Vec<Splice>,
+) {
+    let mut cursor = args.walk();
+    let items: Vec<Node<'_>> = args.named_children(&mut cursor).filter(|n| !n.kind().contains("comment")).collect();
+    let keyword = |n: &Node<'_>| n.kind() == "keyword_argument";
+    let spread = |n: &Node<'_>| matches!(n.kind(), "list_splat" | "dictionary_splat" | "spread_element");
+    let positional = items.iter().take_while(|n| !keyword(n) && !spread(n)).count();
+    let python = language == Language::Python;
+    let too_many = delta.accepts.is_some_and(|n| positional > n);
+    for (index, param) in &delta.removed {
+        if param.variadic {
+            continue;
+        }
+        let at = if python {
+            items.iter().position(|n| keyword(n) && n.child_by_field_name("name").is_some_and(|k| text(k, source) == param.name))
+        } else {
+            None
+        }
+        .or((*index < positional && too_many).then_some(*index));
+        if let Some(at) = at {
+            let (start, end) = match (at.checked_sub(1).map(|p| items[p]), items.get(at + 1)) {
+                (_, Some(next)) => (items[at].start_byte(), next.start_byte()),
+                (Some(prev), None) => (prev.end_byte(), items[at].end_byte()),
+                (None, None) => (items[at].start_byte(), items[at].end_byte()),
+            };
+            splices.push(Splice { start, end, with: String::new() });
+        }
+    }
+    if python {
+        for (old, new) in &delta.renamed {
+            for n in items.iter().filter(|n| keyword(n)) {
+                if let Some(k) = n.child_by_field_name("name").filter(|k| text(*k, source) == old) {
+                    splices.push(Splice { start: k.start_byte(), end: k.end_byte(), with: new.clone() });
+                }
+            }
+        }
+    }
+    let removed_before = |i: usize| delta.removed.iter().filter(|(r, _)| *r < i).count();
+    let open = args.start_byte() + 1;
+    let close = args.end_byte().saturating_sub(1);
+    for (index, param) in &delta.added {
+        if param.has_default || param.variadic {
+            continue;
+        }
+        let v = value(param);
+        let passed_by_keyword =
+            items.iter().any(|n| keyword(n) && n.child_by_field_name("name").is_some_and(|k| text(k, source) == param.name));
+        let at = index + removed_before(*index);
+        let passed_here = items.get(at).is_some_and(|n| at < positional && text(*n, source) == v);
+        let full = delta.removed.is_empty() && delta.accepts.is_some_and(|n| positional >= n);
+        if passed_by_keyword || passed_here || full {
+            continue;
+        }
+        let by_keyword = python && (param.keyword_only || items.len() > positional || positional < *index);
+        if by_keyword {
+            let arg = format!("{}={v}", param.name);
+            match items.last() {
+                Some(last) => splices.push(Splice { start: last.end_byte(), end: last.end_byte(), with: format!(", {arg}") }),
+                None => splices.push(Splice { start: open, end: open, with: arg }),
+            }
+            continue;
+        }
+        // Positional: before the argument now at its index, else last.
+        match items.get(at).filter(|_| at < positional) {
+            Some(next) => splices.push(Splice { start: next.start_byte(), end: next.start_byte(), with: format!("{v}, ") }),
+            None => match items.get(positional.wrapping_sub(1)).filter(|_| positional > 0) {
+                Some(last) => splices.push(Splice { start: last.end_byte(), end: last.end_byte(), with: format!(", {v}") }),
+                None => splices.push(Splice { start: open.min(close), end: open.min(close), with: v }),
+            },
+        }
+    }
+}
+
+/// The definition of `name` on `name_line` with `delta` mirrored: its
+/// added parameters added (as the base writes them), its removed ones
+/// removed, its name renamed. For an override, or a caller that takes on a
+/// parameter it must now pass along.
+pub fn mirror_signature(language: Language, source: &str, name: &str, name_line: u32, delta: &SignatureDelta) -> Option<String> {
+    let tree = parse(language, source)?;
+    let list = definition(&tree, source, name, name_line)?;
+    let mut splices = Vec::new();
+    if delta.new_name != delta.name
+        && let Some(n) = list.parent().and_then(|d| d.child_by_field_name("name"))
+        && text(n, source) == name
+    {
+        splices.push(Splice { start: n.start_byte(), end: n.end_byte(), with: delta.new_name.clone() });
+    }
+    let mut cursor = list.walk();
+    let items: Vec<Node<'_>> = list.named_children(&mut cursor).filter(|n| !n.kind().contains("comment")).collect();
+    let params = params_of(language, list, source);
+    for (_, removed) in &delta.removed {
+        let Some(at) = items.iter().position(|n| param_name(*n, source).as_deref() == Some(removed.name.as_str())) else { continue };
+        let (start, end) = match (at.checked_sub(1).map(|p| items[p]), items.get(at + 1)) {
+            (_, Some(next)) => (items[at].start_byte(), next.start_byte()),
+            (Some(prev), None) => (prev.end_byte(), items[at].end_byte()),
+            (None, None) => (items[at].start_byte(), items[at].end_byte()),
+        };
+        splices.push(Splice { start, end, with: String::new() });
+    }
+    let added: Vec<&Param> = delta.added.iter().map(|(_, p)| p).filter(|p| !params.iter().any(|q| q.name == p.name)).collect();
+    if !added.is_empty() {
+        let texts: Vec<String> = added.iter().map(|p| p.text.clone()).collect();
+        splices.push(add_at(language, source, list, &items, &params, &texts.join(", "), added.iter().all(|p| p.has_default)));
+    }
+    if splices.is_empty() {
+        return None;
+    }
+    Some(apply(source, splices))
+}
+
+/// Where new parameters go in a list: last, but in Python before `**kwargs`,
+/// and keyword-only after a parameter with a default.
+fn add_at(
+    language: Language,
+    source: &str,
+    list: Node<'_>,
+    items: &[Node<'_>],
+    params: &[Param],
+    written: &str,
+    defaulted: bool,
+) -> Splice {
+    let python = language == Language::Python;
+    let kwargs = if python { items.iter().position(|n| n.kind() == "dictionary_splat_pattern") } else { None };
+    let before: &[Node<'_>] = &items[..kwargs.unwrap_or(items.len())];
+    let needs_star = python
+        && !defaulted
+        && params.iter().any(|p| p.has_default && !p.keyword_only)
+        && !params.iter().any(|p| p.keyword_only || p.variadic);
+    let written = if needs_star { format!("*, {written}") } else { written.to_string() };
+    match (kwargs.map(|k| items[k]), before.last()) {
+        (Some(k), _) => Splice { start: k.start_byte(), end: k.start_byte(), with: format!("{written}, ") },
+        (None, Some(last)) => Splice { start: last.end_byte(), end: last.end_byte(), with: format!(", {written}") },
+        (None, None) => {
+            // An empty list `()`: inside it (a Rust `(&self)` has its receiver as the last item).
+            let open = if text(list, source).starts_with('(') { list.start_byte() + 1 } else { list.start_byte() };
+            let receiver = {
+                let mut c = list.walk();
+                list.named_children(&mut c).filter(|n| n.kind() == "self_parameter" || matches!(text(*n, source), "self" | "cls")).last()
+            };
+            match receiver {
+                Some(r) => Splice { start: r.end_byte(), end: r.end_byte(), with: format!(", {written}") },
+                None => Splice { start: open, end: open, with: written },
+            }
+        }
+    }
+}
+
+/// The byte range of the definition whose name is on `name_line`, from
+/// its first line to its last, for [`update_calls`].
+pub fn line_range(source: &str, start_line: u32, end_line: u32) -> std::ops::Range<usize> {
+    let mut start = source.len();
+    let mut end = source.len();
+    let mut offset = 0;
+    for (i, line) in source.split_inclusive('\n').enumerate() {
+        let n = i as u32 + 1;
+        if n == start_line {
+            start = offset;
+        }
+        offset += line.len();
+        if n == end_line {
+            end = offset;
+            break;
+        }
+    }
+    start.min(end)..end
+}
