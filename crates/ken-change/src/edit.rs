@@ -294,13 +294,15 @@ pub struct CallUpdate {
 /// The calls of `delta.name` between bytes `range` of `source`, edited for
 /// the new signature: each added required parameter passed as `value(p)`,
 /// each removed one's argument dropped, the name renamed. `callee` is the
-/// name calls spell (a constructor's class).
+/// name calls spell (a constructor's class). With `lines`, only the calls
+/// on those lines (1-based): where the graph or the oracle saw them.
 pub fn update_calls(
     language: Language,
     source: &str,
     range: std::ops::Range<usize>,
     callee: &str,
     delta: &SignatureDelta,
+    lines: Option<&[u32]>,
     value: &dyn Fn(&Param) -> String,
 ) -> Option<CallUpdate> {
     let tree = parse(language, source)?;
@@ -316,6 +318,10 @@ pub fn update_calls(
         let Some(args) = node.child_by_field_name("arguments") else { continue };
         let Some(name) = callee_name(node, source) else { continue };
         if text(name, source) != callee || node.start_byte() < range.start {
+            continue;
+        }
+        let (first, last) = (node.start_position().row as u32 + 1, name.end_position().row as u32 + 1);
+        if lines.is_some_and(|lines| !lines.iter().any(|l| (first..=last).contains(l))) {
             continue;
         }
         let before = splices.len();
@@ -403,7 +409,7 @@ fn call_arguments(
             items.iter().any(|n| keyword(n) && n.child_by_field_name("name").is_some_and(|k| text(k, source) == param.name));
         let at = index + removed_before(*index);
         let passed_here = items.get(at).is_some_and(|n| at < positional && text(*n, source) == v);
-        let full = delta.removed.is_empty() && delta.accepts.is_some_and(|n| positional >= n);
+        let full = !param.keyword_only && delta.removed.is_empty() && delta.accepts.is_some_and(|n| positional >= n);
         if passed_by_keyword || passed_here || full {
             continue;
         }
@@ -478,10 +484,8 @@ fn add_at(
     let python = language == Language::Python;
     let kwargs = if python { items.iter().position(|n| n.kind() == "dictionary_splat_pattern") } else { None };
     let before: &[Node<'_>] = &items[..kwargs.unwrap_or(items.len())];
-    let needs_star = python
-        && !defaulted
-        && params.iter().any(|p| p.has_default && !p.keyword_only)
-        && !params.iter().any(|p| p.keyword_only || p.variadic);
+    let star = items.iter().any(|n| matches!(n.kind(), "list_splat_pattern" | "keyword_separator"));
+    let needs_star = python && !defaulted && !star && params.iter().any(|p| p.has_default && !p.keyword_only);
     let written = if needs_star { format!("*, {written}") } else { written.to_string() };
     match (kwargs.map(|k| items[k]), before.last()) {
         (Some(k), _) => Splice { start: k.start_byte(), end: k.start_byte(), with: format!("{written}, ") },
@@ -519,4 +523,33 @@ pub fn line_range(source: &str, start_line: u32, end_line: u32) -> std::ops::Ran
         }
     }
     start.min(end)..end
+}
+
+/// The file with `old` renamed to `new` where its import statements name it
+/// (`from m import old`, `import { old } from "m"`, `use m::old;`): the
+/// imports that bind a renamed symbol follow it.
+pub fn rename_imports(language: Language, source: &str, old: &str, new: &str) -> Option<String> {
+    let tree = parse(language, source)?;
+    let mut splices = Vec::new();
+    let mut stack = vec![(tree.root_node(), false)];
+    while let Some((node, in_import)) = stack.pop() {
+        let kind = node.kind();
+        let import = in_import || kind.contains("import") || kind == "use_declaration";
+        if import && kind.ends_with("identifier") && text(node, source) == old {
+            splices.push(Splice { start: node.start_byte(), end: node.end_byte(), with: new.to_string() });
+            continue;
+        }
+        // Statements only: a module's top level and what it nests (not bodies' expressions).
+        if !import && node.parent().is_some() && !kind.contains("statement") && !kind.contains("declaration") && !kind.contains("module") {
+            continue;
+        }
+        let module = node.child_by_field_name("module_name").map(|m| m.id());
+        let mut cursor = node.walk();
+        for child in node.named_children(&mut cursor) {
+            if Some(child.id()) != module {
+                stack.push((child, import));
+            }
+        }
+    }
+    (!splices.is_empty()).then(|| apply(source, splices))
 }

@@ -401,6 +401,8 @@ struct EditTask<'a> {
     /// The whole file now.
     source: &'a str,
     block: &'a Symbol,
+    /// Its first line in the index (the graph's sites are counted from there).
+    indexed_start: u32,
     /// Its class sketched: declarations without bodies.
     sketch: Option<String>,
     /// Why it is in the plan: each cause's change and relation.
@@ -442,20 +444,29 @@ fn structural_edit(task: &EditTask<'_>) -> Outcome {
     let mut reasons = Vec::new();
     // The deltas this block must follow: its causes', or for an oracle error
     // every known one whose name the block spells.
-    let mut wanted: Vec<(&SignatureDelta, bool)> = Vec::new();
+    // Each with the lines of the block where the graph saw the calls (moved
+    // with the block), or where the oracle reports an error.
+    let mut wanted: Vec<(&SignatureDelta, bool, Vec<u32>)> = Vec::new();
     for cause in task.causes {
         if let Some(delta) = task.deltas.get(&cause.cause) {
             let mirror = matches!(cause.relation.as_str(), "Overrides" | "OverriddenBy");
-            if !wanted.iter().any(|(d, m)| std::ptr::eq(*d, delta) && *m == mirror) {
-                wanted.push((delta, mirror));
+            let shift = |line: u32| (block.span.start_line + line).checked_sub(task.indexed_start);
+            let lines: Vec<u32> = cause.sites.iter().filter(|s| s.path == task.path).filter_map(|s| shift(s.line)).collect();
+            match wanted.iter_mut().find(|(d, m, _)| std::ptr::eq(*d, delta) && *m == mirror) {
+                Some(known) => known.2.extend(lines),
+                None => wanted.push((delta, mirror, lines)),
             }
         }
     }
     if !task.errors.is_empty() {
         let text = &task.source[block.span.start_byte as usize..block.span.end_byte as usize];
+        let lines: Vec<u32> = task.errors.iter().map(|e| e.line).collect();
         for delta in task.deltas.values() {
-            if contains_word(text, &delta.name) && !wanted.iter().any(|(d, _)| std::ptr::eq(*d, delta)) {
-                wanted.push((delta, false));
+            if contains_word(text, &delta.name) {
+                match wanted.iter_mut().find(|(d, m, _)| std::ptr::eq(*d, delta) && !*m) {
+                    Some(known) => known.2.extend(lines.iter().copied()),
+                    None => wanted.push((delta, false, lines.clone())),
+                }
             }
         }
     }
@@ -467,7 +478,7 @@ fn structural_edit(task: &EditTask<'_>) -> Outcome {
         });
     }
     let callable = block.kind.is_callable();
-    for (delta, mirror) in wanted {
+    for (delta, mirror, lines) in wanted {
         if mirror {
             if callable && let Some(next) = edit::mirror_signature(task.language, &source, &block.name, block.name_line, delta) {
                 source = next;
@@ -490,7 +501,9 @@ fn structural_edit(task: &EditTask<'_>) -> Outcome {
         let callees = callee_names(delta);
         let mut calls = 0;
         for callee in &callees {
-            let Some(update) = edit::update_calls(task.language, &source, range.clone(), callee, delta, &|p: &Param| p.name.clone()) else {
+            let Some(update) =
+                edit::update_calls(task.language, &source, range.clone(), callee, delta, Some(&lines), &|p: &Param| p.name.clone())
+            else {
                 continue;
             };
             if update.calls > 0 {
@@ -503,6 +516,12 @@ fn structural_edit(task: &EditTask<'_>) -> Outcome {
             continue;
         }
         reasons.push(format!("{calls} call(s) of {} updated", delta.name));
+        if delta.new_name != delta.name
+            && let Some(next) = edit::rename_imports(task.language, &source, &delta.name, &delta.new_name)
+        {
+            source = next;
+            reasons.push(format!("import of {} renamed", delta.name));
+        }
         if !missing.is_empty() {
             if !callable {
                 return Outcome::Failed(format!(
@@ -695,6 +714,7 @@ impl Run<'_> {
             language,
             source: &source,
             block: &block,
+            indexed_start: node.block.start_line,
             sketch: sketch(&mined, &block, &source),
             causes: &causes,
             deltas: &self.deltas,

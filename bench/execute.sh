@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Plan and execute (issue 17): seed edits that force derived edits on pinned
+# corpora, carried out by `ken plan --execute` three ways (seed only, an
+# oracle-guided repair loop, Kenning's plan) and checked by pyright or tsc.
+# See bench/harness/execute.py.
+#
+#   bench/execute.sh                                 requests, flask, httpx, rxjs; 6 targets each
+#   bench/execute.sh --corpora requests --n 3        a quick check
+#   KEN=path/to/ken bench/execute.sh                 another binary (default target/release/ken)
+#
+# Needs pyright and tsc (scripts/test.sh installs both). Writes
+# bench/results/execute.json and prints the table with the CPU.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(dirname "$here")"
+cache="$here/.cache"
+venv="$cache/harness-venv"
+[ -x "$venv/bin/python" ] || { echo "run bench/eval.sh --smoke once first (it makes $venv)" >&2; exit 1; }
+corpora="requests,flask,httpx,rxjs" n=6
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --corpora) corpora="$2"; shift ;;
+    --n) n="$2"; shift ;;
+    -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "unknown argument $1" >&2; exit 2 ;;
+  esac
+  shift
+done
+ken="${KEN:-$root/target/release/ken}"
+if [ -z "${KEN:-}" ]; then
+  (cd "$root" && cargo build --release --quiet -p ken)
+  cp "$ken" /tmp/ken-execute-bench && ken=/tmp/ken-execute-bench
+fi
+command -v pyright >/dev/null && command -v tsc >/dev/null || { echo "pyright and tsc are needed (scripts/test.sh installs them)" >&2; exit 1; }
+cd "$here"
+KEN="$ken" CORPORA="$corpora" N="$n" "$venv/bin/python" - <<'PY'
+import json, os, platform, subprocess
+from harness import execute
+cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), platform.processor())
+results = execute.run(os.environ["KEN"], os.environ["CORPORA"].split(","), int(os.environ["N"]), list(execute.STRATEGIES))
+table = execute.table(results)
+print(f"\nCPU: {cpu}, {os.cpu_count()} cores\n\n{table}")
+os.makedirs("results", exist_ok=True)
+json.dump({"cpu": cpu, "results": results, "table": table}, open("results/execute.json", "w"), indent=1)
+PY
