@@ -38,6 +38,9 @@ pub struct SignatureDelta {
     /// variadic parameter takes the rest). A call already at the new
     /// signature is left alone, so applying a delta twice changes nothing.
     pub accepts: Option<usize>,
+    /// A method with a receiver (`&self`): a path call (`Pool::grow(&mut p, 3)`)
+    /// passes it first.
+    pub receiver: bool,
 }
 
 impl SignatureDelta {
@@ -124,6 +127,15 @@ fn parameter_list(node: Node<'_>) -> Option<Node<'_>> {
     None
 }
 
+/// The definition of `name` on `name_line` takes a receiver (`self`, `&self`).
+fn has_receiver(language: Language, source: &str, name: &str, name_line: u32) -> bool {
+    let Some(tree) = parse(language, source) else { return false };
+    let Some(list) = definition(&tree, source, name, name_line) else { return false };
+    let mut cursor = list.walk();
+    let first = list.named_children(&mut cursor).find(|n| !n.kind().contains("comment"));
+    first.is_some_and(|n| n.kind() == "self_parameter" || matches!(text(n, source), "self" | "cls"))
+}
+
 /// The parameters of the definition of `name` on `name_line`, receivers
 /// (`self`, `cls`, Rust's `&self`) left out: the ones a call passes.
 pub fn parameters(language: Language, source: &str, name: &str, name_line: u32) -> Option<Vec<Param>> {
@@ -198,7 +210,7 @@ pub fn delta(name: &str, new_name: &str, before: &[Param], after: &[Param]) -> S
         });
     }
     let accepts = (!after.iter().any(|p| p.variadic)).then_some(after.iter().filter(|p| !p.keyword_only).count());
-    SignatureDelta { name: name.to_string(), new_name: new_name.to_string(), added, removed, renamed, accepts }
+    SignatureDelta { name: name.to_string(), new_name: new_name.to_string(), added, removed, renamed, accepts, receiver: false }
 }
 
 /// The signature changes among `changes` of one file (from [`crate::classify`]
@@ -227,7 +239,8 @@ pub fn signature_deltas(
     let mut out = Vec::new();
     for c in changes.iter().filter(|c| matches!(c.label, ChangeLabel::MMS | ChangeLabel::MCC)) {
         if let (Some(a), Some(b)) = (params(&old, before, &c.symbol), params(&new, after, &c.symbol)) {
-            let d = delta(&c.name, &c.name, &a, &b);
+            let mut d = delta(&c.name, &c.name, &a, &b);
+            d.receiver = new.iter().any(|s| s.qualified_name == c.symbol && has_receiver(language, after, &s.name, s.name_line));
             if d.obliges_calls() {
                 out.push((c.symbol.clone(), d));
             }
@@ -255,6 +268,7 @@ pub fn signature_deltas(
                 removed: Vec::new(),
                 renamed: Vec::new(),
                 accepts: None,
+                receiver: false,
             };
             out.push((gone.symbol.clone(), rename));
         }
@@ -328,7 +342,10 @@ pub fn update_calls(
         if delta.new_name != delta.name && callee == delta.name {
             splices.push(Splice { start: name.start_byte(), end: name.end_byte(), with: delta.new_name.clone() });
         }
-        call_arguments(language, source, args, delta, value, &mut splices);
+        // `Type::method(receiver, …)`: the receiver comes first.
+        let path_call = node.child_by_field_name("function").is_some_and(|f| f.kind() == "scoped_identifier");
+        let receiver = (delta.receiver && path_call && language == Language::Rust).then_some(()).and_then(|_| args.named_child(0));
+        call_arguments(language, source, args, receiver, delta, value, &mut splices);
         calls += usize::from(splices.len() > before);
     }
     Some(CallUpdate { text: apply(source, splices), calls })
@@ -339,7 +356,7 @@ fn callee_name<'t>(call: Node<'t>, source: &str) -> Option<Node<'t>> {
     let callee = ["function", "constructor", "name", "method"].iter().find_map(|f| call.child_by_field_name(f))?;
     let mut node = callee;
     loop {
-        if node.kind().ends_with("identifier") || node.named_child_count() == 0 {
+        if node.named_child_count() == 0 {
             return (!text(node, source).is_empty()).then_some(node);
         }
         // Generic arguments (`f::<T>`, `f<T>`) come after the name.
@@ -358,12 +375,14 @@ fn call_arguments(
     language: Language,
     source: &str,
     args: Node<'_>,
+    receiver: Option<Node<'_>>,
     delta: &SignatureDelta,
     value: &dyn Fn(&Param) -> String,
     splices: &mut Vec<Splice>,
 ) {
     let mut cursor = args.walk();
-    let items: Vec<Node<'_>> = args.named_children(&mut cursor).filter(|n| !n.kind().contains("comment")).collect();
+    let items: Vec<Node<'_>> =
+        args.named_children(&mut cursor).filter(|n| !n.kind().contains("comment") && receiver.is_none_or(|r| r.id() != n.id())).collect();
     let keyword = |n: &Node<'_>| n.kind() == "keyword_argument";
     let spread = |n: &Node<'_>| matches!(n.kind(), "list_splat" | "dictionary_splat" | "spread_element");
     let positional = items.iter().take_while(|n| !keyword(n) && !spread(n)).count();
@@ -425,7 +444,7 @@ fn call_arguments(
         // Positional: before the argument now at its index, else last.
         match items.get(at).filter(|_| at < positional) {
             Some(next) => splices.push(Splice { start: next.start_byte(), end: next.start_byte(), with: format!("{v}, ") }),
-            None => match items.get(positional.wrapping_sub(1)).filter(|_| positional > 0) {
+            None => match items.get(positional.wrapping_sub(1)).filter(|_| positional > 0).or(receiver.as_ref()) {
                 Some(last) => splices.push(Splice { start: last.end_byte(), end: last.end_byte(), with: format!(", {v}") }),
                 None => splices.push(Splice { start: open.min(close), end: open.min(close), with: v }),
             },

@@ -538,6 +538,7 @@ fn structural_edit(task: &EditTask<'_>) -> Outcome {
                 removed: Vec::new(),
                 renamed: Vec::new(),
                 accepts: None,
+                receiver: false,
             };
             match edit::mirror_signature(task.language, &source, &block.name, block.name_line, &take) {
                 Some(next) => {

@@ -293,3 +293,188 @@ fn rust_struct_fields_and_signatures() {
         "#]],
     );
 }
+
+fn run_ok(repo: &Repo, args: &[&str]) -> String {
+    let out = repo.ken(args);
+    assert!(out.status.success(), "ken {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn changed_files(repo: &Repo) -> String {
+    let out = Command::new("git").args(["diff", "--name-only"]).current_dir(repo.path()).output().unwrap();
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// `ken plan --execute`: CodePlan's loop carries a new parameter from the
+/// edited function to its caller, which takes it on and passes it along to
+/// its own callers and its override, until pyright finds nothing new. The
+/// baselines fail where the plan passes; nothing is written before
+/// `--apply`; a second run over the applied change has nothing left to do.
+#[test]
+fn executing_the_plan_carries_a_new_parameter_until_the_type_checker_passes() {
+    let repo = shop();
+    edit(&repo, "shop/prices.py", "def price_of(item):", "def price_of(item, currency):");
+    expect![[r#"
+        n1  [done] (seed)  shop/prices.py:1-2  function shop.prices.price_of
+               add a currency
+        n2  [done]  shop/cart.py:8-9  method shop.cart.Cart.total
+               Update for the change to shop.prices.price_of (signature of method modified, MMS): this block is its caller
+        n3  [done]  shop/cart.py:16-17  method shop.cart.GiftCart.total
+               Update for the change to shop.cart.Cart.total (signature of method modified, MMS): this block is its override
+        n4  [done]  shop/checkout.py:5-11  function shop.checkout.checkout
+               Update for the change to shop.cart.Cart.total (body of method modified, MMB): this block is its caller
+        n5  [done]  shop/checkout.py:14-15  function shop.checkout.receipt
+               Update for the change to shop.checkout.checkout (body of method modified, MMB): this block is its caller
+          n1 -> n2  MMS Rel(D, M, CalledBy)
+          n2 -> n3  MMS Rel(D, M, OverriddenBy)
+          n2 -> n4  MMB Rel(D, M, CalledBy)
+          n3 -> n2  MMS Rel(D, M, Overrides)
+          n4 -> n5  MMB Rel(D, M, CalledBy)
+        oracle round 0: 0 new error(s) from `pyright --outputjson`
+        4 edit(s) in 2 file(s), the oracle passes; patch not applied (--apply writes it)
+
+        --- a/shop/cart.py
+        +++ b/shop/cart.py
+        @@ -5,13 +5,13 @@
+             def __init__(self):
+                 self.items = []
+ 
+        -    def total(self, tax):
+        -        return sum(price_of(i) for i in self.items) * (1 + tax)
+        +    def total(self, tax, currency):
+        +        return sum(price_of(i, currency) for i in self.items) * (1 + tax)
+ 
+             def add(self, item):
+                 self.items.append(item)
+ 
+ 
+         class GiftCart(Cart):
+        -    def total(self, tax):
+        +    def total(self, tax, currency):
+                 return 0
+        --- a/shop/checkout.py
+        +++ b/shop/checkout.py
+        @@ -2,17 +2,17 @@
+         from shop.prices import legacy_price
+ 
+ 
+        -def checkout(items):
+        +def checkout(items, currency):
+             cart = Cart()
+             if not items:
+        -        return cart.total(0)
+        +        return cart.total(0, currency)
+             for i in items:
+                 cart.add(i)
+        -    return cart.total(0.2)
+        +    return cart.total(0.2, currency)
+ 
+ 
+        -def receipt(items):
+        -    return f"total: {checkout(items)}"
+        +def receipt(items, currency):
+        +    return f"total: {checkout(items, currency)}"
+ 
+ 
+         def refund(item):
+    "#]]
+    .assert_eq(&run_ok(&repo, &["plan", "add a currency", "--seed-diff", "--execute", "--oracle", "pyright"]));
+    assert_eq!(changed_files(&repo), "shop/prices.py\n", "the repository is untouched");
+
+    let outcome = |args: &[&str]| {
+        let mut full = vec!["plan", "add a currency", "--seed-diff", "--execute", "--oracle", "pyright", "--format", "json"];
+        full.extend_from_slice(args);
+        let r: Value = serde_json::from_str(&run_ok(&repo, &full)).unwrap();
+        let errors: Vec<String> = r["rounds"].as_array().unwrap().iter().map(|r| r["errors"].to_string()).collect();
+        format!("passed={} edits={} errors by round={}", r["passed"], r["edits"].as_array().unwrap().len(), errors.join(","))
+    };
+    expect!["passed=false edits=0 errors by round=1"].assert_eq(&outcome(&["--strategy", "repair", "--rounds", "0"]));
+    expect!["passed=false edits=3 errors by round=1,3,2,1"].assert_eq(&outcome(&["--strategy", "repair"]));
+
+    run_ok(&repo, &["plan", "add a currency", "--seed-diff", "--execute", "--oracle", "pyright", "--apply"]);
+    expect![[r#"
+        shop/cart.py
+        shop/checkout.py
+        shop/prices.py
+    "#]]
+    .assert_eq(&changed_files(&repo));
+    expect!["passed=true edits=0 errors by round=0"].assert_eq(&outcome(&[]));
+}
+
+/// Over HTTP and MCP the change comes whole in the request; the answer is
+/// the same patch, and only named oracles are accepted.
+#[test]
+fn agents_execute_a_plan_over_http_and_mcp() {
+    let repo = shop();
+    let before = std::fs::read_to_string(repo.path().join("shop/prices.py")).unwrap();
+    let after = before.replace("def legacy_price(item):", "def old_price(item):");
+    let request = json!({"plan": {"instruction": "rename legacy_price", "seed_diff": {"files": [{"path": "shop/prices.py", "before": before, "after": after}]}}});
+    let server = Server::start(&repo, &[]);
+    let (status, over_http) = server.post("/api/v1/execute", &request.to_string());
+    assert_eq!(status, 200, "{over_http}");
+    expect![[r#"
+        --- a/shop/checkout.py
+        +++ b/shop/checkout.py
+        @@ -1,5 +1,5 @@
+         from shop.cart import Cart
+        -from shop.prices import legacy_price
+        +from shop.prices import old_price
+ 
+ 
+         def checkout(items):
+        @@ -16,4 +16,4 @@
+ 
+ 
+         def refund(item):
+        -    return -legacy_price(item)
+        +    return -old_price(item)
+        --- a/shop/prices.py
+        +++ b/shop/prices.py
+        @@ -2,5 +2,5 @@
+             return item.price
+ 
+ 
+        -def legacy_price(item):
+        +def old_price(item):
+             return item.cost
+    "#]]
+    .assert_eq(over_http["patch"].as_str().unwrap());
+    assert_eq!(over_http["passed"], Value::Null, "no oracle, unchecked");
+    let (status, bad) =
+        server.post("/api/v1/execute", &json!({"plan": {"instruction": "x", "seeds": ["Cart"]}, "oracle": "rm -rf /"}).to_string());
+    assert_eq!((status, bad["error"]["field"].as_str()), (400, Some("oracle")), "{bad}");
+
+    let mut mcp = McpSession::start(repo.path(), false);
+    let over_mcp = mcp.answer("execute", request);
+    assert_eq!(over_mcp["patch"], over_http["patch"]);
+    assert_eq!(std::fs::read_to_string(repo.path().join("shop/prices.py")).unwrap(), before, "nothing applied");
+}
+
+/// `--editor llm`: the local model (SmolLM2 from PyPI) rewrites each
+/// obligation's block. What a 135M model writes is not judged; the loop is:
+/// every node is visited, every merged edit parses, and the log keeps the
+/// prompts (the block, its class sketched, the edit that led to it).
+#[test]
+fn the_language_model_edits_the_blocks_of_a_plan() {
+    let repo = shop();
+    edit(&repo, "shop/cart.py", "def total(self, tax):\n        return sum", "def total(self, tax, discount):\n        return sum");
+    let out = support::ken_env(
+        repo.path(),
+        &[("KEN_NO_EMBED", "1")],
+        &["plan", "add a discount", "--seed-diff", "--execute", "--editor", "llm", "--format", "json"],
+    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let r = parse_json(&out);
+    for node in r["plan"]["nodes"].as_array().unwrap() {
+        assert_ne!(node["status"], "pending", "{node}");
+    }
+    let log: Value = serde_json::from_str(&std::fs::read_to_string(r["log"].as_str().unwrap()).unwrap()).unwrap();
+    let prompts: Vec<&str> = log["events"].as_array().unwrap().iter().filter_map(|e| e["prompt"].as_str()).collect();
+    assert!(!prompts.is_empty(), "{log:#}");
+    let override_prompt = prompts.iter().find(|p| p.contains("class GiftCart(Cart):")).expect("the override's class is sketched");
+    assert!(override_prompt.contains("+    def total(self, tax, discount):"), "the seed edit is shown: {override_prompt}");
+    for e in r["edits"].as_array().unwrap() {
+        let path = e["path"].as_str().unwrap();
+        assert!(e["diff"].as_str().unwrap().starts_with(&format!("--- a/{path}")), "{e}");
+    }
+}
