@@ -6,6 +6,7 @@
 #
 #   bench/execute.sh                                 requests, flask, httpx, rxjs; 6 targets each
 #   bench/execute.sh --corpora requests --n 3        a quick check
+#   bench/execute.sh --systems "plan,plan llm"       the language model as the editor too
 #   KEN=path/to/ken bench/execute.sh                 another binary (default target/release/ken)
 #
 # Needs pyright and tsc (scripts/test.sh installs both). Writes
@@ -16,12 +17,13 @@ root="$(dirname "$here")"
 cache="$here/.cache"
 venv="$cache/harness-venv"
 [ -x "$venv/bin/python" ] || { echo "run bench/eval.sh --smoke once first (it makes $venv)" >&2; exit 1; }
-corpora="requests,flask,httpx,rxjs" n=6
+corpora="requests,flask,httpx,rxjs" n=6 systems="seed only,repair,plan"
 while [ $# -gt 0 ]; do
   case "$1" in
     --corpora) corpora="$2"; shift ;;
     --n) n="$2"; shift ;;
-    -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --systems) systems="$2"; shift ;;
+    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "unknown argument $1" >&2; exit 2 ;;
   esac
   shift
@@ -33,13 +35,14 @@ if [ -z "${KEN:-}" ]; then
 fi
 command -v pyright >/dev/null && command -v tsc >/dev/null || { echo "pyright and tsc are needed (scripts/test.sh installs them)" >&2; exit 1; }
 cd "$here"
-KEN="$ken" CORPORA="$corpora" N="$n" "$venv/bin/python" - <<'PY'
+KEN="$ken" CORPORA="$corpora" N="$n" SYSTEMS="$systems" "$venv/bin/python" - <<'PY'
 import json, os, platform, subprocess
 from harness import execute
 cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), platform.processor())
-results = execute.run(os.environ["KEN"], os.environ["CORPORA"].split(","), int(os.environ["N"]), list(execute.STRATEGIES))
+results = execute.run(os.environ["KEN"], os.environ["CORPORA"].split(","), int(os.environ["N"]), os.environ["SYSTEMS"].split(","))
 table = execute.table(results)
 print(f"\nCPU: {cpu}, {os.cpu_count()} cores\n\n{table}")
 os.makedirs("results", exist_ok=True)
-json.dump({"cpu": cpu, "results": results, "table": table}, open("results/execute.json", "w"), indent=1)
+out = "results/execute.json" if "llm" not in os.environ["SYSTEMS"] else "results/execute-llm.json"
+json.dump({"cpu": cpu, "results": results, "table": table}, open(out, "w"), indent=1)
 PY

@@ -14,6 +14,8 @@ Each task runs three ways in the same run, as in CodePlan:
               errors are the only obligations (`--strategy repair`);
   plan        Kenning's plan: may-impact obligations first, then the
               checker's rounds (`--strategy plan`).
+With the structural editor by default; `repair llm` and `plan llm` use the
+language model (`--editor llm`: the local SmolLM2, or KEN_LLM_BASE_URL).
 A task passes when the checker reports no error the repository did not have
 before the seed edit. Reported: the share passed, oracle rounds used, block
 edits made, and the wall time per task."""
@@ -29,7 +31,9 @@ from pathlib import Path
 from . import corpora, impact, symbols
 from .paths import CACHE
 
-STRATEGIES = {"seed only": ("repair", 0), "repair": ("repair", 3), "plan": ("plan", 3)}
+STRATEGIES = {"seed only": ("repair", 0, "structural"), "repair": ("repair", 3, "structural"), "plan": ("plan", 3, "structural"),
+              "repair llm": ("repair", 3, "llm"), "plan llm": ("plan", 3, "llm")}
+DEFAULT_SYSTEMS = ["seed only", "repair", "plan"]
 RENAMED = "_ken_renamed"
 
 
@@ -96,9 +100,12 @@ def run(ken, names, n, systems, log=print):
                 path.write_bytes(edited)
                 try:
                     for system in systems:
-                        strategy, rounds = STRATEGIES[system]
-                        cmd = [ken, "plan", f"carry out the {task['kind']} edit", "--seed-diff", "--execute",
-                               "--oracle", oracle_command(language), "--strategy", strategy,
+                        strategy, rounds, editor = STRATEGIES[system]
+                        instruction = (f"add the required parameter {impact.NEW_PARAM} to {task['edit'][1].name}"
+                                       if task["kind"] == "add-param" else
+                                       f"rename {task['edit'][1].name} to {task['edit'][1].name}{RENAMED}")
+                        cmd = [ken, "plan", instruction, "--seed-diff", "--execute",
+                               "--oracle", oracle_command(language), "--strategy", strategy, "--editor", editor,
                                "--rounds", str(rounds), "--format", "json"]
                         started = time.monotonic()
                         p = subprocess.run(cmd, cwd=work, capture_output=True, text=True)

@@ -41,12 +41,25 @@ pub struct SignatureDelta {
     /// A method with a receiver (`&self`): a path call (`Pool::grow(&mut p, 3)`)
     /// passes it first.
     pub receiver: bool,
+    /// Moved to another file: its imports follow.
+    pub moved: Option<Move>,
+}
+
+/// A top-level function or class moved to another file, as its importers see it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct Move {
+    pub from_path: String,
+    pub to_path: String,
+    /// The modules that hold it, as qualified names spell them (`pkg.a`).
+    pub from_module: String,
+    pub to_module: String,
 }
 
 impl SignatureDelta {
     /// Calls must change: a required parameter added, one removed, or a rename.
     pub fn obliges_calls(&self) -> bool {
         self.name != self.new_name
+            || self.moved.is_some()
             || !self.renamed.is_empty()
             || self.removed.iter().any(|(_, p)| !p.variadic)
             || self.added.iter().any(|(_, p)| !p.has_default && !p.variadic)
@@ -210,7 +223,16 @@ pub fn delta(name: &str, new_name: &str, before: &[Param], after: &[Param]) -> S
         });
     }
     let accepts = (!after.iter().any(|p| p.variadic)).then_some(after.iter().filter(|p| !p.keyword_only).count());
-    SignatureDelta { name: name.to_string(), new_name: new_name.to_string(), added, removed, renamed, accepts, receiver: false }
+    SignatureDelta {
+        name: name.to_string(),
+        new_name: new_name.to_string(),
+        added,
+        removed,
+        renamed,
+        accepts,
+        receiver: false,
+        moved: None,
+    }
 }
 
 /// The signature changes among `changes` of one file (from [`crate::classify`]
@@ -269,6 +291,7 @@ pub fn signature_deltas(
                 renamed: Vec::new(),
                 accepts: None,
                 receiver: false,
+                moved: None,
             };
             out.push((gone.symbol.clone(), rename));
         }
@@ -571,4 +594,206 @@ pub fn rename_imports(language: Language, source: &str, old: &str, new: &str) ->
         }
     }
     (!splices.is_empty()).then(|| apply(source, splices))
+}
+
+/// Moves among the changes of several files: a top-level function or class
+/// deleted from one file and added, by the same name and kind, to another.
+/// Keyed by the old qualified name.
+pub fn moves(changes: &[(String, crate::Change)]) -> Vec<(String, SignatureDelta)> {
+    use crate::ChangeLabel::{AC, AM, DC, DM};
+    let module = |c: &crate::Change| {
+        c.symbol.strip_suffix(c.name.as_str()).map(|m| m.trim_end_matches(['.', ':']).to_string()).filter(|m| !m.is_empty())
+    };
+    let mut out = Vec::new();
+    for (from_path, gone) in changes.iter().filter(|(_, c)| matches!(c.label, DM | DC) && c.container.is_none()) {
+        let twin = changes.iter().find(|(path, c)| {
+            path != from_path && c.name == gone.name && c.container.is_none() && matches!((gone.label, c.label), (DM, AM) | (DC, AC))
+        });
+        if let (Some((to_path, added)), Some(from_module)) = (twin, module(gone))
+            && let Some(to_module) = module(added)
+        {
+            let moved = Move { from_path: from_path.clone(), to_path: to_path.clone(), from_module, to_module };
+            out.push((
+                gone.symbol.clone(),
+                SignatureDelta {
+                    name: gone.name.clone(),
+                    new_name: gone.name.clone(),
+                    added: Vec::new(),
+                    removed: Vec::new(),
+                    renamed: Vec::new(),
+                    accepts: None,
+                    receiver: false,
+                    moved: Some(moved),
+                },
+            ));
+        }
+    }
+    out
+}
+
+/// The importing file (`path`, whose module is `module`) with its imports
+/// of `name` following `moved`: `from pkg.a import f, g` becomes
+/// `from pkg.a import g` and `from pkg.b import f`; `import { f } from "./a"`
+/// becomes `import { f } from "./b"`. Python, JavaScript and TypeScript.
+pub fn move_imports(language: Language, source: &str, path: &str, module: &str, name: &str, moved: &Move) -> Option<String> {
+    let tree = parse(language, source)?;
+    let mut splices = Vec::new();
+    let mut stack = vec![tree.root_node()];
+    while let Some(node) = stack.pop() {
+        let mut cursor = node.walk();
+        stack.extend(node.named_children(&mut cursor));
+        match (language, node.kind()) {
+            (Language::Python, "import_from_statement") => python_move(node, source, path, module, name, moved, &mut splices),
+            (Language::JavaScript | Language::TypeScript | Language::Tsx, "import_statement") => {
+                script_move(node, source, path, name, moved, &mut splices)
+            }
+            _ => {}
+        }
+    }
+    (!splices.is_empty()).then(|| apply(source, splices))
+}
+
+/// The names an import statement binds, with the node to remove for each.
+fn import_names<'t>(statement: Node<'t>, source: &str, kinds: &[&str]) -> Vec<(String, Node<'t>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![statement];
+    while let Some(node) = stack.pop() {
+        if kinds.contains(&node.kind()) {
+            let named = node.child_by_field_name("name").unwrap_or(node);
+            out.push((text(named, source).to_string(), node));
+            continue;
+        }
+        let mut cursor = node.walk();
+        for child in node.named_children(&mut cursor) {
+            if Some(child.id()) != statement.child_by_field_name("module_name").map(|m| m.id()) {
+                stack.push(child);
+            }
+        }
+    }
+    out.sort_by_key(|(_, n)| n.start_byte());
+    out
+}
+
+/// Removes one of several comma-separated names.
+fn remove_listed(names: &[(String, Node<'_>)], at: usize) -> Splice {
+    let item = names[at].1;
+    match (at.checked_sub(1).map(|p| names[p].1), names.get(at + 1)) {
+        (_, Some((_, next))) => Splice { start: item.start_byte(), end: next.start_byte(), with: String::new() },
+        (Some(prev), None) => Splice { start: prev.end_byte(), end: item.end_byte(), with: String::new() },
+        (None, None) => Splice { start: item.start_byte(), end: item.end_byte(), with: String::new() },
+    }
+}
+
+fn python_move(statement: Node<'_>, source: &str, path: &str, module: &str, name: &str, moved: &Move, splices: &mut Vec<Splice>) {
+    let Some(from) = statement.child_by_field_name("module_name") else { return };
+    let written = text(from, source);
+    // The package relative imports start from: the module itself for an `__init__.py`.
+    let package: Vec<&str> = {
+        let mut parts: Vec<&str> = module.split('.').collect();
+        if !path.ends_with("__init__.py") {
+            parts.pop();
+        }
+        parts
+    };
+    let dots = written.chars().take_while(|c| *c == '.').count();
+    let resolved = if dots == 0 {
+        written.to_string()
+    } else {
+        let keep = package.len().saturating_sub(dots - 1);
+        let mut parts: Vec<&str> = package[..keep].to_vec();
+        let rest = &written[dots..];
+        if !rest.is_empty() {
+            parts.push(rest);
+        }
+        parts.join(".")
+    };
+    if resolved != moved.from_module {
+        return;
+    }
+    let names = import_names(statement, source, &["dotted_name", "aliased_import"]);
+    let Some(at) = names.iter().position(|(n, _)| n == name) else { return };
+    let prefix = format!("{}.", package.join("."));
+    let target = match (dots, moved.to_module.strip_prefix(&prefix)) {
+        (1.., Some(rest)) => format!(".{rest}"),
+        _ => moved.to_module.clone(),
+    };
+    if names.len() == 1 {
+        splices.push(Splice { start: from.start_byte(), end: from.end_byte(), with: target });
+    } else {
+        splices.push(remove_listed(&names, at));
+        let line_start = source[..statement.start_byte()].rfind('\n').map_or(0, |i| i + 1);
+        let indent = &source[line_start..statement.start_byte()];
+        let item = text(names[at].1, source);
+        splices.push(Splice {
+            start: statement.end_byte(),
+            end: statement.end_byte(),
+            with: format!("\n{indent}from {target} import {item}"),
+        });
+    }
+}
+
+/// `dir/../x` and `./x` folded: the path an import specifier names.
+fn normalize(path: &str) -> String {
+    let mut parts: Vec<&str> = Vec::new();
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            other => parts.push(other),
+        }
+    }
+    parts.join("/")
+}
+
+fn strip_script_extension(path: &str) -> &str {
+    let path = [".tsx", ".ts", ".jsx", ".mjs", ".cjs", ".js"].iter().find_map(|e| path.strip_suffix(e)).unwrap_or(path);
+    path.strip_suffix("/index").unwrap_or(path)
+}
+
+/// The specifier that names `to` from a file in `dir`: `./b`, `../lib/b`.
+fn specifier(dir: &str, to: &str) -> String {
+    let from: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
+    let to: Vec<&str> = to.split('/').filter(|p| !p.is_empty()).collect();
+    let common = from.iter().zip(&to).take_while(|(a, b)| a == b).count();
+    let mut parts: Vec<&str> = vec![".."; from.len() - common];
+    parts.extend(&to[common..]);
+    let joined = parts.join("/");
+    if joined.starts_with("..") { joined } else { format!("./{joined}") }
+}
+
+fn script_move(statement: Node<'_>, source: &str, path: &str, name: &str, moved: &Move, splices: &mut Vec<Splice>) {
+    let Some(spec) = statement.child_by_field_name("source") else { return };
+    let quoted = text(spec, source);
+    let quote = quoted.chars().next().unwrap_or('"');
+    let written = quoted.trim_matches(['"', '\'', '`']);
+    if !written.starts_with('.') {
+        return;
+    }
+    let dir = path.rsplit_once('/').map_or("", |(d, _)| d);
+    let resolved = normalize(&format!("{dir}/{written}"));
+    if strip_script_extension(&resolved) != strip_script_extension(&moved.from_path) {
+        return;
+    }
+    // ESM spells the extension (`./a.js`): the new specifier does too.
+    let extension = written.rsplit_once('.').map(|(_, e)| e).filter(|e| ["js", "mjs", "cjs", "jsx", "ts", "tsx"].contains(e));
+    let names = import_names(statement, source, &["import_specifier"]);
+    let Some(at) = names.iter().position(|(n, _)| n == name) else { return };
+    let mut target = specifier(dir, strip_script_extension(&moved.to_path));
+    if let Some(extension) = extension {
+        target = format!("{target}.{extension}");
+    }
+    if names.len() == 1 {
+        splices.push(Splice { start: spec.start_byte(), end: spec.end_byte(), with: format!("{quote}{target}{quote}") });
+    } else {
+        splices.push(remove_listed(&names, at));
+        let item = text(names[at].1, source);
+        let semi = if text(statement, source).trim_end().ends_with(';') { ";" } else { "" };
+        splices.push(Splice {
+            start: statement.end_byte(),
+            end: statement.end_byte(),
+            with: format!("\nimport {{ {item} }} from {quote}{target}{quote}{semi}"),
+        });
+    }
 }

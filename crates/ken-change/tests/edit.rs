@@ -292,6 +292,7 @@ fn mirror(language: &str, source: &str, name: &str, name_line: u32, added: &[&st
         renamed: Vec::new(),
         accepts: None,
         receiver: false,
+        moved: None,
     };
     let out = edit::mirror_signature(language, source, name, name_line, &delta).expect("a definition");
     assert_eq!(edit::syntax_errors(language, &out), Some(0), "{out}");
@@ -395,4 +396,101 @@ fn oracles_errors_are_read_from_what_they_print() {
     let before = diagnostics::parse("a.py:1: error: old\na.py:2: error: same\n", "/r");
     let after = diagnostics::parse("a.py:1: error: old\na.py:7: error: same\na.py:8: error: same\n", "/r");
     assert_eq!(diagnostics::new_errors(&before, &after).len(), 1, "matched by message, not line");
+}
+
+/// A function moved to another file: `//- before/` and `//- after/` hold
+/// both files; `//- calls/` the importers, whose imports follow it.
+fn check_move(fixture: &str, expect: Expect) {
+    let files = ken_test_support::files(fixture);
+    let side = |prefix: &str| -> Vec<(String, String)> {
+        files.iter().filter_map(|(p, t)| p.strip_prefix(prefix).map(|p| (p.to_string(), t.clone()))).collect()
+    };
+    let (before, after) = (side("before/"), side("after/"));
+    let mut changes = Vec::new();
+    for (path, old) in &before {
+        let new = &after.iter().find(|(p, _)| p == path).expect("both sides").1;
+        let language = ken_lang::detect(Path::new(path)).unwrap();
+        changes.extend(ken_change::classify(path, language, old, new).into_iter().map(|c| (path.clone(), c)));
+    }
+    let moves = edit::moves(&changes);
+    assert_eq!(moves.len(), 1, "{changes:#?}");
+    let delta = &moves[0].1;
+    let moved = delta.moved.as_ref().unwrap();
+    let mut out = format!("{} {} -> {}\n", delta.name, moved.from_module, moved.to_module);
+    for (path, text) in side("calls/") {
+        let language = ken_lang::detect(Path::new(&path)).unwrap();
+        let module = path.trim_end_matches(".py").trim_end_matches("/__init__").replace('/', ".");
+        let edited = edit::move_imports(language, &text, &path, &module, &delta.name, moved).unwrap_or_else(|| text.clone());
+        assert_eq!(edit::syntax_errors(language, &edited), Some(0), "{edited}");
+        out.push_str(&format!("{path}\n{edited}"));
+    }
+    expect.assert_eq(&out);
+}
+
+#[test]
+fn a_moved_function_takes_its_imports_along() {
+    check_move(
+        r#"
+//- before/pkg/a.py
+def fetch(url):
+    pass
+
+
+def keep():
+    pass
+//- after/pkg/a.py
+def keep():
+    pass
+//- before/pkg/net/b.py
+X = 1
+//- after/pkg/net/b.py
+X = 1
+
+
+def fetch(url):
+    pass
+//- calls/pkg/app.py
+from pkg.a import fetch
+def load(u):
+    from .a import keep, fetch as get
+    return fetch(u), get(u)
+//- calls/pkg/other.py
+from pkg.b import fetch
+"#,
+        expect![[r#"
+            fetch pkg.a -> pkg.net.b
+            pkg/app.py
+            from pkg.net.b import fetch
+            def load(u):
+                from .a import keep
+                from .net.b import fetch as get
+                return fetch(u), get(u)
+            pkg/other.py
+            from pkg.b import fetch
+        "#]],
+    );
+    check_move(
+        r#"
+//- before/src/a.ts
+export function fetchAll(): void {}
+export function keep(): void {}
+//- after/src/a.ts
+export function keep(): void {}
+//- before/src/lib/b.ts
+export const x = 1;
+//- after/src/lib/b.ts
+export const x = 1;
+export function fetchAll(): void {}
+//- calls/src/app.ts
+import { keep, fetchAll } from "./a";
+import { fetchAll as f } from './a.js';
+"#,
+        expect![[r#"
+            fetchAll src/a -> src/lib/b
+            src/app.ts
+            import { keep } from "./a";
+            import { fetchAll } from "./lib/b";
+            import { fetchAll as f } from './lib/b.js';
+        "#]],
+    );
 }

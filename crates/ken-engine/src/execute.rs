@@ -401,6 +401,8 @@ struct EditTask<'a> {
     /// The whole file now.
     source: &'a str,
     block: &'a Symbol,
+    /// The file's module, as qualified names spell it.
+    module: String,
     /// Its first line in the index (the graph's sites are counted from there).
     indexed_start: u32,
     /// Its class sketched: declarations without bodies.
@@ -512,6 +514,12 @@ fn structural_edit(task: &EditTask<'_>) -> Outcome {
                 break;
             }
         }
+        if let Some(moved) = &delta.moved
+            && let Some(next) = edit::move_imports(task.language, &source, task.path, &task.module, &delta.name, moved)
+        {
+            source = next;
+            reasons.push(format!("import of {} moved to {}", delta.name, moved.to_module));
+        }
         if calls == 0 {
             continue;
         }
@@ -539,6 +547,7 @@ fn structural_edit(task: &EditTask<'_>) -> Outcome {
                 renamed: Vec::new(),
                 accepts: None,
                 receiver: false,
+                moved: None,
             };
             match edit::mirror_signature(task.language, &source, &block.name, block.name_line, &take) {
                 Some(next) => {
@@ -669,6 +678,10 @@ impl Run<'_> {
                 self.deltas.insert(cause, delta);
             }
         }
+        let all: Vec<(String, ken_change::Change)> = changes.iter().map(|c| (c.path.clone(), c.change.clone())).collect();
+        for (cause, delta) in edit::moves(&all) {
+            self.deltas.entry(cause).or_insert(delta);
+        }
     }
 
     /// Edits queued nodes until none is left (or the edit budget is spent).
@@ -716,6 +729,10 @@ impl Run<'_> {
             source: &source,
             block: &block,
             indexed_start: node.block.start_line,
+            module: mined
+                .iter()
+                .find_map(|s| s.qualified_name.strip_suffix(s.local_path.as_str()).map(|m| m.trim_end_matches(['.', ':']).to_string()))
+                .unwrap_or_default(),
             sketch: sketch(&mined, &block, &source),
             causes: &causes,
             deltas: &self.deltas,
