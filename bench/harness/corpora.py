@@ -56,6 +56,9 @@ CORPORA = {c.name: c for c in [
            note="RepoGPT blog classes"),
     Corpus("rxjs", "typescript", "npm", "rxjs", "7.8.1", keep=("src",)),
     Corpus("tokio", "rust", "crates", "tokio", "1.41.1", keep=("src",)),
+    # A crate with no dependencies, whole: `cargo check --all-targets` runs
+    # offline-free of registries (plan-and-execute's Rust oracle).
+    Corpus("semver", "rust", "crates", "semver", "1.0.23", tree=True, note="whole crate: cargo check"),
     # Whole trees for the docs set. attrs' sdist ships docs/ (Markdown and
     # reST), CHANGELOG.md, tox.ini, pyproject.toml and .github/ (CI,
     # CONTRIBUTING.md); ripgrep's crate ships GUIDE.md, FAQ.md, CHANGELOG.md

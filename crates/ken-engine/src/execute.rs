@@ -32,6 +32,8 @@ const ORACLE_TIMEOUT: Duration = Duration::from_secs(30 * 60);
 const LOG_OUTPUT_BYTES: usize = 64 << 10;
 /// Times one node is edited (a second cause may reach a completed block).
 const MAX_VISITS: u32 = 2;
+/// Earlier edits shown to the language model with a block.
+const MAX_CONTEXT_EDITS: usize = 4;
 /// Largest block given to the language model, in lines.
 const MAX_LLM_BLOCK_LINES: usize = 200;
 
@@ -721,7 +723,7 @@ impl Run<'_> {
         };
         let causes = self.state.causes.get(id).cloned().unwrap_or_default();
         let errors = self.oracle_errors.remove(id).unwrap_or_default();
-        let (related, edits) = if self.kind == EditorKind::Llm { self.context(&causes) } else { (Vec::new(), Vec::new()) };
+        let (related, edits) = if self.kind == EditorKind::Llm { self.context(id, &causes) } else { (Vec::new(), Vec::new()) };
         let mut task = EditTask {
             instruction: &node.instruction,
             path: &path,
@@ -822,12 +824,25 @@ impl Run<'_> {
 
     /// For the model: each cause's code as it is now (spatial context),
     /// and the edits made to the causes (temporal context).
-    fn context(&self, causes: &[ImpactReason]) -> (Vec<(String, String)>, Vec<String>) {
+    fn context(&self, id: &str, causes: &[ImpactReason]) -> (Vec<(String, String)>, Vec<String>) {
         let mut related = Vec::new();
+        // Temporal: the edits made on the paths from the roots to this node,
+        // nearest first (the plan's edges walked backwards).
         let mut edits: Vec<String> = Vec::new();
+        let mut seen = vec![id.to_string()];
+        let mut frontier = vec![id.to_string()];
+        while let Some(at) = frontier.pop() {
+            for edge in self.state.plan.edges.iter().filter(|e| e.to == at) {
+                if seen.contains(&edge.from) {
+                    continue;
+                }
+                seen.push(edge.from.clone());
+                frontier.insert(0, edge.from.clone());
+                edits.extend(self.edits.iter().filter(|e| e.node == edge.from).map(|e| e.diff.clone()));
+            }
+        }
+        edits.truncate(MAX_CONTEXT_EDITS);
         for cause in causes.iter().take(3) {
-            let made: Vec<&BlockEdit> = self.edits.iter().filter(|e| e.symbol == cause.cause).collect();
-            edits.extend(made.iter().map(|e| e.diff.clone()));
             let Some(row) = self.store.symbols_with_qualified_name(&cause.cause).ok().and_then(|r| r.into_iter().next()) else { continue };
             let Some(text) = self.scratch.read(&row.path) else { continue };
             let Some(language) = ken_lang::detect(Path::new(&row.path)) else { continue };
@@ -838,9 +853,8 @@ impl Run<'_> {
                 related.push((format!("{} ({}), which this block is the {} of", cause.cause, row.path, cause.relation), head));
             }
         }
-        if edits.is_empty() {
-            edits = self.seed_diffs.iter().take(2).cloned().collect();
-        }
+        // The user's own edits are the paths' roots.
+        edits.extend(self.seed_diffs.iter().take(MAX_CONTEXT_EDITS.saturating_sub(edits.len())).cloned());
         (related, edits)
     }
 
