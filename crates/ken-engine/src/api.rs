@@ -927,3 +927,111 @@ pub struct OracleRound {
     /// Plan nodes these errors seeded.
     pub seeded: Vec<String>,
 }
+
+pub use ken_llm::tokens::TokenizerName;
+
+/// `POST /api/v1/context`: the code a task needs, packed into a token
+/// budget: the most relevant definitions whole, their neighbours' signatures
+/// (callers, callees, base classes), and the import headers of their files.
+#[derive(Clone, Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ContextRequest {
+    /// The task, in words (a request, a bug report, a question).
+    pub task: String,
+    /// Tokens the pack may take (256 to 262144, default 8192), labels included.
+    #[serde(default)]
+    pub budget: Option<usize>,
+    /// Who counts the tokens: `o200k` (default) or `cl100k`.
+    #[serde(default)]
+    pub tokenizer: Option<TokenizerName>,
+    /// Definitions retrieved for the task (1 to 200, default 40); the budget decides how many fit.
+    #[serde(default)]
+    pub k: Option<usize>,
+    #[serde(default)]
+    pub languages: Vec<String>,
+    #[serde(default)]
+    pub path: Option<String>,
+}
+
+impl ContextRequest {
+    pub fn validate(&self) -> Result<(), Error> {
+        if self.task.trim().is_empty() {
+            return Err(Error::invalid("task", "must not be empty: say what the code is needed for"));
+        }
+        if self.task.chars().count() > MAX_REPORT_CHARS {
+            return Err(Error::invalid("task", format!("is longer than {MAX_REPORT_CHARS} characters")));
+        }
+        check_range("budget", self.budget, 256, 262_144)?;
+        check_range("k", self.k, 1, 200)?;
+        Ok(())
+    }
+}
+
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct ContextPack {
+    pub task: String,
+    pub budget: usize,
+    pub tokenizer: TokenizerName,
+    /// Tokens the pieces take, labels included (never above the budget).
+    pub tokens: usize,
+    /// In reading order: the strongest first and last, the weakest in the
+    /// middle ("lost in the middle").
+    pub pieces: Vec<ContextPiece>,
+    /// Candidates left out for want of room.
+    pub omitted: usize,
+    pub notes: Vec<String>,
+}
+
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct ContextPiece {
+    pub path: String,
+    pub start_line: u32,
+    pub end_line: u32,
+    /// `definition` (whole code), `signatures` (a neighbour's declaration),
+    /// `imports` (the file's import header); merged pieces list each.
+    pub kinds: Vec<String>,
+    /// The symbols it holds, and why a neighbour is there (`caller of X`).
+    pub labels: Vec<String>,
+    pub language: String,
+    pub tokens: usize,
+    pub text: String,
+}
+
+impl ContextPack {
+    /// Markdown: each piece under its `path:start-end` label, fenced.
+    pub fn to_markdown(&self) -> String {
+        let mut out = format!("# Context: {}\n\n", self.task.lines().next().unwrap_or(""));
+        for p in &self.pieces {
+            let what = if p.labels.is_empty() { String::new() } else { format!(" ({})", p.labels.join("; ")) };
+            out.push_str(&format!(
+                "## {}:{}-{}{what}\n\n```{}\n{}\n```\n\n",
+                p.path,
+                p.start_line,
+                p.end_line,
+                p.language,
+                p.text.trim_end()
+            ));
+        }
+        out
+    }
+
+    /// XML, as many agents' prompts take files: `<file path= lines=>`.
+    pub fn to_xml(&self) -> String {
+        let escape = |s: &str| s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;");
+        let mut out =
+            format!("<context task=\"{}\" tokens=\"{}\" tokenizer=\"{}\">\n", escape(&self.task), self.tokens, self.tokenizer.as_str());
+        for p in &self.pieces {
+            out.push_str(&format!(
+                "<file path=\"{}\" lines=\"{}-{}\" kind=\"{}\" symbols=\"{}\">\n{}\n</file>\n",
+                escape(&p.path),
+                p.start_line,
+                p.end_line,
+                p.kinds.join(" "),
+                escape(&p.labels.join("; ")),
+                escape(p.text.trim_end())
+            ));
+        }
+        out.push_str("</context>\n");
+        out
+    }
+}

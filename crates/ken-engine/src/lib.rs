@@ -8,6 +8,7 @@
 //! - `ask.rs`: `Engine::ask`, answers with cited code from the language model.
 //! - `expand.rs`: the query DSL (`query_expansion = "dsl"`): searches the
 //!   model's rewrites and fuses them.
+//! - `context.rs`: context packs, the code a task needs within a token budget.
 //! - `impact.rs`: CodePlan's may-impact analysis and plan graph.
 //! - `execute.rs`: CodePlan's adaptive plan-and-execute loop, its editors and oracles.
 //! - `index.rs`: `Engine::index`, every phase in process.
@@ -18,6 +19,7 @@
 
 pub mod api;
 mod ask;
+mod context;
 mod engine;
 mod error;
 mod execute;

@@ -30,6 +30,7 @@ mod openai;
 pub mod plan;
 pub mod title;
 mod tokenizer;
+pub mod tokens;
 
 pub use cache::Cached;
 pub use config::{DEFAULT_FILE, DEFAULT_PACKAGE, LOCAL_CONTEXT, LlmConfig, LlmSource};

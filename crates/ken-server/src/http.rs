@@ -51,6 +51,7 @@ pub fn router(engine: Arc<Engine>) -> Router {
         .route("/api/v1/impact", post(impact))
         .route("/api/v1/plan", post(plan))
         .route("/api/v1/execute", post(execute))
+        .route("/api/v1/context", post(context))
         .route("/api/v1/ask", post(ask))
         .route("/api/v1/plan-search", post(plan_search))
         .route("/api/v1/symbols", get(symbols))
@@ -151,6 +152,13 @@ async fn plan(State(state): State<AppState>, ApiJson(request): ApiJson<PlanReque
         return ApiError::from(e).into_response();
     }
     respond(run(&state, move |e| e.plan(&request)).await)
+}
+
+async fn context(State(state): State<AppState>, ApiJson(request): ApiJson<ContextRequest>) -> Response {
+    if let Err(e) = request.validate() {
+        return ApiError::from(e).into_response();
+    }
+    respond(run(&state, move |e| e.context(&request)).await)
 }
 
 /// A plan carried out runs the oracle (a type checker, a compiler) several times.

@@ -99,6 +99,14 @@ impl KenMcp {
         self.call(move |e| e.plan(&request)).await
     }
 
+    #[tool(description = "The code a task needs, within a token budget: the most relevant definitions whole, \
+        the signatures of their callers, callees and base classes, and their files' import headers; pieces of one file \
+        merged by line, each labelled path:start-end, ordered strongest first and last. `budget` in tokens (default \
+        8192) counted by `tokenizer` (`o200k` default, or `cl100k`). Call it before editing, with the task in words.")]
+    async fn context(&self, Parameters(request): Parameters<ContextRequest>) -> ToolResult {
+        self.call(move |e| e.context(&request)).await
+    }
+
     #[tool(description = "Carry out a plan (CodePlan's adaptive plan-and-execute loop): the plan's pending \
         blocks are edited one by one in a scratch copy of the repository, each edit is classified and the obligations it \
         derives join the plan; then the oracle (`pyright`, `tsc`, `cargo`, `go`, `mypy`) runs and its new errors seed \

@@ -22,6 +22,7 @@ pub fn document() -> Value {
     let impact_request = req(requests.subschema_for::<ImpactRequest>());
     let plan_graph_request = req(requests.subschema_for::<PlanRequest>());
     let execute_request = req(requests.subschema_for::<ken_engine::api::ExecuteRequest>());
+    let context_request = req(requests.subschema_for::<ken_engine::api::ContextRequest>());
     let ask_request = req(requests.subschema_for::<AskRequest>());
     let plan_request = req(requests.subschema_for::<PlanSearchRequest>());
     let pipeline = responses.subschema_for::<ken_engine::api::PipelineResponse>().to_value();
@@ -30,6 +31,7 @@ pub fn document() -> Value {
     let impacted = responses.subschema_for::<ImpactResponse>().to_value();
     let plan_graph = responses.subschema_for::<PlanGraph>().to_value();
     let executed = responses.subschema_for::<ken_engine::api::ExecuteResponse>().to_value();
+    let packed = responses.subschema_for::<ken_engine::api::ContextPack>().to_value();
     let answered = responses.subschema_for::<AskResponse>().to_value();
     let planned = responses.subschema_for::<PlanSearchResponse>().to_value();
     let symbols = responses.subschema_for::<Vec<ken_engine::api::SymbolRow>>().to_value();
@@ -92,6 +94,13 @@ pub fn document() -> Value {
         "responses": { "200": ok(&executed), "409": err("A file changed while the plan ran (`apply`)"), "413": err("Body too large"), "415": err("Body is not JSON") },
     });
     errors(&mut execute);
+    let mut context = json!({
+        "summary": "A context pack: the code a task needs within a token budget (definitions whole, neighbours' signatures, import headers), labelled path:start-end",
+        "operationId": "context",
+        "requestBody": body(&context_request),
+        "responses": { "200": ok(&packed), "413": err("Body too large"), "415": err("Body is not JSON") },
+    });
+    errors(&mut context);
     let mut ask = json!({
         "summary": "A question answered by the language model from retrieved code, each claim cited as path:start-end (citations checked against the index); without a model, the retrieved code and a note",
         "operationId": "ask",
@@ -155,6 +164,7 @@ pub fn document() -> Value {
             "/api/v1/impact": { "post": impact },
             "/api/v1/plan": { "post": plan_op },
             "/api/v1/execute": { "post": execute },
+            "/api/v1/context": { "post": context },
             "/api/v1/ask": { "post": ask },
             "/api/v1/plan-search": { "post": plan },
             "/api/v1/symbols": { "get": find },

@@ -313,6 +313,11 @@ impl Store {
         Ok(self.conn.prepare_cached(&sql)?.query_map([folded], symbol_row)?.collect::<rusqlite::Result<_>>()?)
     }
 
+    /// The id of the file at `path`.
+    pub fn file_id(&self, path: &str) -> Result<Option<i64>> {
+        Ok(self.conn.prepare_cached("SELECT id FROM files WHERE path = ?1")?.query_row([path], |r| r.get(0)).optional()?)
+    }
+
     /// `(id, path)` of every file.
     pub fn file_paths(&self) -> Result<Vec<(i64, String)>> {
         let rows = self

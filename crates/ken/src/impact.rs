@@ -190,7 +190,8 @@ pub fn render_execution(response: &ExecuteResponse) -> String {
     for r in &response.rounds {
         let _ = writeln!(out, "oracle round {}: {} new error(s) from `{}`", r.round, r.errors, r.command);
         for d in r.diagnostics.iter().take(10) {
-            let _ = writeln!(out, "  {}:{}: {}", d.path, d.line, d.message);
+            let message = d.message.split_whitespace().collect::<Vec<_>>().join(" ");
+            let _ = writeln!(out, "  {}:{}: {message}", d.path, d.line);
         }
     }
     let verdict = match response.passed {

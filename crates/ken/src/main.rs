@@ -8,6 +8,7 @@ mod local;
 mod locate;
 mod model;
 mod output;
+mod pack;
 mod plan_search;
 mod read;
 mod search;

@@ -59,6 +59,10 @@ pub enum ReadCommand {
     /// Find the files and functions a bug report is about: paste the whole
     /// report (title, prose, stack traces, code), as an argument or on stdin.
     Locate(locate::LocateArgs),
+    /// The code a task needs within a token budget: the most relevant
+    /// definitions whole, their callers', callees' and bases' signatures, and
+    /// their files' imports, labelled `path:start-end` (markdown, XML or JSON).
+    Context(crate::pack::ContextArgs),
     /// Show what the index holds and how far embedding got.
     Status {
         #[arg(long)]
@@ -150,6 +154,7 @@ pub fn execute(engine: &Engine, context: &Context, command: &ReadCommand, out: &
     match command {
         ReadCommand::Search(args) => search::search(engine, context, args, out),
         ReadCommand::Locate(args) => locate::locate(engine, args, out),
+        ReadCommand::Context(args) => crate::pack::context(engine, args, out),
         ReadCommand::Symbols(args) => symbols(engine, args, out),
         ReadCommand::Outline(args) => outline(engine, context, args, out),
         ReadCommand::Graph(args) => graph::run(&engine.store()?, args, out),
