@@ -126,6 +126,16 @@ fn norm(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// A callable's header (decorators and signature, up to its body) and its
+/// body with the line it starts at, as the grammar splits them: a mined
+/// signature is cut short on long parameter lists.
+fn split<'t>(v: &Version<'t>, tree: Option<&tree_sitter::Tree>, s: &Symbol) -> Option<(&'t str, (&'t str, u32))> {
+    let (head, body) = crate::edit::split_definition(tree?, v.text, &s.name, s.name_line)?;
+    let start = (s.span.start_byte as usize).min(head.start);
+    let line = s.span.start_line + v.text[start..body.start].matches('\n').count() as u32;
+    Some((&v.text[start..head.end], (&v.text[body], line)))
+}
+
 /// The lines after the signature (the body), and the line they start at.
 fn body<'t>(version: &'t Version<'_>, s: &Symbol) -> (&'t str, u32) {
     let text = version.source(s);
@@ -145,6 +155,8 @@ pub fn classify(path: &str, language: Language, before: &str, after: &str) -> Ve
     let (old_keys, new_keys) = (old.keyed(), new.keyed());
     let globals = new.globals();
     let mut changes = Vec::new();
+    // Parsed once per version, on the first callable that needs it.
+    let (mut old_tree, mut new_tree): (Option<Option<tree_sitter::Tree>>, Option<Option<tree_sitter::Tree>>) = (None, None);
     let change = |label, version: &Version<'_>, s: &Symbol, before: Option<LineRange>, after: Option<LineRange>| Change {
         label,
         symbol: s.qualified_name.clone(),
@@ -185,8 +197,16 @@ pub fn classify(path: &str, language: Language, before: &str, after: &str) -> Ve
                 }
             }
             Category::Callable => {
-                let signature_changed = norm(&a.signature) != norm(&b.signature);
-                let ((old_body, old_line), (new_body, new_line)) = (body(&old, a), body(&new, b));
+                if old_tree.is_none() && new_tree.is_none() {
+                    old_tree = Some(crate::edit::parse_tree(language, before));
+                    new_tree = Some(crate::edit::parse_tree(language, after));
+                }
+                let (ot, nt) = (old_tree.as_ref().unwrap(), new_tree.as_ref().unwrap());
+                let (signature_changed, (old_body, old_line), (new_body, new_line)) =
+                    match (split(&old, ot.as_ref(), a), split(&new, nt.as_ref(), b)) {
+                        (Some((ha, ba)), Some((hb, bb))) => (norm(ha) != norm(hb), ba, bb),
+                        _ => (norm(&a.signature) != norm(&b.signature), body(&old, a), body(&new, b)),
+                    };
                 let text_changed = norm(old.source(a)) != norm(new.source(b));
                 let body_changed = if old_body.trim().is_empty() && new_body.trim().is_empty() {
                     !signature_changed && text_changed

@@ -80,6 +80,31 @@ fn parse(language: Language, source: &str) -> Option<Tree> {
     parser(language)?.parse(source, None)
 }
 
+/// `source` parsed, for [`split_definition`] (`None`: no grammar).
+pub(crate) fn parse_tree(language: Language, source: &str) -> Option<Tree> {
+    parse(language, source)
+}
+
+/// The byte ranges of a callable's header (up to its body) and body, for
+/// the definition of `name` on `name_line`.
+pub(crate) fn split_definition(
+    tree: &Tree,
+    source: &str,
+    name: &str,
+    name_line: u32,
+) -> Option<(std::ops::Range<usize>, std::ops::Range<usize>)> {
+    let list = definition(tree, source, name, name_line)?;
+    let mut node = list.parent()?;
+    let body = loop {
+        if let Some(body) = node.child_by_field_name("body") {
+            break body;
+        }
+        // C's declarator nests the parameters one level below the definition.
+        node = node.parent().filter(|p| p.start_byte() <= list.start_byte())?;
+    };
+    (body.start_byte() >= list.end_byte()).then(|| (node.start_byte()..body.start_byte(), body.start_byte()..body.end_byte()))
+}
+
 /// Syntax errors in `source` (ERROR and MISSING nodes). A merge that adds
 /// any is rejected.
 pub fn syntax_errors(language: Language, source: &str) -> Option<usize> {
@@ -252,15 +277,21 @@ pub fn signature_deltas(
     let budget = ken_core::ChunkBudget::default();
     let old = miner.analyze(path, language, before, &budget).symbols;
     let new = miner.analyze(path, language, after, &budget).symbols;
-    let params = |symbols: &[ken_core::Symbol], text: &str, qualified: &str| {
-        symbols
-            .iter()
-            .find(|s| s.qualified_name == qualified && s.kind.is_callable())
-            .and_then(|s| parameters(language, text, &s.name, s.name_line))
+    // Overloads share a name: the one the change is about starts where it says.
+    let at = |symbols: &[ken_core::Symbol], text: &str, qualified: &str, line: Option<u32>| {
+        let mut named = symbols.iter().filter(|s| s.qualified_name == qualified && s.kind.is_callable());
+        let symbol = match line {
+            Some(line) => symbols.iter().find(|s| s.qualified_name == qualified && s.kind.is_callable() && s.span.start_line == line),
+            None => None,
+        }
+        .or_else(|| named.next())?;
+        parameters(language, text, &symbol.name, symbol.name_line)
     };
+    let params = |symbols: &[ken_core::Symbol], text: &str, qualified: &str| at(symbols, text, qualified, None);
     let mut out = Vec::new();
     for c in changes.iter().filter(|c| matches!(c.label, ChangeLabel::MMS | ChangeLabel::MCC)) {
-        if let (Some(a), Some(b)) = (params(&old, before, &c.symbol), params(&new, after, &c.symbol)) {
+        let (old_at, new_at) = (c.before.map(|r| r.start), c.after.map(|r| r.start));
+        if let (Some(a), Some(b)) = (at(&old, before, &c.symbol, old_at), at(&new, after, &c.symbol, new_at)) {
             let mut d = delta(&c.name, &c.name, &a, &b);
             d.receiver = new.iter().any(|s| s.qualified_name == c.symbol && has_receiver(language, after, &s.name, s.name_line));
             if d.obliges_calls() {
@@ -459,7 +490,7 @@ fn call_arguments(
         if by_keyword {
             let arg = format!("{}={v}", param.name);
             match items.last() {
-                Some(last) => splices.push(Splice { start: last.end_byte(), end: last.end_byte(), with: format!(", {arg}") }),
+                Some(last) => splices.push(append_after(source, *last, args.end_byte(), &arg)),
                 None => splices.push(Splice { start: open, end: open, with: arg }),
             }
             continue;
@@ -468,7 +499,7 @@ fn call_arguments(
         match items.get(at).filter(|_| at < positional) {
             Some(next) => splices.push(Splice { start: next.start_byte(), end: next.start_byte(), with: format!("{v}, ") }),
             None => match items.get(positional.wrapping_sub(1)).filter(|_| positional > 0).or(receiver.as_ref()) {
-                Some(last) => splices.push(Splice { start: last.end_byte(), end: last.end_byte(), with: format!(", {v}") }),
+                Some(last) => splices.push(append_after(source, *last, args.end_byte(), &v)),
                 None => splices.push(Splice { start: open.min(close), end: open.min(close), with: v }),
             },
         }
@@ -483,6 +514,36 @@ pub fn mirror_signature(language: Language, source: &str, name: &str, name_line:
     let tree = parse(language, source)?;
     let list = definition(&tree, source, name, name_line)?;
     let mut splices = Vec::new();
+    // TypeScript's overload signatures just above the implementation follow it.
+    let definition = list.parent()?;
+    let anchor = definition.parent().filter(|p| p.kind() == "export_statement").unwrap_or(definition);
+    let mut lists = vec![list];
+    let mut previous = anchor.prev_named_sibling();
+    while let Some(node) = previous {
+        let declaration = if node.kind() == "export_statement" { node.child_by_field_name("declaration") } else { Some(node) };
+        match declaration {
+            Some(d) if matches!(d.kind(), "function_signature" | "method_signature") => {
+                if d.child_by_field_name("name").is_some_and(|n| text(n, source) == name)
+                    && let Some(overload) = d.child_by_field_name("parameters")
+                {
+                    lists.push(overload);
+                }
+            }
+            _ if node.kind() == "comment" => {}
+            _ => break,
+        }
+        previous = node.prev_named_sibling();
+    }
+    for list in lists {
+        mirror_list(language, source, list, name, delta, &mut splices);
+    }
+    if splices.is_empty() {
+        return None;
+    }
+    Some(apply(source, splices))
+}
+
+fn mirror_list(language: Language, source: &str, list: Node<'_>, name: &str, delta: &SignatureDelta, splices: &mut Vec<Splice>) {
     if delta.new_name != delta.name
         && let Some(n) = list.parent().and_then(|d| d.child_by_field_name("name"))
         && text(n, source) == name
@@ -506,10 +567,6 @@ pub fn mirror_signature(language: Language, source: &str, name: &str, name_line:
         let texts: Vec<String> = added.iter().map(|p| p.text.clone()).collect();
         splices.push(add_at(language, source, list, &items, &params, &texts.join(", "), added.iter().all(|p| p.has_default)));
     }
-    if splices.is_empty() {
-        return None;
-    }
-    Some(apply(source, splices))
 }
 
 /// Where new parameters go in a list: last, but in Python before `**kwargs`,
@@ -529,9 +586,25 @@ fn add_at(
     let star = items.iter().any(|n| matches!(n.kind(), "list_splat_pattern" | "keyword_separator"));
     let needs_star = python && !defaulted && !star && params.iter().any(|p| p.has_default && !p.keyword_only);
     let written = if needs_star { format!("*, {written}") } else { written.to_string() };
+    // A required parameter goes before the first optional or rest one
+    // (TypeScript, JavaScript, Go's variadic), as the language demands.
+    if !python && !defaulted {
+        let optional = |n: &Node<'_>| {
+            let k = n.kind();
+            k == "optional_parameter"
+                || k.contains("rest")
+                || k.contains("variadic")
+                || k == "assignment_pattern"
+                || n.child_by_field_name("value").is_some()
+                || n.child_by_field_name("pattern").is_some_and(|p| p.kind().contains("rest"))
+        };
+        if let Some(first) = items.iter().find(|n| optional(n)) {
+            return Splice { start: first.start_byte(), end: first.start_byte(), with: format!("{written}, ") };
+        }
+    }
     match (kwargs.map(|k| items[k]), before.last()) {
         (Some(k), _) => Splice { start: k.start_byte(), end: k.start_byte(), with: format!("{written}, ") },
-        (None, Some(last)) => Splice { start: last.end_byte(), end: last.end_byte(), with: format!(", {written}") },
+        (None, Some(last)) => append_after(source, *last, list.end_byte(), &written),
         (None, None) => {
             // An empty list `()`: inside it (a Rust `(&self)` has its receiver as the last item).
             let open = if text(list, source).starts_with('(') { list.start_byte() + 1 } else { list.start_byte() };
@@ -544,6 +617,25 @@ fn add_at(
                 None => Splice { start: open, end: open, with: written },
             }
         }
+    }
+}
+
+/// `written` as a new last item after `last`, in a list that closes before
+/// `end`: on a line of its own when the list has one item per line (and
+/// after the trailing comma, when there is one), else after `, `.
+fn append_after(source: &str, last: Node<'_>, end: usize, written: &str) -> Splice {
+    let tail = &source[last.end_byte()..end.saturating_sub(1).max(last.end_byte())];
+    if !tail.contains('\n') {
+        return Splice { start: last.end_byte(), end: last.end_byte(), with: format!(", {written}") };
+    }
+    let line_start = source[..last.start_byte()].rfind('\n').map_or(0, |i| i + 1);
+    let indent: String = source[line_start..last.start_byte()].chars().take_while(|c| c.is_whitespace()).collect();
+    match tail.find(',').filter(|i| !tail[..*i].contains('\n')) {
+        Some(comma) => {
+            let at = last.end_byte() + comma + 1;
+            Splice { start: at, end: at, with: format!("\n{indent}{written},") }
+        }
+        None => Splice { start: last.end_byte(), end: last.end_byte(), with: format!(",\n{indent}{written}") },
     }
 }
 

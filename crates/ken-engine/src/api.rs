@@ -944,7 +944,8 @@ pub struct ContextRequest {
     /// Who counts the tokens: `o200k` (default) or `cl100k`.
     #[serde(default)]
     pub tokenizer: Option<TokenizerName>,
-    /// Definitions retrieved for the task (1 to 200, default 40); the budget decides how many fit.
+    /// Definitions retrieved for the task (1 to 200; default one per 200
+    /// tokens of budget, at least 40); the budget decides how many fit.
     #[serde(default)]
     pub k: Option<usize>,
     #[serde(default)]

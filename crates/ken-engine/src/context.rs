@@ -65,7 +65,8 @@ impl Engine {
         let tokenizer = request.tokenizer.unwrap_or_default();
         let search = SearchRequest {
             query: request.task.chars().take(crate::api::MAX_QUERY_LEN).collect(),
-            k: Some(request.k.unwrap_or(DEFAULT_K)),
+            // A larger budget holds more definitions: retrieve about one per 200 tokens.
+            k: Some(request.k.unwrap_or((budget / 200).clamp(DEFAULT_K, 200))),
             mode: None,
             languages: request.languages.clone(),
             kinds: Vec::new(),

@@ -405,8 +405,9 @@ struct EditTask<'a> {
     block: &'a Symbol,
     /// The file's module, as qualified names spell it.
     module: String,
-    /// Its first line in the index (the graph's sites are counted from there).
+    /// Its first and last lines in the index (the graph's sites are counted from there).
     indexed_start: u32,
+    indexed_end: u32,
     /// Its class sketched: declarations without bodies.
     sketch: Option<String>,
     /// Why it is in the plan: each cause's change and relation.
@@ -482,31 +483,28 @@ fn structural_edit(task: &EditTask<'_>) -> Outcome {
         });
     }
     let callable = block.kind.is_callable();
-    for (delta, mirror, lines) in wanted {
-        if mirror {
-            if callable && let Some(next) = edit::mirror_signature(task.language, &source, &block.name, block.name_line, delta) {
-                source = next;
-                reasons.push(format!("signature of {} mirrored", delta.new_name));
-            }
+    let newlines = |text: &str| text.matches('\n').count() as u32;
+    let mut missing: Vec<Param> = Vec::new();
+    let mut imports: Vec<&SignatureDelta> = Vec::new();
+    // Calls first, then signatures, then imports: each step edits below
+    // the lines the next one finds (imports sit above the block).
+    for (delta, mirror, lines) in &wanted {
+        if *mirror {
             continue;
         }
+        // Lines the block gained since it was indexed (in this run or this
+        // visit) move its calls down: a site may sit that much lower.
+        let end_line = (block.span.end_line + newlines(&source)).saturating_sub(newlines(task.source));
+        let grown = (end_line - block.span.start_line).saturating_sub(task.indexed_end - task.indexed_start);
+        let lines: Vec<u32> = lines.iter().flat_map(|l| *l..=*l + grown).collect();
+        let range = edit::line_range(&source, block.span.start_line, end_line);
         let own: Vec<Param> =
             if callable { edit::parameters(task.language, &source, &block.name, block.name_line).unwrap_or_default() } else { Vec::new() };
-        let range = edit::line_range(&source, block.span.start_line, block.span.end_line);
         let body = source[range.clone()].to_string();
-        // A value the block lacks is taken on as a parameter of its own.
-        let missing: Vec<Param> = delta
-            .added
-            .iter()
-            .map(|(_, p)| p)
-            .filter(|p| !p.has_default && !p.variadic && !own.iter().any(|o| o.name == p.name) && !assigns(&body, &p.name))
-            .cloned()
-            .collect();
-        let callees = callee_names(delta);
         let mut calls = 0;
-        for callee in &callees {
+        for callee in callee_names(delta) {
             let Some(update) =
-                edit::update_calls(task.language, &source, range.clone(), callee, delta, Some(&lines), &|p: &Param| p.name.clone())
+                edit::update_calls(task.language, &source, range.clone(), &callee, delta, Some(&lines), &|p: &Param| p.name.clone())
             else {
                 continue;
             };
@@ -516,48 +514,62 @@ fn structural_edit(task: &EditTask<'_>) -> Outcome {
                 break;
             }
         }
+        if delta.moved.is_some() || (calls > 0 && delta.new_name != delta.name) {
+            imports.push(delta);
+        }
+        if calls == 0 {
+            continue;
+        }
+        reasons.push(format!("{calls} call(s) of {} updated", delta.name));
+        // A value the block lacks is taken on as a parameter of its own.
+        for (_, p) in &delta.added {
+            let lacks = !p.has_default && !p.variadic && !own.iter().any(|o| o.name == p.name) && !assigns(&body, &p.name);
+            if lacks && !missing.iter().any(|m| m.name == p.name) {
+                missing.push(p.clone());
+            }
+        }
+    }
+    for (delta, _, _) in wanted.iter().filter(|(_, mirror, _)| *mirror) {
+        if callable && let Some(next) = edit::mirror_signature(task.language, &source, &block.name, block.name_line, delta) {
+            source = next;
+            reasons.push(format!("signature of {} mirrored", delta.new_name));
+        }
+    }
+    if !missing.is_empty() {
+        let names = missing.iter().map(|p| p.name.as_str()).collect::<Vec<_>>().join(", ");
+        if !callable {
+            return Outcome::Failed(format!("the calls here need {names}, which this {} does not have", block.kind));
+        }
+        let take = SignatureDelta {
+            name: block.name.clone(),
+            new_name: block.name.clone(),
+            added: missing.iter().map(|p| (usize::MAX, p.clone())).collect(),
+            removed: Vec::new(),
+            renamed: Vec::new(),
+            accepts: None,
+            receiver: false,
+            moved: None,
+        };
+        match edit::mirror_signature(task.language, &source, &block.name, block.name_line, &take) {
+            Some(next) => {
+                source = next;
+                reasons.push(format!("takes on {names}"));
+            }
+            None => return Outcome::Failed(format!("cannot add {names} to {}'s parameters", block.name)),
+        }
+    }
+    for delta in imports {
         if let Some(moved) = &delta.moved
             && let Some(next) = edit::move_imports(task.language, &source, task.path, &task.module, &delta.name, moved)
         {
             source = next;
             reasons.push(format!("import of {} moved to {}", delta.name, moved.to_module));
         }
-        if calls == 0 {
-            continue;
-        }
-        reasons.push(format!("{calls} call(s) of {} updated", delta.name));
         if delta.new_name != delta.name
             && let Some(next) = edit::rename_imports(task.language, &source, &delta.name, &delta.new_name)
         {
             source = next;
             reasons.push(format!("import of {} renamed", delta.name));
-        }
-        if !missing.is_empty() {
-            if !callable {
-                return Outcome::Failed(format!(
-                    "the calls of {} here need {}, which this {} does not have",
-                    delta.name,
-                    missing.iter().map(|p| p.name.as_str()).collect::<Vec<_>>().join(", "),
-                    block.kind
-                ));
-            }
-            let take = SignatureDelta {
-                name: block.name.clone(),
-                new_name: block.name.clone(),
-                added: missing.iter().map(|p| (usize::MAX, p.clone())).collect(),
-                removed: Vec::new(),
-                renamed: Vec::new(),
-                accepts: None,
-                receiver: false,
-                moved: None,
-            };
-            match edit::mirror_signature(task.language, &source, &block.name, block.name_line, &take) {
-                Some(next) => {
-                    source = next;
-                    reasons.push(format!("takes on {}", missing.iter().map(|p| p.name.as_str()).collect::<Vec<_>>().join(", ")));
-                }
-                None => return Outcome::Failed(format!("cannot add {} to {}'s parameters", missing[0].name, block.name)),
-            }
         }
     }
     if source == task.source {
@@ -731,6 +743,7 @@ impl Run<'_> {
             source: &source,
             block: &block,
             indexed_start: node.block.start_line,
+            indexed_end: node.block.end_line,
             module: mined
                 .iter()
                 .find_map(|s| s.qualified_name.strip_suffix(s.local_path.as_str()).map(|m| m.trim_end_matches(['.', ':']).to_string()))

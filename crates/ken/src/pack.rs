@@ -19,9 +19,9 @@ pub struct ContextArgs {
     /// The tokenizer that counts: o200k (GPT-4o) or cl100k (GPT-4).
     #[arg(long, default_value = "o200k", value_parser = ["o200k", "cl100k"])]
     tokenizer: String,
-    /// Definitions to retrieve before packing (1 to 200).
-    #[arg(short = 'k', long, default_value_t = 40)]
-    k: usize,
+    /// Definitions to retrieve before packing (1 to 200; default one per 200 tokens of budget, at least 40).
+    #[arg(short = 'k', long)]
+    k: Option<usize>,
     /// Only files under this path.
     #[arg(long)]
     path: Option<String>,
@@ -35,7 +35,7 @@ pub fn context(engine: &Engine, args: &ContextArgs, out: &mut Output) -> Result<
         task: args.task.join(" "),
         budget: Some(args.budget),
         tokenizer: Some(tokenizer),
-        k: Some(args.k),
+        k: args.k,
         languages: Vec::new(),
         path: args.path.clone(),
     };
