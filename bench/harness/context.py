@@ -92,7 +92,7 @@ def probe_search(probe, root, query, budget):
         return [], ""
     ranges, text = [], ""
     for r in results:
-        path = os.path.relpath(r["file"], root) if os.path.isabs(r["file"]) else r["file"].removeprefix(f"{root}/")
+        path = os.path.relpath(r["file"] if os.path.isabs(r["file"]) else os.path.join(root, r["file"]), root)
         start, end = r["lines"]
         ranges.append((path, start, end))
         text += f"{path}:{start}-{end}\n```\n{r.get('code', '')}\n```\n"

@@ -636,6 +636,30 @@ def f(a,   b):
     );
 }
 
+/// A parameter added past the length the miner keeps of a signature is a
+/// signature change all the same (the grammar splits header and body).
+#[test]
+fn long_signatures_change_at_their_end() {
+    check(
+        r#"
+//- before/client.py
+class Client:
+    def request(self, method, url, *, content=None, data=None, files=None, json=None, params=None, headers=None,
+                cookies=None, auth=None, follow_redirects=None, timeout=None, extensions=None, verify=None, cert=None):
+        return self.send(method, url)
+//- after/client.py
+class Client:
+    def request(self, method, url, *, content=None, data=None, files=None, json=None, params=None, headers=None,
+                cookies=None, auth=None, follow_redirects=None, timeout=None, extensions=None, verify=None, cert=None,
+                trace):
+        return self.send(method, url)
+"#,
+        expect![[r#"
+            client.py MMS client.Client.request in client.Client
+        "#]],
+    );
+}
+
 /// Every label is exercised by at least three cases above.
 #[test]
 fn every_label_is_covered_three_times() {

@@ -348,6 +348,20 @@ fn signatures_take_on_parameters() {
         function f(n: number): void {}
     "#]],
     );
+    // Overloads follow the implementation; a required parameter goes before optional ones.
+    mirror(
+        "ts",
+        "export function from(input: number): number;\n/** old */\nexport function from(input: string): number;\nexport function from(input: any, scheduler?: S): number { return 0; }\n",
+        "from",
+        4,
+        &["n: number"],
+        expect![[r#"
+            export function from(input: number, n: number): number;
+            /** old */
+            export function from(input: string, n: number): number;
+            export function from(input: any, n: number, scheduler?: S): number { return 0; }
+        "#]],
+    );
 }
 
 #[test]

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Context packs (issue 18): recall of the gold definitions inside 2k, 8k and
+# 32k o200k tokens, for `ken context`, aider's repository map, `probe search`
+# and naive BM25 windows, on the harness's docstring and question sets.
+# See bench/harness/context.py.
+#
+#   bench/context.sh                                requests, flask, httpx, rxjs; 40 docstring queries each
+#   bench/context.sh --corpora requests --n 10      a quick check
+#   KEN=path/to/ken bench/context.sh                another binary (default target/release/ken)
+#
+# Installs aider-chat 0.86.1 into bench/.cache/aider-venv and probe 0.6.0
+# (bench/peers/install_probe.sh) once. Writes bench/results/context.json and
+# prints the table with the CPU.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(dirname "$here")"
+cache="$here/.cache"
+venv="$cache/harness-venv"
+[ -x "$venv/bin/python" ] || { echo "run bench/eval.sh --smoke once first (it makes $venv)" >&2; exit 1; }
+corpora="requests,flask,httpx,rxjs" n=40
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --corpora) corpora="$2"; shift ;;
+    --n) n="$2"; shift ;;
+    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "unknown argument $1" >&2; exit 2 ;;
+  esac
+  shift
+done
+aider="$cache/aider-venv"
+if [ ! -x "$aider/bin/python" ] || ! "$aider/bin/python" -c "import aider.repomap" 2>/dev/null; then
+  echo "making $aider (aider-chat 0.86.1)" >&2
+  rm -rf "$aider" && python3 -m venv "$aider"
+  "$aider/bin/pip" install --quiet --disable-pip-version-check aider-chat==0.86.1 \
+    || { echo "pip install aider-chat failed; PyPI must be reachable" >&2; exit 1; }
+fi
+probe="$("$here/peers/install_probe.sh")"
+ken="${KEN:-$root/target/release/ken}"
+if [ -z "${KEN:-}" ]; then
+  (cd "$root" && cargo build --release --quiet -p ken)
+  cp "$ken" /tmp/ken-context-bench && ken=/tmp/ken-context-bench
+fi
+cd "$here"
+KEN="$ken" PROBE="$probe" AIDER="$aider/bin/python" CORPORA="$corpora" N="$n" KEN_CACHE_DIR="${KEN_CACHE_DIR:-$cache/ken-cache}" \
+  "$venv/bin/python" - <<'PY'
+import json, os, platform
+from harness import context
+cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), platform.processor())
+table = context.run(os.environ["KEN"], os.environ["PROBE"], os.environ["AIDER"], os.environ["CORPORA"].split(","), int(os.environ["N"]),
+                    log=lambda m: None)
+text = context.render(table)
+print(f"CPU: {cpu}, {os.cpu_count()} cores\n\n{text}")
+os.makedirs("results", exist_ok=True)
+json.dump({"cpu": cpu, "rows": [{"corpus": k[0], "set": k[1], "system": k[2], "budget": k[3], **v} for k, v in table.items()],
+           "table": text}, open("results/context.json", "w"), indent=1)
+PY
