@@ -180,8 +180,10 @@ impl ServerHandler for KenMcp {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build()).with_instructions(
             "Kenning answers questions about this repository's code. Start with `search` (or `hybrid_search` for \
              clusters of related code; `locate` for a whole bug report; `ask` for an answer in prose with citations), then `symbol` for a definition's full code, and `callers`, `callees`, \
-             `subclasses` and `refs` to follow the dependency graph. Before or after an edit, `impact` lists what else may \
-             have to change (with the rule and the call site), and `plan` lays the change out as a graph of obligations.",
+             `subclasses` and `refs` to follow the dependency graph. Before an edit, `context` packs the code a task needs \
+             into a token budget. Before or after an edit, `impact` lists what else may have to change (with the rule and \
+             the call site), `plan` lays the change out as a graph of obligations, and `execute` carries it out in a scratch \
+             copy, checked by a type checker, and returns the patch.",
         )
     }
 }

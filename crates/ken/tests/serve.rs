@@ -101,6 +101,13 @@ fn bad_requests_get_4xx_json_naming_the_field() {
         ("POST", "/api/v1/plan", json, r#"{"instruction": " ", "seeds": ["a"]}"#),
         ("POST", "/api/v1/plan", json, r#"{"instruction": "x", "seeds": ["a"], "assume": "ZZ"}"#),
         ("POST", "/api/v1/plan", json, r#"{"instruction": "x", "seed_diff": {"depth": 0}}"#),
+        ("POST", "/api/v1/execute", json, r#"{"plan": {"instruction": "x", "seeds": ["a"]}, "oracle": "sh -c id"}"#),
+        ("POST", "/api/v1/execute", json, r#"{"plan": {"instruction": "x", "seeds": ["a"]}, "oracle_command": "id"}"#),
+        ("POST", "/api/v1/execute", json, r#"{"plan": {"instruction": "x", "seeds": ["a"]}, "rounds": 11}"#),
+        ("POST", "/api/v1/execute", json, r#"{"plan": {"instruction": "x", "seeds": ["a"]}, "editor": "human"}"#),
+        ("POST", "/api/v1/context", json, r#"{"task": " "}"#),
+        ("POST", "/api/v1/context", json, r#"{"task": "x", "budget": 100}"#),
+        ("POST", "/api/v1/context", json, r#"{"task": "x", "tokenizer": "gpt2"}"#),
         ("POST", "/api/v1/ask", json, r#"{"question": " "}"#),
         ("POST", "/api/v1/ask", json, r#"{"question": "x", "k": 0}"#),
         ("POST", "/api/v1/ask", json, r#"{"question": "x", "max_tokens": 100000}"#),
@@ -226,6 +233,20 @@ fn bad_requests_get_4xx_json_naming_the_field() {
           400 invalid_field assume
         POST /api/v1/plan {"instruction": "x", "seed_diff": {"depth": 0}}
           400 invalid_field depth
+        POST /api/v1/execute {"plan": {"instruction": "x", "seeds": […
+          400 invalid_field oracle
+        POST /api/v1/execute {"plan": {"instruction": "x", "seeds": […
+          400 invalid_field oracle_command
+        POST /api/v1/execute {"plan": {"instruction": "x", "seeds": ["a"]}, "rounds": 11}
+          400 invalid_field rounds
+        POST /api/v1/execute {"plan": {"instruction": "x", "seeds": […
+          400 invalid_field editor
+        POST /api/v1/context {"task": " "}
+          400 invalid_field task
+        POST /api/v1/context {"task": "x", "budget": 100}
+          400 invalid_field budget
+        POST /api/v1/context {"task": "x", "tokenizer": "gpt2"}
+          400 invalid_field tokenizer
         POST /api/v1/ask {"question": " "}
           400 invalid_field question
         POST /api/v1/ask {"question": "x", "k": 0}
