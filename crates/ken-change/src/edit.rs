@@ -453,12 +453,7 @@ fn call_arguments(
         }
         .or((*index < positional && too_many).then_some(*index));
         if let Some(at) = at {
-            let (start, end) = match (at.checked_sub(1).map(|p| items[p]), items.get(at + 1)) {
-                (_, Some(next)) => (items[at].start_byte(), next.start_byte()),
-                (Some(prev), None) => (prev.end_byte(), items[at].end_byte()),
-                (None, None) => (items[at].start_byte(), items[at].end_byte()),
-            };
-            splices.push(Splice { start, end, with: String::new() });
+            splices.push(remove_item(&items, at));
         }
     }
     if python {
@@ -555,12 +550,7 @@ fn mirror_list(language: Language, source: &str, list: Node<'_>, name: &str, del
     let params = params_of(language, list, source);
     for (_, removed) in &delta.removed {
         let Some(at) = items.iter().position(|n| param_name(*n, source).as_deref() == Some(removed.name.as_str())) else { continue };
-        let (start, end) = match (at.checked_sub(1).map(|p| items[p]), items.get(at + 1)) {
-            (_, Some(next)) => (items[at].start_byte(), next.start_byte()),
-            (Some(prev), None) => (prev.end_byte(), items[at].end_byte()),
-            (None, None) => (items[at].start_byte(), items[at].end_byte()),
-        };
-        splices.push(Splice { start, end, with: String::new() });
+        splices.push(remove_item(&items, at));
     }
     let added: Vec<&Param> = delta.added.iter().map(|(_, p)| p).filter(|p| !params.iter().any(|q| q.name == p.name)).collect();
     if !added.is_empty() {
@@ -766,11 +756,16 @@ fn import_names<'t>(statement: Node<'t>, source: &str, kinds: &[&str]) -> Vec<(S
     out
 }
 
-/// Removes one of several comma-separated names.
+/// Removes one of an import's names.
 fn remove_listed(names: &[(String, Node<'_>)], at: usize) -> Splice {
-    let item = names[at].1;
-    match (at.checked_sub(1).map(|p| names[p].1), names.get(at + 1)) {
-        (_, Some((_, next))) => Splice { start: item.start_byte(), end: next.start_byte(), with: String::new() },
+    remove_item(&names.iter().map(|(_, n)| *n).collect::<Vec<_>>(), at)
+}
+
+/// Removes item `at` of a comma-separated list with one of its commas.
+fn remove_item(items: &[Node<'_>], at: usize) -> Splice {
+    let item = items[at];
+    match (at.checked_sub(1).map(|p| items[p]), items.get(at + 1)) {
+        (_, Some(next)) => Splice { start: item.start_byte(), end: next.start_byte(), with: String::new() },
         (Some(prev), None) => Splice { start: prev.end_byte(), end: item.end_byte(), with: String::new() },
         (None, None) => Splice { start: item.start_byte(), end: item.end_byte(), with: String::new() },
     }

@@ -458,6 +458,22 @@ impl HybridSearchRequest {
 }
 
 impl SearchRequest {
+    /// A hybrid search for text that may be longer than a query (a task, a
+    /// question): cut to what a search reads, with the default ranking.
+    pub fn for_text(text: &str, k: usize, languages: &[String], path: Option<&str>) -> SearchRequest {
+        SearchRequest {
+            query: text.chars().take(MAX_QUERY_LEN).collect(),
+            k: Some(k),
+            mode: None,
+            languages: languages.to_vec(),
+            kinds: Vec::new(),
+            path: path.map(str::to_string),
+            rrf_k: None,
+            ranking: None,
+            query_expansion: None,
+        }
+    }
+
     pub fn validate(&self) -> Result<(), Error> {
         check_query(&self.query)?;
         check_range("k", self.k, 1, 1000)?;

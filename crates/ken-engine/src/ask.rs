@@ -133,15 +133,8 @@ impl Engine {
         match request.retrieval.unwrap_or_default() {
             AskRetrieval::Hybrid => {
                 let search = SearchRequest {
-                    query: question_as_query(&request.question),
-                    k: Some(k),
-                    mode: None,
-                    languages: request.languages.clone(),
-                    kinds: Vec::new(),
-                    path: request.path.clone(),
-                    rrf_k: None,
-                    ranking: None,
                     query_expansion: request.query_expansion,
+                    ..SearchRequest::for_text(&request.question, k, &request.languages, request.path.as_deref())
                 };
                 let found = self.search(&search)?;
                 let spans = found

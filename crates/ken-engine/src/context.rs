@@ -63,18 +63,9 @@ impl Engine {
         let store = self.store()?;
         let budget = request.budget.unwrap_or(DEFAULT_BUDGET);
         let tokenizer = request.tokenizer.unwrap_or_default();
-        let search = SearchRequest {
-            query: request.task.chars().take(crate::api::MAX_QUERY_LEN).collect(),
-            // A larger budget holds more definitions: retrieve about one per 200 tokens.
-            k: Some(request.k.unwrap_or((budget / 200).clamp(DEFAULT_K, 200))),
-            mode: None,
-            languages: request.languages.clone(),
-            kinds: Vec::new(),
-            path: request.path.clone(),
-            rrf_k: None,
-            ranking: None,
-            query_expansion: None,
-        };
+        // A larger budget holds more definitions: retrieve about one per 200 tokens.
+        let k = request.k.unwrap_or((budget / 200).clamp(DEFAULT_K, 200));
+        let search = SearchRequest::for_text(&request.task, k, &request.languages, request.path.as_deref());
         let found = self.search(&search)?;
         let mut notes = found.notes;
         let graph = Graph::new(&store);
