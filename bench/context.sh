@@ -46,11 +46,14 @@ KEN="$ken" PROBE="$probe" AIDER="$aider/bin/python" CORPORA="$corpora" N="$n" KE
 import json, os, platform
 from harness import context
 cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), platform.processor())
-table = context.run(os.environ["KEN"], os.environ["PROBE"], os.environ["AIDER"], os.environ["CORPORA"].split(","), int(os.environ["N"]),
-                    log=lambda m: None)
-text = context.render(table)
-print(f"CPU: {cpu}, {os.cpu_count()} cores\n\n{text}")
+table = {}
 os.makedirs("results", exist_ok=True)
-json.dump({"cpu": cpu, "rows": [{"corpus": k[0], "set": k[1], "system": k[2], "budget": k[3], **v} for k, v in table.items()],
-           "table": text}, open("results/context.json", "w"), indent=1)
+for corpus in os.environ["CORPORA"].split(","):
+    # Each corpus's rows are written as soon as they are in.
+    table.update(context.run(os.environ["KEN"], os.environ["PROBE"], os.environ["AIDER"], [corpus], int(os.environ["N"]),
+                             log=lambda m: None))
+    text = context.render(table)
+    print(f"CPU: {cpu}, {os.cpu_count()} cores\n\n{text}", flush=True)
+    json.dump({"cpu": cpu, "rows": [{"corpus": k[0], "set": k[1], "system": k[2], "budget": k[3], **v} for k, v in table.items()],
+               "table": text}, open("results/context.json", "w"), indent=1)
 PY

@@ -383,6 +383,10 @@ pub fn update_calls(
         }
         let mut cursor = node.walk();
         stack.extend(node.named_children(&mut cursor));
+        if node.kind() == "token_tree" && node.start_byte() >= range.start {
+            calls += macro_calls(node, source, callee, delta, lines, value, &mut splices);
+            continue;
+        }
         let Some(args) = node.child_by_field_name("arguments") else { continue };
         let Some(name) = callee_name(node, source) else { continue };
         if text(name, source) != callee || node.start_byte() < range.start {
@@ -403,6 +407,56 @@ pub fn update_calls(
         calls += usize::from(splices.len() > before);
     }
     Some(CallUpdate { text: apply(source, splices), calls })
+}
+
+/// Calls inside a Rust macro's tokens (`assert!(req.matches(&v))`), which
+/// the grammar leaves unparsed: `name` followed by a `( … )` token tree.
+/// Only what needs no parse of the arguments is done: a rename, and
+/// parameters added last.
+fn macro_calls(
+    tree: Node<'_>,
+    source: &str,
+    callee: &str,
+    delta: &SignatureDelta,
+    lines: Option<&[u32]>,
+    value: &dyn Fn(&Param) -> String,
+    splices: &mut Vec<Splice>,
+) -> usize {
+    let mut cursor = tree.walk();
+    let tokens: Vec<Node<'_>> = tree.children(&mut cursor).collect();
+    let mut calls = 0;
+    for pair in tokens.windows(2) {
+        let (name, args) = (pair[0], pair[1]);
+        if name.kind() != "identifier"
+            || text(name, source) != callee
+            || args.kind() != "token_tree"
+            || !text(args, source).starts_with('(')
+        {
+            continue;
+        }
+        let line = name.start_position().row as u32 + 1;
+        if lines.is_some_and(|lines| !lines.contains(&line)) {
+            continue;
+        }
+        let before = splices.len();
+        if delta.new_name != delta.name && callee == delta.name {
+            splices.push(Splice { start: name.start_byte(), end: name.end_byte(), with: delta.new_name.clone() });
+        }
+        let mut c = args.walk();
+        let inner: Vec<Node<'_>> = args.children(&mut c).collect();
+        let commas = inner.iter().filter(|t| t.kind() == ",").count();
+        let empty = inner.len() <= 2;
+        let passed = if empty { 0 } else { commas + 1 - usize::from(inner.iter().rev().nth(1).is_some_and(|t| t.kind() == ",")) };
+        let appended = delta.removed.is_empty() && delta.added.iter().all(|(i, _)| *i >= passed);
+        if appended && delta.accepts.is_some_and(|n| passed < n) {
+            let values: Vec<String> = delta.added.iter().filter(|(_, p)| !p.has_default && !p.variadic).map(|(_, p)| value(p)).collect();
+            let close = args.end_byte() - 1;
+            let with = if empty { values.join(", ") } else { format!(", {}", values.join(", ")) };
+            splices.push(Splice { start: close, end: close, with });
+        }
+        calls += usize::from(splices.len() > before);
+    }
+    calls
 }
 
 /// The identifier a call names last: `f` in `f(x)`, `a.b.f(x)`, `T::f(x)`, `new F(x)`.

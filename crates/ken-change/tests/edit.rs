@@ -193,14 +193,16 @@ fn main() {
     let mut p = Pool::new();
     p.grow(2);
     Pool::grow(&mut p, 3);
+    assert!(p.grow(4) == ());
 }
 "#,
         expect![[r#"
-            src/main.rs (2 calls)
+            src/main.rs (3 calls)
             fn main() {
                 let mut p = Pool::new();
                 p.grow(2, limit);
                 Pool::grow(&mut p, 3, limit);
+                assert!(p.grow(4, limit) == ());
             }
             grow +[1:limit: usize] -[] ~[]
         "#]],

@@ -540,6 +540,10 @@ fn structural_edit(task: &EditTask<'_>) -> Outcome {
         if !callable {
             return Outcome::Failed(format!("the calls here need {names}, which this {} does not have", block.kind));
         }
+        if entry_point(task.source, block, task.language) {
+            // Its caller is a test runner or the program's start: nothing would pass the value.
+            return Outcome::Failed(format!("the calls here need {names}, and an entry point ({}) cannot take it on", block.name));
+        }
         let take = SignatureDelta {
             name: block.name.clone(),
             new_name: block.name.clone(),
@@ -577,6 +581,19 @@ fn structural_edit(task: &EditTask<'_>) -> Outcome {
     } else {
         Outcome::Edited(source, reasons.join("; "))
     }
+}
+
+/// A function a runtime calls, not code: `main`, a test (`#[test]`,
+/// `test_*` in Python, `Test*` in Go).
+fn entry_point(source: &str, block: &Symbol, language: Language) -> bool {
+    let head = &source[block.span.start_byte as usize..block.span.end_byte as usize];
+    let head: String = head.lines().take((block.name_line + 1).saturating_sub(block.span.start_line) as usize).collect();
+    block.name == "main"
+        || head.contains("#[test]")
+        || head.contains("::test]")
+        || head.contains("@Test")
+        || (language == Language::Python && block.name.starts_with("test_"))
+        || (language == Language::Go && block.name.starts_with("Test"))
 }
 
 /// The names calls spell for `delta`: a constructor's class as well as its own name.
