@@ -300,6 +300,12 @@ fn run_ok(repo: &Repo, args: &[&str]) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
+/// Text without trailing blanks (a diff's empty context line is one space,
+/// which a snapshot cannot hold).
+fn trim_lines(text: &str) -> String {
+    text.lines().map(str::trim_end).collect::<Vec<_>>().join("\n") + "\n"
+}
+
 fn changed_files(repo: &Repo) -> String {
     let out = Command::new("git").args(["diff", "--name-only"]).current_dir(repo.path()).output().unwrap();
     String::from_utf8(out.stdout).unwrap()
@@ -378,7 +384,7 @@ fn executing_the_plan_carries_a_new_parameter_until_the_type_checker_passes() {
  
          def refund(item):
     "#]]
-    .assert_eq(&run_ok(&repo, &["plan", "add a currency", "--seed-diff", "--execute", "--oracle", "pyright"]));
+    .assert_eq(&trim_lines(&run_ok(&repo, &["plan", "add a currency", "--seed-diff", "--execute", "--oracle", "pyright"])));
     assert_eq!(changed_files(&repo), "shop/prices.py\n", "the repository is untouched");
 
     let outcome = |args: &[&str]| {
@@ -438,7 +444,7 @@ fn agents_execute_a_plan_over_http_and_mcp() {
         +def old_price(item):
              return item.cost
     "#]]
-    .assert_eq(over_http["patch"].as_str().unwrap());
+    .assert_eq(&trim_lines(over_http["patch"].as_str().unwrap()));
     assert_eq!(over_http["passed"], Value::Null, "no oracle, unchecked");
     let (status, bad) =
         server.post("/api/v1/execute", &json!({"plan": {"instruction": "x", "seeds": ["Cart"]}, "oracle": "rm -rf /"}).to_string());

@@ -406,6 +406,8 @@ fn symbols_graph_status_and_openapi() {
         /api/v1/locate
         /api/v1/impact
         /api/v1/plan
+        /api/v1/execute
+        /api/v1/context
         /api/v1/ask
         /api/v1/plan-search
         /api/v1/symbols
