@@ -13,10 +13,9 @@
 # prints the table with the CPU.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-root="$(dirname "$here")"
 cache="$here/.cache"
-venv="$cache/harness-venv"
-[ -x "$venv/bin/python" ] || { echo "run bench/eval.sh --smoke once first (it makes $venv)" >&2; exit 1; }
+source "$here/lib.sh"
+python="$(harness_python)"
 corpora="requests,flask,httpx,rxjs" n=40
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -35,14 +34,10 @@ if [ ! -x "$aider/bin/python" ] || ! "$aider/bin/python" -c "import aider.repoma
     || { echo "pip install aider-chat failed; PyPI must be reachable" >&2; exit 1; }
 fi
 probe="$("$here/peers/install_probe.sh")"
-ken="${KEN:-$root/target/release/ken}"
-if [ -z "${KEN:-}" ]; then
-  (cd "$root" && cargo build --release --quiet -p ken)
-  cp "$ken" /tmp/ken-context-bench && ken=/tmp/ken-context-bench
-fi
+ken="$(bench_ken ken-context-bench)"
 cd "$here"
 KEN="$ken" PROBE="$probe" AIDER="$aider/bin/python" CORPORA="$corpora" N="$n" KEN_CACHE_DIR="${KEN_CACHE_DIR:-$cache/ken-cache}" \
-  "$venv/bin/python" - <<'PY'
+  "$python" - <<'PY'
 import json, os, platform
 from harness import context
 cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), platform.processor())

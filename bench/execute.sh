@@ -13,10 +13,9 @@
 # bench/results/execute.json and prints the table with the CPU.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-root="$(dirname "$here")"
 cache="$here/.cache"
-venv="$cache/harness-venv"
-[ -x "$venv/bin/python" ] || { echo "run bench/eval.sh --smoke once first (it makes $venv)" >&2; exit 1; }
+source "$here/lib.sh"
+python="$(harness_python)"
 corpora="requests,flask,httpx,rxjs" n=6 systems="seed only,repair,plan"
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -28,14 +27,10 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
-ken="${KEN:-$root/target/release/ken}"
-if [ -z "${KEN:-}" ]; then
-  (cd "$root" && cargo build --release --quiet -p ken)
-  cp "$ken" /tmp/ken-execute-bench && ken=/tmp/ken-execute-bench
-fi
+ken="$(bench_ken ken-execute-bench)"
 command -v pyright >/dev/null && command -v tsc >/dev/null || { echo "pyright and tsc are needed (scripts/test.sh installs them)" >&2; exit 1; }
 cd "$here"
-KEN="$ken" CORPORA="$corpora" N="$n" SYSTEMS="$systems" "$venv/bin/python" - <<'PY'
+KEN="$ken" CORPORA="$corpora" N="$n" SYSTEMS="$systems" "$python" - <<'PY'
 import json, os, platform, subprocess
 from harness import execute
 cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), platform.processor())

@@ -47,3 +47,21 @@ fetch_wheel() {
   fi
   echo "$dir"
 }
+
+# The harness's Python (bench/eval.sh --smoke makes its venv).
+harness_python() {
+  local venv="$cache/harness-venv"
+  [ -x "$venv/bin/python" ] || { echo "run bench/eval.sh --smoke once first (it makes $venv)" >&2; exit 1; }
+  echo "$venv/bin/python"
+}
+
+# The ken a bench runs: $KEN, or a release build copied to /tmp/NAME so that
+# a rebuild during the run cannot mix two binaries.
+bench_ken() {
+  if [ -n "${KEN:-}" ]; then echo "$KEN"; return; fi
+  local root
+  root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+  (cd "$root" && cargo build --release --quiet -p ken) >&2
+  cp "$root/target/release/ken" "/tmp/$1"
+  echo "/tmp/$1"
+}

@@ -52,7 +52,7 @@ def tasks(name, n):
     corpus = corpora.CORPORA[name]
     root = corpora.fetch(name)
     syms = symbols.extract(root, corpus.language)
-    rows = impact.impact_set(name, syms, 12) if corpus.language != "rust" else _rust_targets(root, syms, n)
+    rows = impact.impact_set(name, syms, 12) or []
     out = []
     for row in rows[:n]:
         t = row["target"]
@@ -65,70 +65,12 @@ def tasks(name, n):
     return root, corpus.language, out
 
 
-def _cargo_errors(work):
-    p = subprocess.run(["cargo", "check", "--all-targets", "--message-format=short", "--quiet"], cwd=work,
-                       capture_output=True, text=True, env={**__import__("os").environ, "CARGO_TARGET_DIR": str(work / "target")})
-    return sorted({l for l in p.stderr.splitlines() if ": error" in l})
-
-
-def _rust_targets(root, syms, n):
-    """Functions and methods whose new required parameter breaks `cargo check`
-    somewhere else (the impact set's rows, for Rust)."""
-    work = Path(tempfile.mkdtemp(prefix="ken-execute-rust-"))
-    try:
-        shutil.copytree(root, work, dirs_exist_ok=True)
-        baseline = _cargo_errors(work)
-        candidates = impact._candidates(work, syms, "rust")
-        __import__("random").Random("kenning-bench-1/rust/execute").shuffle(candidates)
-        rows = []
-        for s in candidates:
-            if len(rows) >= n:
-                break
-            path = work / s.path
-            original = path.read_bytes()
-            edited = _rust_add_parameter(original, s)
-            if edited is None:
-                continue
-            path.write_bytes(edited)
-            try:
-                broken = set(_cargo_errors(work)) - set(baseline)
-            finally:
-                path.write_bytes(original)
-            if broken:
-                rows.append({"target": {"path": s.path, "name_line": s.name_line, "name": s.name, "qual": s.qual}})
-        return rows
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
-
-
-def _rust_add_parameter(data, s):
-    text = data.decode("utf-8")
-    lines = text.split("\n")
-    offset = sum(len(l) + 1 for l in lines[:s.name_line - 1]) + s.name_col
-    if text[offset:offset + len(s.name)] != s.name:
-        return None
-    open_at = text.find("(", offset + len(s.name))
-    generic = text.find("<", offset + len(s.name))
-    if 0 <= generic < open_at:
-        return None  # generic functions: keep the tasks simple
-    depth, i = 0, open_at
-    while i < len(text):
-        depth += {"(": 1, ")": -1}.get(text[i], 0)
-        if depth == 0:
-            break
-        i += 1
-    inside = text[open_at + 1:i].strip()
-    param = f"{impact.NEW_PARAM}: usize"
-    insert = param if not inside else (" " + param if inside.endswith(",") else ", " + param)
-    return (text[:i] + insert + text[i:]).encode()
-
-
 def seed_edit(work, task, language):
     kind, s = task["edit"]
     path = work / s.path
     data = path.read_bytes()
     if kind == "add":
-        return _rust_add_parameter(data, s) if language == "rust" else impact._add_parameter(data, s, language)
+        return impact._add_parameter(data, s, language)
     text = data.decode("utf-8")
     lines = text.split("\n")
     offset = sum(len(l) + 1 for l in lines[:s.name_line - 1]) + s.name_col

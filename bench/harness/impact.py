@@ -30,16 +30,18 @@ class CheckerMissing(Exception):
 
 def impact_set(name, syms, n):
     corpus = corpora.CORPORA[name]
-    if corpus.language not in ("python", "typescript"):
-        return None  # cargo check on a crates.io crate needs its dependencies built; not yet
+    if corpus.language not in ("python", "typescript", "rust"):
+        return None
     cache = CACHE / "impact" / f"{name}-{corpus.version}-{n}.json"
     if cache.is_file():
         return json.loads(cache.read_text())
     root = corpora.fetch(name)
+    if corpus.language == "rust" and _has_dependencies(root):
+        return None  # cargo check would build the crate's dependencies first; not yet
     work = Path(tempfile.mkdtemp(prefix=f"ken-impact-{name}-"))
     try:
         shutil.copytree(root, work, dirs_exist_ok=True)
-        check = _pyright if corpus.language == "python" else _tsc
+        check = {"python": _pyright, "typescript": _tsc, "rust": _cargo}[corpus.language]
         if corpus.language == "typescript":
             _write_tsconfig(work)
         baseline = Counter(check(work))
@@ -102,6 +104,8 @@ def _add_parameter(data, s, language):
         if node is None or node.args.kwarg is not None:
             return None
     open_at = text.find("(", offset + len(s.name))
+    if language == "rust" and 0 <= text.find("<", offset + len(s.name)) < open_at:
+        return None  # generic functions: keep the tasks simple
     if language == "typescript":
         generic = text.find("<", offset + len(s.name))
         if 0 <= generic < open_at:  # skip type parameters
@@ -123,7 +127,7 @@ def _add_parameter(data, s, language):
                 i += 1
             elif c == in_str:
                 in_str = None
-        elif c in "\"'`":
+        elif c in ("\"" if language == "rust" else "\"'`"):  # Rust's ' starts a lifetime too
             in_str = c
         elif c == "#" and language == "python":
             i = text.find("\n", i)
@@ -139,7 +143,7 @@ def _add_parameter(data, s, language):
     if close_at is None:
         return None
     inside = text[open_at + 1:close_at].strip()
-    param = NEW_PARAM if language == "python" else f"{NEW_PARAM}: number"
+    param = {"python": NEW_PARAM, "typescript": f"{NEW_PARAM}: number", "rust": f"{NEW_PARAM}: usize"}[language]
     if not inside:
         insert = param
     elif inside.endswith(","):
@@ -179,6 +183,23 @@ def _write_tsconfig(work):
                             "lib": ["es2020", "dom"], "noEmit": True, "skipLibCheck": True, "baseUrl": "src",
                             "paths": {"rxjs": ["./"], "rxjs/*": ["./*"]}},
         "include": ["src/**/*.ts"]}))
+
+
+def _has_dependencies(root):
+    manifest = (Path(root) / "Cargo.toml").read_text("utf-8", "replace")
+    return re.search(r"^\[(target\..*\.)?dependencies\]\s*\n\s*[A-Za-z]", manifest, re.M) is not None
+
+
+def _cargo(work):
+    p = subprocess.run(["cargo", "check", "--all-targets", "--message-format=short", "--quiet"], cwd=work,
+                       capture_output=True, text=True, timeout=CHECK_TIMEOUT,
+                       env={**__import__("os").environ, "CARGO_TARGET_DIR": str(Path(work) / "target")})
+    out = []
+    for line in p.stderr.splitlines():
+        m = re.match(r"(.+?):(\d+):\d+: error(\[E\d+\])?: (.*)", line)
+        if m:
+            out.append((m.group(1), int(m.group(2)), re.sub(NEW_PARAM, "", m.group(4))))
+    return out
 
 
 def _tsc(work):

@@ -148,131 +148,168 @@ fn body<'t>(version: &'t Version<'_>, s: &Symbol) -> (&'t str, u32) {
 /// A file without symbols (documents, configuration, an unknown language)
 /// has none.
 pub fn classify(path: &str, language: Language, before: &str, after: &str) -> Vec<Change> {
-    let mut miner = Miner::new();
-    let budget = ChunkBudget::default();
-    let old = Version { text: before, analysis: miner.analyze(path, language, before, &budget) };
-    let new = Version { text: after, analysis: miner.analyze(path, language, after, &budget) };
-    let (old_keys, new_keys) = (old.keyed(), new.keyed());
-    let globals = new.globals();
-    let mut changes = Vec::new();
-    // Parsed once per version, on the first callable that needs it.
-    let (mut old_tree, mut new_tree): (Option<Option<tree_sitter::Tree>>, Option<Option<tree_sitter::Tree>>) = (None, None);
-    let change = |label, version: &Version<'_>, s: &Symbol, before: Option<LineRange>, after: Option<LineRange>| Change {
-        label,
-        symbol: s.qualified_name.clone(),
-        name: s.name.clone(),
-        kind: Some(s.kind),
-        container: version.container(s),
-        before,
-        after,
-        escaping: Vec::new(),
-    };
+    FileDiff::mine(&mut Miner::new(), language, path, before, after).changes()
+}
 
-    for (key, &j) in &new_keys {
-        let b = &new.analysis.symbols[j];
-        let Some(&i) = old_keys.get(key) else {
-            let label = match key.1 {
-                Category::Type => ChangeLabel::AC,
-                Category::Field => ChangeLabel::AF,
-                Category::Callable if b.kind == SymbolKind::Constructor => ChangeLabel::ACC,
-                Category::Callable => ChangeLabel::AM,
+/// Two versions of one file, each mined and parsed once, for
+/// [`FileDiff::changes`] and then [`FileDiff::signature_deltas`].
+pub struct FileDiff<'a> {
+    language: Language,
+    old: Version<'a>,
+    new: Version<'a>,
+    /// Parsed on the first callable that needs it.
+    trees: std::cell::OnceCell<(Option<tree_sitter::Tree>, Option<tree_sitter::Tree>)>,
+}
+
+impl<'a> FileDiff<'a> {
+    pub fn mine(miner: &mut Miner, language: Language, path: &str, before: &'a str, after: &'a str) -> Self {
+        let budget = ChunkBudget::default();
+        FileDiff {
+            language,
+            old: Version { text: before, analysis: miner.analyze(path, language, before, &budget) },
+            new: Version { text: after, analysis: miner.analyze(path, language, after, &budget) },
+            trees: std::cell::OnceCell::new(),
+        }
+    }
+
+    fn trees(&self) -> (Option<&tree_sitter::Tree>, Option<&tree_sitter::Tree>) {
+        let (old, new) = self
+            .trees
+            .get_or_init(|| (crate::edit::parse_tree(self.language, self.old.text), crate::edit::parse_tree(self.language, self.new.text)));
+        (old.as_ref(), new.as_ref())
+    }
+
+    /// The signature changes among `changes` (from [`FileDiff::changes`]).
+    pub fn signature_deltas<'s>(&'s self, changes: &[Change]) -> Vec<(String, crate::edit::SignatureDelta)> {
+        let (old_tree, new_tree) = self.trees();
+        let side = |v: &'s Version<'_>, tree| crate::edit::Side { text: v.text, symbols: &v.analysis.symbols, tree };
+        crate::edit::signature_deltas_of(self.language, side(&self.old, old_tree), side(&self.new, new_tree), changes)
+    }
+
+    /// ClassifyChanges over the two versions.
+    pub fn changes(&self) -> Vec<Change> {
+        let (language, old, new) = (self.language, &self.old, &self.new);
+        let (old_keys, new_keys) = (old.keyed(), new.keyed());
+        let globals = new.globals();
+        let mut changes = Vec::new();
+        let change = |label, version: &Version<'_>, s: &Symbol, before: Option<LineRange>, after: Option<LineRange>| Change {
+            label,
+            symbol: s.qualified_name.clone(),
+            name: s.name.clone(),
+            kind: Some(s.kind),
+            container: version.container(s),
+            before,
+            after,
+            escaping: Vec::new(),
+        };
+
+        for (key, &j) in &new_keys {
+            let b = &new.analysis.symbols[j];
+            let Some(&i) = old_keys.get(key) else {
+                let label = match key.1 {
+                    Category::Type => ChangeLabel::AC,
+                    Category::Field => ChangeLabel::AF,
+                    Category::Callable if b.kind == SymbolKind::Constructor => ChangeLabel::ACC,
+                    Category::Callable => ChangeLabel::AM,
+                };
+                changes.push(change(label, new, b, None, Some(Version::lines(b))));
+                continue;
             };
-            changes.push(change(label, &new, b, None, Some(Version::lines(b))));
-            continue;
-        };
-        let a = &old.analysis.symbols[i];
-        let spans = (Some(Version::lines(a)), Some(Version::lines(b)));
-        match key.1 {
-            Category::Type => {
-                let head = |v: &Version<'_>, s: &Symbol| {
-                    norm(&v.source(s).lines().take(s.name_line.saturating_sub(s.span.start_line) as usize).collect::<Vec<_>>().join("\n"))
-                };
-                if norm(&a.signature) != norm(&b.signature) || head(&old, a) != head(&new, b) {
-                    changes.push(change(ChangeLabel::MC, &new, b, spans.0, spans.1));
+            let a = &old.analysis.symbols[i];
+            let spans = (Some(Version::lines(a)), Some(Version::lines(b)));
+            match key.1 {
+                Category::Type => {
+                    let head = |v: &Version<'_>, s: &Symbol| {
+                        norm(
+                            &v.source(s)
+                                .lines()
+                                .take(s.name_line.saturating_sub(s.span.start_line) as usize)
+                                .collect::<Vec<_>>()
+                                .join("\n"),
+                        )
+                    };
+                    if norm(&a.signature) != norm(&b.signature) || head(old, a) != head(new, b) {
+                        changes.push(change(ChangeLabel::MC, new, b, spans.0, spans.1));
+                    }
                 }
-            }
-            Category::Field => {
-                if norm(old.source(a)) != norm(new.source(b)) {
-                    changes.push(change(ChangeLabel::MF, &new, b, spans.0, spans.1));
+                Category::Field => {
+                    if norm(old.source(a)) != norm(new.source(b)) {
+                        changes.push(change(ChangeLabel::MF, new, b, spans.0, spans.1));
+                    }
                 }
-            }
-            Category::Callable => {
-                if old_tree.is_none() && new_tree.is_none() {
-                    old_tree = Some(crate::edit::parse_tree(language, before));
-                    new_tree = Some(crate::edit::parse_tree(language, after));
-                }
-                let (ot, nt) = (old_tree.as_ref().unwrap(), new_tree.as_ref().unwrap());
-                let (signature_changed, (old_body, old_line), (new_body, new_line)) =
-                    match (split(&old, ot.as_ref(), a), split(&new, nt.as_ref(), b)) {
+                Category::Callable => {
+                    let (ot, nt) = self.trees();
+                    let (signature_changed, (old_body, old_line), (new_body, new_line)) = match (split(old, ot, a), split(new, nt, b)) {
                         (Some((ha, ba)), Some((hb, bb))) => (norm(ha) != norm(hb), ba, bb),
-                        _ => (norm(&a.signature) != norm(&b.signature), body(&old, a), body(&new, b)),
+                        _ => (norm(&a.signature) != norm(&b.signature), body(old, a), body(new, b)),
                     };
-                let text_changed = norm(old.source(a)) != norm(new.source(b));
-                let body_changed = if old_body.trim().is_empty() && new_body.trim().is_empty() {
-                    !signature_changed && text_changed
-                } else {
-                    norm(old_body) != norm(new_body)
-                };
-                if signature_changed || (text_changed && !body_changed) {
-                    // A decorator or attribute counts with the signature.
-                    let label = if b.kind == SymbolKind::Constructor { ChangeLabel::MCC } else { ChangeLabel::MMS };
-                    changes.push(change(label, &new, b, spans.0, spans.1));
-                }
-                if body_changed {
-                    let (old_body, new_body) = if old_body.trim().is_empty() && new_body.trim().is_empty() {
-                        (old.source(a), new.source(b))
+                    let text_changed = norm(old.source(a)) != norm(new.source(b));
+                    let body_changed = if old_body.trim().is_empty() && new_body.trim().is_empty() {
+                        !signature_changed && text_changed
                     } else {
-                        (old_body, new_body)
+                        norm(old_body) != norm(new_body)
                     };
-                    let mut c = change(ChangeLabel::MMB, &new, b, spans.0, spans.1);
-                    c.escaping = escapes(language, &b.signature, (old_body, old_line), (new_body, new_line), &globals);
-                    changes.push(c);
+                    if signature_changed || (text_changed && !body_changed) {
+                        // A decorator or attribute counts with the signature.
+                        let label = if b.kind == SymbolKind::Constructor { ChangeLabel::MCC } else { ChangeLabel::MMS };
+                        changes.push(change(label, new, b, spans.0, spans.1));
+                    }
+                    if body_changed {
+                        let (old_body, new_body) = if old_body.trim().is_empty() && new_body.trim().is_empty() {
+                            (old.source(a), new.source(b))
+                        } else {
+                            (old_body, new_body)
+                        };
+                        let mut c = change(ChangeLabel::MMB, new, b, spans.0, spans.1);
+                        c.escaping = escapes(language, &b.signature, (old_body, old_line), (new_body, new_line), &globals);
+                        changes.push(c);
+                    }
                 }
             }
         }
-    }
-    for (key, &i) in &old_keys {
-        if new_keys.contains_key(key) {
-            continue;
-        }
-        let a = &old.analysis.symbols[i];
-        let label = match key.1 {
-            Category::Type => ChangeLabel::DC,
-            Category::Field => ChangeLabel::DF,
-            Category::Callable if a.kind == SymbolKind::Constructor => ChangeLabel::DCC,
-            Category::Callable => ChangeLabel::DM,
-        };
-        changes.push(change(label, &old, a, Some(Version::lines(a)), None));
-    }
-
-    let (old_imports, new_imports) = (old.imports(), new.imports());
-    let import = |label, bound: &str, name: &str, before: Option<u32>, after: Option<u32>| Change {
-        label,
-        symbol: bound.to_string(),
-        name: name.to_string(),
-        kind: None,
-        container: None,
-        before: before.map(|l| LineRange { start: l, end: l }),
-        after: after.map(|l| LineRange { start: l, end: l }),
-        escaping: Vec::new(),
-    };
-    for (bound, (module, name, line)) in &new_imports {
-        match old_imports.get(bound) {
-            None => changes.push(import(ChangeLabel::AI, bound, name, None, Some(*line))),
-            Some((old_module, old_name, old_line)) if (old_module, old_name) != (module, name) => {
-                changes.push(import(ChangeLabel::MI, bound, name, Some(*old_line), Some(*line)))
+        for (key, &i) in &old_keys {
+            if new_keys.contains_key(key) {
+                continue;
             }
-            Some(_) => {}
+            let a = &old.analysis.symbols[i];
+            let label = match key.1 {
+                Category::Type => ChangeLabel::DC,
+                Category::Field => ChangeLabel::DF,
+                Category::Callable if a.kind == SymbolKind::Constructor => ChangeLabel::DCC,
+                Category::Callable => ChangeLabel::DM,
+            };
+            changes.push(change(label, old, a, Some(Version::lines(a)), None));
         }
-    }
-    for (bound, (_, name, line)) in &old_imports {
-        if !new_imports.contains_key(bound) {
-            changes.push(import(ChangeLabel::DI, bound, name, Some(*line), None));
+
+        let (old_imports, new_imports) = (old.imports(), new.imports());
+        let import = |label, bound: &str, name: &str, before: Option<u32>, after: Option<u32>| Change {
+            label,
+            symbol: bound.to_string(),
+            name: name.to_string(),
+            kind: None,
+            container: None,
+            before: before.map(|l| LineRange { start: l, end: l }),
+            after: after.map(|l| LineRange { start: l, end: l }),
+            escaping: Vec::new(),
+        };
+        for (bound, (module, name, line)) in &new_imports {
+            match old_imports.get(bound) {
+                None => changes.push(import(ChangeLabel::AI, bound, name, None, Some(*line))),
+                Some((old_module, old_name, old_line)) if (old_module, old_name) != (module, name) => {
+                    changes.push(import(ChangeLabel::MI, bound, name, Some(*old_line), Some(*line)))
+                }
+                Some(_) => {}
+            }
         }
+        for (bound, (_, name, line)) in &old_imports {
+            if !new_imports.contains_key(bound) {
+                changes.push(import(ChangeLabel::DI, bound, name, Some(*line), None));
+            }
+        }
+        changes.sort_by(|a, b| {
+            let line = |c: &Change| c.after.or(c.before).map_or(0, |r| r.start);
+            (line(a), a.label, &a.symbol).cmp(&(line(b), b.label, &b.symbol))
+        });
+        changes
     }
-    changes.sort_by(|a, b| {
-        let line = |c: &Change| c.after.or(c.before).map_or(0, |r| r.start);
-        (line(a), a.label, &a.symbol).cmp(&(line(b), b.label, &b.symbol))
-    });
-    changes
 }

@@ -166,9 +166,8 @@ fn parameter_list(node: Node<'_>) -> Option<Node<'_>> {
 }
 
 /// The definition of `name` on `name_line` takes a receiver (`self`, `&self`).
-fn has_receiver(language: Language, source: &str, name: &str, name_line: u32) -> bool {
-    let Some(tree) = parse(language, source) else { return false };
-    let Some(list) = definition(&tree, source, name, name_line) else { return false };
+fn receiver_in(tree: &Tree, source: &str, name: &str, name_line: u32) -> bool {
+    let Some(list) = definition(tree, source, name, name_line) else { return false };
     let mut cursor = list.walk();
     let first = list.named_children(&mut cursor).find(|n| !n.kind().contains("comment"));
     first.is_some_and(|n| n.kind() == "self_parameter" || matches!(text(n, source), "self" | "cls"))
@@ -264,7 +263,8 @@ pub fn delta(name: &str, new_name: &str, before: &[Param], after: &[Param]) -> S
 /// over the same two versions): each MMS and MCC with its parameters paired,
 /// and each deleted callable whose twin was added beside it (same place,
 /// same parameters) as a rename. Keyed by the changed symbol's old
-/// qualified name.
+/// qualified name. [`crate::FileDiff::signature_deltas`] does the same
+/// without mining and parsing both versions again.
 pub fn signature_deltas(
     path: &str,
     language: Language,
@@ -272,28 +272,47 @@ pub fn signature_deltas(
     after: &str,
     changes: &[crate::Change],
 ) -> Vec<(String, SignatureDelta)> {
+    crate::FileDiff::mine(&mut ken_mine::Miner::new(), language, path, before, after).signature_deltas(changes)
+}
+
+/// One version of a file, mined and parsed.
+pub(crate) struct Side<'a> {
+    pub text: &'a str,
+    pub symbols: &'a [ken_core::Symbol],
+    pub tree: Option<&'a Tree>,
+}
+
+impl Side<'_> {
+    /// The parameters of the callable `qualified`; of overloads, the one
+    /// starting on `line` if given, else the first.
+    fn parameters(&self, language: Language, qualified: &str, line: Option<u32>) -> Option<Vec<Param>> {
+        let callable = |s: &&ken_core::Symbol| s.qualified_name == qualified && s.kind.is_callable();
+        let symbol = line
+            .and_then(|line| self.symbols.iter().filter(callable).find(|s| s.span.start_line == line))
+            .or_else(|| self.symbols.iter().find(callable))?;
+        let list = definition(self.tree?, self.text, &symbol.name, symbol.name_line)?;
+        Some(params_of(language, list, self.text))
+    }
+
+    fn has_receiver(&self, qualified: &str) -> bool {
+        let Some(tree) = self.tree else { return false };
+        self.symbols.iter().filter(|s| s.qualified_name == qualified).any(|s| receiver_in(tree, self.text, &s.name, s.name_line))
+    }
+}
+
+pub(crate) fn signature_deltas_of(
+    language: Language,
+    old: Side<'_>,
+    new: Side<'_>,
+    changes: &[crate::Change],
+) -> Vec<(String, SignatureDelta)> {
     use crate::ChangeLabel;
-    let mut miner = ken_mine::Miner::new();
-    let budget = ken_core::ChunkBudget::default();
-    let old = miner.analyze(path, language, before, &budget).symbols;
-    let new = miner.analyze(path, language, after, &budget).symbols;
-    // Overloads share a name: the one the change is about starts where it says.
-    let at = |symbols: &[ken_core::Symbol], text: &str, qualified: &str, line: Option<u32>| {
-        let mut named = symbols.iter().filter(|s| s.qualified_name == qualified && s.kind.is_callable());
-        let symbol = match line {
-            Some(line) => symbols.iter().find(|s| s.qualified_name == qualified && s.kind.is_callable() && s.span.start_line == line),
-            None => None,
-        }
-        .or_else(|| named.next())?;
-        parameters(language, text, &symbol.name, symbol.name_line)
-    };
-    let params = |symbols: &[ken_core::Symbol], text: &str, qualified: &str| at(symbols, text, qualified, None);
     let mut out = Vec::new();
     for c in changes.iter().filter(|c| matches!(c.label, ChangeLabel::MMS | ChangeLabel::MCC)) {
         let (old_at, new_at) = (c.before.map(|r| r.start), c.after.map(|r| r.start));
-        if let (Some(a), Some(b)) = (at(&old, before, &c.symbol, old_at), at(&new, after, &c.symbol, new_at)) {
+        if let (Some(a), Some(b)) = (old.parameters(language, &c.symbol, old_at), new.parameters(language, &c.symbol, new_at)) {
             let mut d = delta(&c.name, &c.name, &a, &b);
-            d.receiver = new.iter().any(|s| s.qualified_name == c.symbol && has_receiver(language, after, &s.name, s.name_line));
+            d.receiver = new.has_receiver(&c.symbol);
             if d.obliges_calls() {
                 out.push((c.symbol.clone(), d));
             }
@@ -305,13 +324,13 @@ pub fn signature_deltas(
             _ => false,
         };
         let names = |p: Option<Vec<Param>>| p.map(|p| p.into_iter().map(|p| p.name).collect::<Vec<_>>());
-        let old_params = names(params(&old, before, &gone.symbol));
+        let old_params = names(old.parameters(language, &gone.symbol, None));
         let twin = changes.iter().find(|c| {
             c.label == ChangeLabel::AM
                 && c.container == gone.container
                 && same_place(c)
                 && old_params.is_some()
-                && names(params(&new, after, &c.symbol)) == old_params
+                && names(new.parameters(language, &c.symbol, None)) == old_params
         });
         if let Some(twin) = twin {
             let rename = SignatureDelta {

@@ -10,7 +10,7 @@ pub mod edit;
 mod escape;
 pub mod rules;
 
-pub use classify::{Change, LineRange, classify};
+pub use classify::{Change, FileDiff, LineRange, classify};
 pub use escape::{Escape, EscapeKind};
 pub use rules::{GraphVersion, Rel, Rule, Target};
 

@@ -11,8 +11,9 @@
 use crate::api::{
     BlockEdit, EditorKind, ExecuteRequest, ExecuteResponse, FileChange, FileVersions, ImpactReason, OracleRound, PlanStatus, Strategy,
 };
-use crate::impact::{PlanState, classify_files, git, split_z};
+use crate::impact::{PlanState, git, split_z, with_rules};
 use crate::{Engine, Error};
+use ken_change::FileDiff;
 use ken_change::diagnostics::{self, Diagnostic};
 use ken_change::edit::{self, Param, SignatureDelta};
 use ken_core::{ChunkBudget, Language, Symbol, SymbolKind};
@@ -83,8 +84,9 @@ impl Engine {
             max_edits: request.max_edits.unwrap_or(200) as usize,
             log: &mut log,
             seed_diffs: made.iter().map(|f| unified(&f.path, &f.before, &f.after, 2)).collect(),
+            miner: ken_mine::Miner::new(),
         };
-        run.learn(&made, &seed_changes);
+        run.learn_seeds(&made, &seed_changes);
         run.queue.extend(run.state.plan.nodes.iter().filter(|n| n.status == PlanStatus::Pending).map(|n| n.id.clone()));
         run.drain()?;
 
@@ -697,18 +699,25 @@ struct Run<'a> {
     log: &'a mut Log,
     /// The seed edits already made, as diffs (temporal context for the model).
     seed_diffs: Vec<String>,
+    /// Mines every file the run reads (it keeps its parsers).
+    miner: ken_mine::Miner,
 }
 
 impl Run<'_> {
-    /// Signature changes among `changes` of `files`.
-    fn learn(&mut self, files: &[FileVersions], changes: &[FileChange]) {
+    /// The signature changes among `changes` of `files` (the user's edits).
+    fn learn_seeds(&mut self, files: &[FileVersions], changes: &[FileChange]) {
+        let mut deltas = Vec::new();
         for f in files {
             let Some(language) = ken_lang::detect(Path::new(&f.path)) else { continue };
             let own: Vec<ken_change::Change> = changes.iter().filter(|c| c.path == f.path).map(|c| c.change.clone()).collect();
-            for (cause, delta) in edit::signature_deltas(&f.path, language, &f.before, &f.after, &own) {
-                self.deltas.insert(cause, delta);
-            }
+            deltas.extend(FileDiff::mine(&mut self.miner, language, &f.path, &f.before, &f.after).signature_deltas(&own));
         }
+        self.learn(deltas, changes);
+    }
+
+    /// Signature changes, and the moves among `changes`.
+    fn learn(&mut self, deltas: Vec<(String, SignatureDelta)>, changes: &[FileChange]) {
+        self.deltas.extend(deltas);
         let all: Vec<(String, ken_change::Change)> = changes.iter().map(|c| (c.path.clone(), c.change.clone())).collect();
         for (cause, delta) in edit::moves(&all) {
             self.deltas.entry(cause).or_insert(delta);
@@ -744,8 +753,7 @@ impl Run<'_> {
             self.set(id, PlanStatus::Failed, Some(format!("{path} is gone")));
             return Ok(());
         };
-        let mut miner = ken_mine::Miner::new();
-        let mined = miner.analyze(&path, language, &source, &ChunkBudget::default()).symbols;
+        let mined = self.miner.analyze(&path, language, &source, &ChunkBudget::default()).symbols;
         let Some(block) = locate(&mined, &node.block) else {
             self.set(id, PlanStatus::Failed, Some(format!("{} is no longer in {path}", node.block.qualified_name)));
             return Ok(());
@@ -818,9 +826,11 @@ impl Run<'_> {
             Outcome::Failed(why) => self.set(id, PlanStatus::Failed, Some(why)),
             Outcome::Edited(new, _) => {
                 self.scratch.write(&path, &new)?;
-                let versions = [FileVersions { path: path.clone(), before: source.clone(), after: new.clone() }];
-                let changes = classify_files(&versions);
-                self.learn(&versions, &changes);
+                let diff = FileDiff::mine(&mut self.miner, language, &path, &source, &new);
+                let own = diff.changes();
+                let deltas = diff.signature_deltas(&own);
+                let changes = with_rules(&path, own);
+                self.learn(deltas, &changes);
                 self.edits.push(BlockEdit {
                     node: id.to_string(),
                     path: path.clone(),
@@ -854,7 +864,7 @@ impl Run<'_> {
 
     /// For the model: each cause's code as it is now (spatial context),
     /// and the edits made to the causes (temporal context).
-    fn context(&self, id: &str, causes: &[ImpactReason]) -> (Vec<(String, String)>, Vec<String>) {
+    fn context(&mut self, id: &str, causes: &[ImpactReason]) -> (Vec<(String, String)>, Vec<String>) {
         let mut related = Vec::new();
         // Temporal: the edits made on the paths from the roots to this node,
         // nearest first (the plan's edges walked backwards).
@@ -876,7 +886,7 @@ impl Run<'_> {
             let Some(row) = self.store.symbols_with_qualified_name(&cause.cause).ok().and_then(|r| r.into_iter().next()) else { continue };
             let Some(text) = self.scratch.read(&row.path) else { continue };
             let Some(language) = ken_lang::detect(Path::new(&row.path)) else { continue };
-            let mined = ken_mine::Miner::new().analyze(&row.path, language, &text, &ChunkBudget::default()).symbols;
+            let mined = self.miner.analyze(&row.path, language, &text, &ChunkBudget::default()).symbols;
             if let Some(s) = locate(&mined, &row) {
                 let code = &text[s.span.start_byte as usize..s.span.end_byte as usize];
                 let head: String = code.lines().take(40).collect::<Vec<_>>().join("\n");
@@ -900,7 +910,7 @@ impl Run<'_> {
         for path in files.into_iter().copied() {
             let Some(language) = ken_lang::detect(Path::new(path)) else { continue };
             let Some(source) = self.scratch.read(path) else { continue };
-            let mined = ken_mine::Miner::new().analyze(path, language, &source, &ChunkBudget::default()).symbols;
+            let mined = self.miner.analyze(path, language, &source, &ChunkBudget::default()).symbols;
             for e in &by_file[path] {
                 let Some(block) = enclosing(&mined, e.line) else { continue };
                 let row = match self.store.symbols_with_qualified_name(&block.qualified_name)?.into_iter().next() {

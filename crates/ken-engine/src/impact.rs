@@ -13,7 +13,7 @@ use crate::api::{
     PlanNode, PlanRequest, PlanStatus,
 };
 use crate::{Engine, Error};
-use ken_change::{Change, ChangeLabel, EscapeKind, Rel, Target, classify, rules};
+use ken_change::{Change, ChangeLabel, EscapeKind, FileDiff, Rel, Target, rules};
 use ken_core::{RefKind, Relation, Resolution, SymbolKind};
 use ken_graph::{Graph, Hit, Site, SymbolRef};
 use ken_store::{Store, SymbolRow};
@@ -129,16 +129,24 @@ impl Engine {
 
 /// Each file's atomic changes, with Table 1's rules for each.
 pub(crate) fn classify_files(versions: &[FileVersions]) -> Vec<FileChange> {
+    let mut miner = ken_mine::Miner::new();
     let mut changes = Vec::new();
     for file in versions {
         let Some(language) = ken_lang::detect(Path::new(&file.path)) else { continue };
-        for change in classify(&file.path, language, &file.before, &file.after) {
-            let rules: Vec<String> =
-                rules::rules(change.label, !change.escaping.is_empty()).iter().map(|r| r.notation(change.label)).collect();
-            changes.push(FileChange { path: file.path.clone(), change, rules });
-        }
+        changes.extend(with_rules(&file.path, FileDiff::mine(&mut miner, language, &file.path, &file.before, &file.after).changes()));
     }
     changes
+}
+
+/// One file's atomic changes, each with the may-impact rules its label fires.
+pub(crate) fn with_rules(path: &str, changes: Vec<ken_change::Change>) -> Vec<FileChange> {
+    changes
+        .into_iter()
+        .map(|change| {
+            let rules = rules::rules(change.label, !change.escaping.is_empty()).iter().map(|r| r.notation(change.label)).collect();
+            FileChange { path: path.to_string(), change, rules }
+        })
+        .collect()
 }
 
 /// Files named by `paths` (files, or directories holding indexed files).
