@@ -9,6 +9,8 @@ query within 2k, 8k and 32k o200k tokens, and we count, per gold definition:
 
 Systems, in the same run:
   ken context   `ken context QUERY --budget N --format json`;
+  ken map       `ken map --budget N WORDS…`, personalised to the query's words
+                that name symbols or paths (as aider's is);
   aider map     aider's repository map (PageRank over its tags, personalised
                 by the query's words and file names; aider_worker.py);
   probe         `probe search QUERY --max-tokens N` (BM25 over tree-sitter blocks);
@@ -30,7 +32,7 @@ from . import corpora, querysets, symbols
 from .paths import CACHE
 
 BUDGETS = (2048, 8192, 32768)
-SYSTEMS = ("ken context", "aider map", "probe", "naive top-k")
+SYSTEMS = ("ken context", "ken map", "aider map", "probe", "naive top-k")
 DEF_LINES = 30
 WINDOW = 40
 
@@ -80,6 +82,24 @@ def ken_context(ken, root, index, query, budget):
     pack = json.loads(p.stdout)
     ranges = [(x["path"], x["start_line"], x["end_line"]) for x in pack["pieces"]]
     text = "".join(f"{x['path']}:{x['start_line']}-{x['end_line']}\n```\n{x['text']}\n```\n" for x in pack["pieces"])
+    return ranges, text
+
+
+def ken_map(ken, root, index, query, budget):
+    """`ken map` personalised, as aider's is, to the query's words that name
+    symbols or paths (words naming nothing are left out with a note); with
+    none, the whole repository's map."""
+    words = sorted(set(re.findall(r"[A-Za-z_][A-Za-z0-9_]{2,}", query)))
+    base = [ken, "--index-dir", str(index), "map", "--budget", str(budget), "--json"]
+    p = subprocess.run(base + ["--"] + words, cwd=root, capture_output=True, text=True)
+    if p.returncode != 0:
+        p = subprocess.run(base, cwd=root, capture_output=True, text=True)
+    if p.returncode != 0:
+        raise RuntimeError(p.stderr[-400:])
+    m = json.loads(p.stdout)
+    ranges = [(f["path"], s["line"], s["line"]) for f in m["files"] for s in f["symbols"]]
+    text = "".join(f"{f['path']}:\n" + "".join(f"{s['line']:>6}│ {'    ' * s['depth']}{s['signature']}\n" for s in f["symbols"])
+                   for f in m["files"])
     return ranges, text
 
 
@@ -210,6 +230,7 @@ def run(ken, probe, aider_python, names, n, log=print):
                         outputs = {}
                         ranges, text = ken_context(ken, tree, index, q["query"], budget)
                         outputs["ken context"] = ([(ranges, text)], None)
+                        outputs["ken map"] = ([ken_map(ken, tree, index, q["query"], budget)], None)
                         if probe:
                             r, t = probe_search(probe, tree, q["query"], budget)
                             outputs["probe"] = ([(r, t)], None)

@@ -1052,3 +1052,97 @@ impl ContextPack {
         out
     }
 }
+
+/// `POST /api/v1/map`: a repository map (aider's idea): the most important
+/// definitions' signatures, ranked by PageRank over the dependency graph,
+/// personalised to `focus` when given, within a token budget.
+#[derive(Clone, Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MapRequest {
+    /// Paths (files or directories) and symbol names (bare or qualified) to
+    /// centre the map on; empty: the whole repository, by importance.
+    #[serde(default)]
+    pub focus: Vec<String>,
+    /// Tokens the map may take (64 to 262144, default 2048).
+    #[serde(default)]
+    pub budget: Option<usize>,
+    /// Who counts the tokens: `o200k` (default) or `cl100k`.
+    #[serde(default)]
+    pub tokenizer: Option<TokenizerName>,
+    /// Leave test code in (by default it weighs a fifth).
+    #[serde(default)]
+    pub tests: bool,
+}
+
+impl MapRequest {
+    pub fn validate(&self) -> Result<(), Error> {
+        check_range("budget", self.budget, 64, 262_144)?;
+        if self.focus.len() > 100 {
+            return Err(Error::invalid("focus", "names more than 100 paths or symbols"));
+        }
+        if let Some(bad) = self.focus.iter().find(|f| f.trim().is_empty()) {
+            return Err(Error::invalid("focus", format!("holds an empty item ({bad:?})")));
+        }
+        Ok(())
+    }
+}
+
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct RepoMap {
+    pub budget: usize,
+    pub tokenizer: TokenizerName,
+    /// Tokens the text form takes (never above the budget).
+    pub tokens: usize,
+    /// The focus as resolved: `path` or `symbol` for each item given.
+    pub focus: Vec<String>,
+    /// Files by their best definition's rank; definitions by line.
+    pub files: Vec<MapFile>,
+    /// Definitions shown, and ranked in all.
+    pub shown: usize,
+    pub ranked: usize,
+    pub notes: Vec<String>,
+}
+
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct MapFile {
+    pub path: String,
+    pub symbols: Vec<MapSymbol>,
+}
+
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct MapSymbol {
+    pub line: u32,
+    pub end_line: u32,
+    pub kind: String,
+    pub qualified_name: String,
+    /// The declaration on one line (long ones cut with `…`).
+    pub signature: String,
+    /// Nesting under the file's other shown definitions (a method under its class).
+    pub depth: u32,
+    /// Its rank's score (0 for a container shown only to hold a member).
+    pub score: f64,
+}
+
+impl RepoMap {
+    /// The text an agent reads: each file, then its definitions with their
+    /// line numbers, nested by indentation.
+    pub fn to_text(&self) -> String {
+        let mut out = String::new();
+        for f in &self.files {
+            out.push_str(&map_file_text(f));
+        }
+        out
+    }
+}
+
+pub(crate) fn map_file_text(f: &MapFile) -> String {
+    let mut out = format!("{}:\n", f.path);
+    for s in &f.symbols {
+        out.push_str(&map_line_text(s));
+    }
+    out
+}
+
+pub(crate) fn map_line_text(s: &MapSymbol) -> String {
+    format!("{:>6}│ {}{}\n", s.line, "    ".repeat(s.depth as usize), s.signature)
+}

@@ -9,6 +9,7 @@
 //! - `expand.rs`: the query DSL (`query_expansion = "dsl"`): searches the
 //!   model's rewrites and fuses them.
 //! - `context.rs`: context packs, the code a task needs within a token budget.
+//! - `map.rs`: the repository map, signatures ranked by (personalised) PageRank within a token budget.
 //! - `impact.rs`: CodePlan's may-impact analysis and plan graph.
 //! - `execute.rs`: CodePlan's adaptive plan-and-execute loop, its editors and oracles.
 //! - `index.rs`: `Engine::index`, every phase in process.
@@ -27,6 +28,7 @@ mod expand;
 mod impact;
 mod index;
 mod intents;
+mod map;
 mod plan_search;
 
 pub use engine::{Engine, EngineOptions};

@@ -15,6 +15,7 @@ mod query;
 mod resolve;
 mod tests;
 
+pub use analytics::{USE_RELATIONS, personalized_pagerank};
 pub use query::{Direction, ExportFormat, Graph, GraphError, Hit, MAX_DEPTH, Site, SymbolRef, Traversal};
 
 use ken_core::RefKind;

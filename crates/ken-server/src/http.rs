@@ -52,6 +52,7 @@ pub fn router(engine: Arc<Engine>) -> Router {
         .route("/api/v1/plan", post(plan))
         .route("/api/v1/execute", post(execute))
         .route("/api/v1/context", post(context))
+        .route("/api/v1/map", post(map))
         .route("/api/v1/ask", post(ask))
         .route("/api/v1/plan-search", post(plan_search))
         .route("/api/v1/symbols", get(symbols))
@@ -159,6 +160,13 @@ async fn context(State(state): State<AppState>, ApiJson(request): ApiJson<Contex
         return ApiError::from(e).into_response();
     }
     respond(run(&state, move |e| e.context(&request)).await)
+}
+
+async fn map(State(state): State<AppState>, ApiJson(request): ApiJson<MapRequest>) -> Response {
+    if let Err(e) = request.validate() {
+        return ApiError::from(e).into_response();
+    }
+    respond(run(&state, move |e| e.map(&request)).await)
 }
 
 /// A plan carried out runs the oracle (a type checker, a compiler) several times.

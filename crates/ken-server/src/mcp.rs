@@ -107,6 +107,15 @@ impl KenMcp {
         self.call(move |e| e.context(&request)).await
     }
 
+    #[tool(description = "A repository map: the most important definitions' signatures, one line each with its \
+        line number, nested under their classes and grouped by file, within a token budget (`budget`, default 2048, \
+        counted by `tokenizer`). Ranked by PageRank over the dependency graph; `focus` (paths, directories or symbol \
+        names) personalises it to what those use and what uses them. Test code is left out unless `tests`. Call it \
+        first in an unfamiliar repository, or with the files you are about to edit.")]
+    async fn map(&self, Parameters(request): Parameters<MapRequest>) -> ToolResult {
+        self.call(move |e| e.map(&request)).await
+    }
+
     #[tool(description = "Carry out a plan (CodePlan's adaptive plan-and-execute loop): the plan's pending \
         blocks are edited one by one in a scratch copy of the repository, each edit is classified and the obligations it \
         derives join the plan; then the oracle (`pyright`, `tsc`, `cargo`, `go`, `mypy`) runs and its new errors seed \

@@ -23,6 +23,7 @@ pub fn document() -> Value {
     let plan_graph_request = req(requests.subschema_for::<PlanRequest>());
     let execute_request = req(requests.subschema_for::<ken_engine::api::ExecuteRequest>());
     let context_request = req(requests.subschema_for::<ken_engine::api::ContextRequest>());
+    let map_request = req(requests.subschema_for::<ken_engine::api::MapRequest>());
     let ask_request = req(requests.subschema_for::<AskRequest>());
     let plan_request = req(requests.subschema_for::<PlanSearchRequest>());
     let pipeline = responses.subschema_for::<ken_engine::api::PipelineResponse>().to_value();
@@ -32,6 +33,7 @@ pub fn document() -> Value {
     let plan_graph = responses.subschema_for::<PlanGraph>().to_value();
     let executed = responses.subschema_for::<ken_engine::api::ExecuteResponse>().to_value();
     let packed = responses.subschema_for::<ken_engine::api::ContextPack>().to_value();
+    let mapped = responses.subschema_for::<ken_engine::api::RepoMap>().to_value();
     let answered = responses.subschema_for::<AskResponse>().to_value();
     let planned = responses.subschema_for::<PlanSearchResponse>().to_value();
     let symbols = responses.subschema_for::<Vec<ken_engine::api::SymbolRow>>().to_value();
@@ -101,6 +103,13 @@ pub fn document() -> Value {
         "responses": { "200": ok(&packed), "413": err("Body too large"), "415": err("Body is not JSON") },
     });
     errors(&mut context);
+    let mut map = json!({
+        "summary": "A repository map: the most important definitions' signatures with their lines, ranked by PageRank (personalised to `focus`), within a token budget",
+        "operationId": "map",
+        "requestBody": body(&map_request),
+        "responses": { "200": ok(&mapped), "413": err("Body too large"), "415": err("Body is not JSON") },
+    });
+    errors(&mut map);
     let mut ask = json!({
         "summary": "A question answered by the language model from retrieved code, each claim cited as path:start-end (citations checked against the index); without a model, the retrieved code and a note",
         "operationId": "ask",
@@ -165,6 +174,7 @@ pub fn document() -> Value {
             "/api/v1/plan": { "post": plan_op },
             "/api/v1/execute": { "post": execute },
             "/api/v1/context": { "post": context },
+            "/api/v1/map": { "post": map },
             "/api/v1/ask": { "post": ask },
             "/api/v1/plan-search": { "post": plan },
             "/api/v1/symbols": { "get": find },

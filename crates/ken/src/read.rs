@@ -63,6 +63,10 @@ pub enum ReadCommand {
     /// definitions whole, their callers', callees' and bases' signatures, and
     /// their files' imports, labelled `path:start-end` (markdown, XML or JSON).
     Context(crate::pack::ContextArgs),
+    /// A repository map: the most important definitions' signatures, nested
+    /// by class, ranked by PageRank (personalised to the paths or symbols
+    /// given), within a token budget.
+    Map(crate::pack::MapArgs),
     /// Show what the index holds and how far embedding got.
     Status {
         #[arg(long)]
@@ -155,6 +159,7 @@ pub fn execute(engine: &Engine, context: &Context, command: &ReadCommand, out: &
         ReadCommand::Search(args) => search::search(engine, context, args, out),
         ReadCommand::Locate(args) => locate::locate(engine, args, out),
         ReadCommand::Context(args) => crate::pack::context(engine, args, out),
+        ReadCommand::Map(args) => crate::pack::map(engine, context, args, out),
         ReadCommand::Symbols(args) => symbols(engine, args, out),
         ReadCommand::Outline(args) => outline(engine, context, args, out),
         ReadCommand::Graph(args) => graph::run(&engine.store()?, args, out),

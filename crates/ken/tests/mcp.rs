@@ -18,7 +18,7 @@ fn an_agent_session() {
     let mut names: Vec<&str> = tools["result"]["tools"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
     names.sort_unstable();
     expect![
-        "ask callees callers context execute find_symbols hybrid_search impact index_status locate plan plan_search refs reindex search subclasses symbol"
+        "ask callees callers context execute find_symbols hybrid_search impact index_status locate map plan plan_search refs reindex search subclasses symbol"
     ]
     .assert_eq(&names.join(" "));
     for tool in tools["result"]["tools"].as_array().unwrap() {

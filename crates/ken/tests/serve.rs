@@ -108,6 +108,9 @@ fn bad_requests_get_4xx_json_naming_the_field() {
         ("POST", "/api/v1/context", json, r#"{"task": " "}"#),
         ("POST", "/api/v1/context", json, r#"{"task": "x", "budget": 100}"#),
         ("POST", "/api/v1/context", json, r#"{"task": "x", "tokenizer": "gpt2"}"#),
+        ("POST", "/api/v1/map", json, r#"{"budget": 8}"#),
+        ("POST", "/api/v1/map", json, r#"{"focus": "login"}"#),
+        ("POST", "/api/v1/map", json, r#"{"focus": ["no/such/place"]}"#),
         ("POST", "/api/v1/ask", json, r#"{"question": " "}"#),
         ("POST", "/api/v1/ask", json, r#"{"question": "x", "k": 0}"#),
         ("POST", "/api/v1/ask", json, r#"{"question": "x", "max_tokens": 100000}"#),
@@ -247,6 +250,12 @@ fn bad_requests_get_4xx_json_naming_the_field() {
           400 invalid_field budget
         POST /api/v1/context {"task": "x", "tokenizer": "gpt2"}
           400 invalid_field tokenizer
+        POST /api/v1/map {"budget": 8}
+          400 invalid_field budget
+        POST /api/v1/map {"focus": "login"}
+          400 invalid_field focus
+        POST /api/v1/map {"focus": ["no/such/place"]}
+          400 invalid_field focus
         POST /api/v1/ask {"question": " "}
           400 invalid_field question
         POST /api/v1/ask {"question": "x", "k": 0}
@@ -408,6 +417,7 @@ fn symbols_graph_status_and_openapi() {
         /api/v1/plan
         /api/v1/execute
         /api/v1/context
+        /api/v1/map
         /api/v1/ask
         /api/v1/plan-search
         /api/v1/symbols
