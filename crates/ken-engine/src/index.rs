@@ -16,6 +16,15 @@ pub struct IndexRequest {
     pub options: IndexOptions,
     /// Embed the points that lack a vector (else BM25, names and the graph only).
     pub embed: bool,
+    /// With `embed`, also run the model over the points that lack its
+    /// vector; without, only the static lane (which comes with the points)
+    /// is written, and the model's vectors wait for a later run (`ken
+    /// watch` makes a change searchable first and embeds it after).
+    pub model_vectors: bool,
+    /// Points a transformer embeds per batch (default 256). A cancel waits
+    /// for the batch under way, so a watcher, which cancels the embedding
+    /// when a file changes, takes small ones.
+    pub model_batch: Option<usize>,
     /// Throw the vectors away and embed everything again.
     pub reembed: bool,
     /// Skip mining: only bring points and embeddings up to date.
@@ -32,6 +41,8 @@ impl Default for IndexRequest {
         IndexRequest {
             options: IndexOptions::new(Default::default(), Default::default()),
             embed: true,
+            model_vectors: true,
+            model_batch: None,
             reembed: false,
             embed_only: false,
             seed: None,
@@ -198,7 +209,7 @@ impl Engine {
         let statics = static_embedder.as_deref().map(|embedder| StaticVectors { shards: &self.statics, embedder });
         let sync = ken_search::sync_points(store, &self.shards, statics, known_model.as_deref(), cancel)?;
         let mut report = VectorReport { sync, seeded, warning: static_warning, ..VectorReport::default() };
-        if !request.embed {
+        if !request.embed || !request.model_vectors {
             return Ok((report, None));
         }
         // The spec already names any model directory; the resolver must not add KEN_MODEL_DIR's.
@@ -215,7 +226,7 @@ impl Engine {
         // A transformer's batches are small so progress shows; a cheap
         // embedder's (static vectors) come a hundred times faster, and each
         // batch's flush and bookkeeping would cost more than its embedding.
-        let batch = if embedder.is_cheap() { 8192 } else { 256 };
+        let batch = if embedder.is_cheap() { 8192 } else { request.model_batch.unwrap_or(256).max(1) };
         let summary = ken_search::embed_pending(store, &self.shards, statics, embedder.as_ref(), &spec_text, batch, cancel, |p| {
             progress(IndexProgress::Embedding(*p))
         })?;

@@ -13,6 +13,7 @@
 //! - `impact.rs`: CodePlan's may-impact analysis and plan graph.
 //! - `execute.rs`: CodePlan's adaptive plan-and-execute loop, its editors and oracles.
 //! - `index.rs`: `Engine::index`, every phase in process.
+//! - `watch.rs`: `Engine::watch`, file events trigger incremental passes: searchable first, embedded after.
 //! - `intents.rs`: MutaGReP's intents (`--intents`), written, cached and embedded.
 //! - `plan_search.rs`: MutaGReP's plan search: plans proposed by the model, grounded by retrieval.
 //! - `api.rs`: request and response shapes, validated, naming bad fields.
@@ -30,8 +31,10 @@ mod index;
 mod intents;
 mod map;
 mod plan_search;
+mod watch;
 
 pub use engine::{Engine, EngineOptions};
 pub use error::{Error, ErrorKind};
 pub use index::{IndexProgress, IndexReport, IndexRequest, VectorReport};
 pub use intents::{IntentProgress, IntentReport};
+pub use watch::{WatchEvent, WatchOptions};

@@ -487,6 +487,13 @@ fn is_generated(c: &Candidate, text: &str) -> bool {
 }
 
 /// The index directory for a repository when none is given: `<root>/.kenning`.
+/// The directories under `root` an index run walks (ignored, hidden,
+/// generated and vendored ones left out, as [`index`] leaves them), for a
+/// file watcher.
+pub fn walked_directories(root: &Path, index_dir: &Path, include_vendored: bool) -> Vec<PathBuf> {
+    walk::directories(&WalkOptions { root, exclude: Some(index_dir), max_file_size: 0, include_vendored })
+}
+
 pub fn default_index_dir(root: &Path) -> PathBuf {
     root.join(".kenning")
 }

@@ -65,7 +65,9 @@ pub struct WalkOptions<'a> {
     pub include_vendored: bool,
 }
 
-pub fn walk(opts: &WalkOptions) -> Walked {
+/// The walker every pass uses: .gitignore, .ignore and .kenignore rules,
+/// hidden and generated directories left out, vendored ones counted.
+fn builder(opts: &WalkOptions) -> (ignore::WalkBuilder, Arc<AtomicU64>) {
     let vendored = Arc::new(AtomicU64::new(0));
     let mut builder = ignore::WalkBuilder::new(opts.root);
     builder
@@ -102,6 +104,18 @@ pub fn walk(opts: &WalkOptions) -> Walked {
         }
         true
     });
+    (builder, vendored)
+}
+
+/// The directories a walk enters (the root included): what a watcher
+/// watches, so ignored trees (`target/`, `node_modules/`) cost no watch.
+pub fn directories(opts: &WalkOptions) -> Vec<std::path::PathBuf> {
+    let (builder, _) = builder(opts);
+    builder.build().filter_map(Result::ok).filter(|e| e.file_type().is_some_and(|t| t.is_dir())).map(ignore::DirEntry::into_path).collect()
+}
+
+pub fn walk(opts: &WalkOptions) -> Walked {
+    let (builder, vendored) = builder(opts);
 
     let out = Mutex::new(Walked::default());
     let root = opts.root;

@@ -68,6 +68,10 @@ enum Command {
     Serve(serve::ServeArgs),
     /// Serve MCP over stdio, for coding agents (search, hybrid_search, symbol, callers, …).
     Mcp(serve::McpArgs),
+    /// Keep the index fresh as files change: each burst of changes is
+    /// searchable by name, BM25 and the graph first, then embedded. Runs
+    /// until Ctrl-C, answering `ken search` and the other read commands.
+    Watch(serve::WatchArgs),
 }
 
 #[derive(Args)]
@@ -129,7 +133,7 @@ struct IndexArgs {
 fn writes_only_to_stdout(command: &Command) -> bool {
     match command {
         Command::Read(ReadCommand::Search(args)) => !args.pipeline.wanted(),
-        Command::Serve(_) | Command::Mcp(_) => false,
+        Command::Serve(_) | Command::Mcp(_) | Command::Watch(_) => false,
         _ => true,
     }
 }
@@ -200,6 +204,7 @@ fn run(cli: Cli) -> Result<()> {
         Command::Plan(args) => impact::plan(&cwd, cli.index_dir, args),
         Command::Serve(args) => serve::serve(&cwd, cli.index_dir, args),
         Command::Mcp(args) => serve::mcp(&cwd, cli.index_dir, args),
+        Command::Watch(args) => serve::watch(&cwd, cli.index_dir, args),
     }
 }
 
@@ -312,6 +317,8 @@ fn index(cwd: &Path, index_dir: Option<PathBuf>, args: IndexArgs) -> Result<()> 
     let request = ken_engine::IndexRequest {
         options: opts,
         embed: !args.no_embed,
+        model_vectors: true,
+        model_batch: None,
         reembed: args.reembed,
         embed_only: args.embed_only,
         seed,

@@ -1,12 +1,14 @@
-//! `ken serve` (HTTP API) and `ken mcp` (MCP over stdio): one engine per
-//! process, which also answers the read commands of `ken` run meanwhile
-//! (`local.rs`, with `read::answer`).
+//! `ken serve` (HTTP API), `ken mcp` (MCP over stdio) and `ken watch`: one
+//! engine per process, which also answers the read commands of `ken` run
+//! meanwhile (`local.rs`, with `read::answer`).
 
 use crate::model::ModelArgs;
 use anyhow::{Context, Result, bail};
 use clap::Args;
+use ken_engine::{WatchEvent, WatchOptions};
 use ken_pipeline::{PipelineConfig, Source};
 use ken_server::{Engine, EngineOptions};
+use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -18,6 +20,27 @@ pub struct ServeArgs {
     /// Start language servers and warm them, for `"expansion": "lsp"` requests.
     #[arg(long)]
     pub lsp: bool,
+    /// Keep the index fresh as files change (as `ken watch` does).
+    #[arg(long)]
+    pub watch: bool,
+    #[command(flatten)]
+    pub model: ModelArgs,
+}
+
+#[derive(Args)]
+pub struct WatchArgs {
+    /// Only make changes searchable by name, BM25 and the graph; do not embed them with the model.
+    #[arg(long)]
+    pub no_embed: bool,
+    /// Also watch vendored and build directories (node_modules, target, dist, vendor…).
+    #[arg(long)]
+    pub include_vendored: bool,
+    /// One JSON object per pass on stdout (`searchable`, `embedded`, `failed`).
+    #[arg(long)]
+    pub json: bool,
+    /// Print only failures.
+    #[arg(long, short)]
+    pub quiet: bool,
     #[command(flatten)]
     pub model: ModelArgs,
 }
@@ -92,10 +115,105 @@ pub fn serve(cwd: &Path, index_dir: Option<PathBuf>, args: ServeArgs) -> Result<
                 }
             });
         }
+        let stop = ken_core::Cancel::default();
+        let watching = args.watch.then(|| {
+            let (engine, stop) = (engine.clone(), stop.clone());
+            let print = Printer { json: false, quiet: true };
+            std::thread::spawn(move || engine.watch(&WatchOptions::default(), &stop, &|e| print.event(&e)))
+        });
         ken_server::http::serve(engine.clone(), listener, shutdown_signal()).await.context("the HTTP server failed")?;
+        stop.cancel();
+        if let Some(watching) = watching {
+            watching.join().map_err(|_| anyhow::anyhow!("the watcher panicked"))??;
+        }
         engine.shutdown().await;
         Ok(())
     })
+}
+
+/// `ken watch`: the index kept fresh until Ctrl-C. Like a server, it
+/// answers the read commands run meanwhile (it holds the index).
+pub fn watch(cwd: &Path, index_dir: Option<PathBuf>, args: WatchArgs) -> Result<()> {
+    let root = crate::repo_root(cwd);
+    let dir = match index_dir {
+        Some(d) => cwd.join(d),
+        None => ken_index::default_index_dir(&root),
+    };
+    let config = load_config(&root)?;
+    let rt = runtime()?;
+    rt.block_on(async {
+        let mut options = EngineOptions::new(dir.clone());
+        options.root = Some(root.clone());
+        options.config = config;
+        options.model = args.model.explicit()?;
+        options.keep_shard = true;
+        std::fs::create_dir_all(&dir).with_context(|| format!("cannot make the index directory {}", dir.display()))?;
+        let engine = Arc::new(Engine::open(options)?);
+        let _local = crate::local::listen(engine.clone(), &dir, crate::read::answer);
+        let stop = ken_core::Cancel::default();
+        let watch_options = WatchOptions { embed: !args.no_embed, include_vendored: args.include_vendored, ..WatchOptions::default() };
+        let print = Printer { json: args.json, quiet: args.quiet };
+        let watching = {
+            let (engine, stop) = (engine.clone(), stop.clone());
+            tokio::task::spawn_blocking(move || engine.watch(&watch_options, &stop, &|e| print.event(&e)))
+        };
+        tokio::select! {
+            _ = shutdown_signal() => {
+                stop.cancel();
+            }
+            done = watching => {
+                done.map_err(|_| anyhow::anyhow!("the watcher panicked"))??;
+            }
+        }
+        engine.shutdown().await;
+        Ok(())
+    })
+}
+
+/// Prints what a watch does: a line per pass on stderr, or JSON lines on stdout.
+#[derive(Clone, Copy)]
+struct Printer {
+    json: bool,
+    quiet: bool,
+}
+
+impl Printer {
+    fn event(&self, event: &WatchEvent) {
+        use std::io::Write;
+        let line = match event {
+            WatchEvent::Watching { directories } => {
+                (json!({"event": "watching", "directories": directories}), format!("ken watch: watching {directories} directories"))
+            }
+            WatchEvent::Searchable { report, seconds, events } => {
+                let changes = report.summary.as_ref().map(|s| s.changes.clone()).unwrap_or_default();
+                let text = format!(
+                    "{} added, {} modified, {} renamed, {} deleted: searchable {seconds:.2} s after the first of {events} events",
+                    changes.added, changes.modified, changes.renamed, changes.deleted
+                );
+                let changed = changes.added + changes.modified + changes.renamed + changes.deleted;
+                if changed == 0 && *events > 0 && !self.json {
+                    return;
+                }
+                let phases = report.summary.as_ref().map(|s| s.phases).unwrap_or_default();
+                (json!({"event": "searchable", "seconds": seconds, "events": events, "changes": changes, "phases": phases}), text)
+            }
+            WatchEvent::Embedded { report } => {
+                let (points, seconds) = report.vectors.embed.as_ref().map_or((0, 0.0), |e| (e.embedded, e.seconds));
+                (json!({"event": "embedded", "points": points, "seconds": seconds}), format!("embedded {points} points in {seconds:.2} s"))
+            }
+            WatchEvent::Failed { error } => {
+                let text = format!("warning: a pass failed ({error}); the next change retries");
+                (json!({"event": "failed", "error": error.to_string()}), text)
+            }
+        };
+        if self.json {
+            let mut out = std::io::stdout().lock();
+            let _ = writeln!(out, "{}", line.0);
+            let _ = out.flush();
+        } else if !self.quiet || matches!(event, WatchEvent::Failed { .. }) {
+            eprintln!("{}", line.1);
+        }
+    }
 }
 
 pub fn mcp(cwd: &Path, index_dir: Option<PathBuf>, args: McpArgs) -> Result<()> {
