@@ -3,7 +3,8 @@
 # a C compiler for the tree-sitter grammars and SQLite, python3 with pip (the
 # end-to-end tests download real packages from PyPI), and the real language
 # servers the LSP tests drive: pylsp, gopls (with go) and clangd from apt, pyright and
-# typescript-language-server from npm; llama.cpp's OpenAI-compatible server from PyPI. Then the benchmark harness's smoke run
+# typescript-language-server from npm; llama.cpp's OpenAI-compatible server and
+# the official MCP Python SDK (a client that is not ken) from PyPI. Then the benchmark harness's smoke run
 # and the crash sweep's CI subset.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -49,6 +50,15 @@ if ! "$llama_venv/bin/python" -c "import llama_cpp.server" >/dev/null 2>&1; then
     "$llama_venv/bin/pip" install -q "llama-cpp-python[server]==0.3.36"
 fi
 export KEN_TEST_LLAMA_PYTHON="$llama_venv/bin/python"
+
+# A real MCP client that is not ken, for the MCP tests: the official Python SDK.
+mcp_venv="$KEN_CACHE_DIR/mcp-client"
+if ! "$mcp_venv/bin/python" -c "import mcp.client.stdio" >/dev/null 2>&1; then
+  echo "installing the MCP Python SDK (mcp 1.26.0)"
+  python3 -m venv "$mcp_venv"
+  "$mcp_venv/bin/pip" install -q "mcp==1.26.0"
+fi
+export KEN_TEST_MCP_PYTHON="$mcp_venv/bin/python"
 
 # Every failure is reported in one run: all test binaries run, and the smoke
 # run below runs even when a test failed.

@@ -8,7 +8,7 @@
 use ken_engine::Engine;
 use ken_engine::api::*;
 use rmcp::handler::server::{router::tool::ToolRouter, wrapper::Parameters};
-use rmcp::model::{CallToolResult, ContentBlock, ServerCapabilities, ServerConfig};
+use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig};
 use rmcp::{ErrorData, ServerHandler, ServiceExt, tool, tool_handler, tool_router};
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -186,11 +186,12 @@ impl KenMcp {
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for KenMcp {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build()).with_instructions(
+        let server = Implementation::new("kenning", env!("CARGO_PKG_VERSION")).with_title("Kenning");
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build()).with_server_info(server).with_instructions(
             "Kenning answers questions about this repository's code. Start with `search` (or `hybrid_search` for \
              clusters of related code; `locate` for a whole bug report; `ask` for an answer in prose with citations), then `symbol` for a definition's full code, and `callers`, `callees`, \
-             `subclasses` and `refs` to follow the dependency graph. Before an edit, `context` packs the code a task needs \
-             into a token budget. Before or after an edit, `impact` lists what else may have to change (with the rule and \
+             `subclasses` and `refs` to follow the dependency graph. In an unfamiliar repository, `map` lists the \
+             definitions that matter. Before an edit, `context` packs the code a task needs into a token budget. Before or after an edit, `impact` lists what else may have to change (with the rule and \
              the call site), `plan` lays the change out as a graph of obligations, and `execute` carries it out in a scratch \
              copy, checked by a type checker, and returns the patch.",
         )

@@ -218,3 +218,75 @@ fn mutated_tool_arguments_get_answers() {
     let found = mcp.answer("search", json!({"query": "issue_token", "k": 3}));
     assert_eq!(found["hits"][0]["qualified_name"], "auth.tokens.issue_token", "{found}");
 }
+
+/// The official Python MCP SDK's client (`scripts/test.sh` installs it and
+/// names its python in `KEN_TEST_MCP_PYTHON`) lists every tool and calls
+/// each one: one line per tool, its arguments and a text its answer holds.
+#[test]
+fn a_real_mcp_client_lists_and_calls_every_tool() {
+    let python =
+        std::env::var("KEN_TEST_MCP_PYTHON").expect("KEN_TEST_MCP_PYTHON names a python with the `mcp` SDK; scripts/test.sh installs it");
+    let repo = Repo::new(SHOP);
+    let git = |args: &[&str]| {
+        let out = std::process::Command::new("git")
+            .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
+            .args(args)
+            .current_dir(repo.path())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    };
+    git(&["init", "-q"]);
+    git(&["add", "-A"]);
+    git(&["commit", "-qm", "shop"]);
+    stdout(&repo.ken(&["index", "--quiet"]));
+    // A change in the working tree, for `impact`.
+    let tokens = std::fs::read_to_string(repo.path().join("auth/tokens.py")).unwrap();
+    repo.write("auth/tokens.py", tokens.replace("def sign(body):", "def sign(body, key=SECRET):"));
+    let cases: &[(&str, Value, &str)] = &[
+        ("search", json!({"query": "issue_token", "k": 3}), "auth.tokens.issue_token"),
+        ("hybrid_search", json!({"query": "user authentication flow", "top_k": 2}), "auth/"),
+        ("locate", json!({"report": "Login fails\n  File \"/srv/auth/tokens.py\", line 9, in sign"}), "auth/tokens.py"),
+        ("context", json!({"task": "how are tokens signed", "budget": 1024}), "def sign(body"),
+        ("map", json!({"budget": 256, "focus": ["auth/tokens.py"]}), "def issue_token(user)"),
+        ("impact", json!({}), "MMS"),
+        ("plan", json!({"instruction": "sign with a key", "seeds": ["auth.tokens.sign"], "assume": "MMS"}), "validate_token"),
+        ("execute", json!({"plan": {"instruction": "sign with a key", "seeds": ["auth.tokens.sign"], "assume": "MMB"}}), "\"patch\""),
+        ("ask", json!({"question": "How are tokens signed?", "max_tokens": 32}), "auth/tokens.py"),
+        ("plan_search", json!({"request": "issue a signed token at login", "expansions": 0, "branching": 1}), "I want to "),
+        ("find_symbols", json!({"name": "sign"}), "auth.tokens.sign"),
+        ("symbol", json!({"symbol": "auth.tokens.sign"}), "def sign(body"),
+        ("callers", json!({"symbol": "auth.tokens.sign"}), "validate_token"),
+        ("callees", json!({"symbol": "auth.handler.login"}), "issue_token"),
+        ("subclasses", json!({"symbol": "auth.users.User"}), "\"hits\""),
+        ("refs", json!({"symbol": "auth.users.UserStore"}), "auth/handler.py"),
+        ("index_status", json!({}), "\"files\""),
+        ("reindex", json!({"no_embed": true}), "\"files\""),
+    ];
+    let calls: serde_json::Map<String, Value> = cases.iter().map(|(name, args, _)| (name.to_string(), args.clone())).collect();
+    let client = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/mcp_client/client.py");
+    let out = std::process::Command::new(&python)
+        .args([client, env!("CARGO_BIN_EXE_ken"), repo.path().to_str().unwrap(), &Value::Object(calls).to_string()])
+        .env("KEN_CACHE_DIR", support::test_cache_dir())
+        .env("KEN_LLM_CACHE_DIR", std::env::temp_dir().join(format!("ken-test-llm-{}", std::process::id())))
+        .env_remove("KEN_INDEX_DIR")
+        .env_remove("KEN_LLM_BASE_URL")
+        .output()
+        .expect("the MCP client runs");
+    assert!(out.status.success(), "the client failed: {}", String::from_utf8_lossy(&out.stderr));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["server"], "kenning", "{report}");
+    let mut listed: Vec<&String> = report["tools"].as_object().unwrap().keys().collect();
+    listed.sort();
+    let mut called: Vec<String> = cases.iter().map(|c| c.0.to_string()).collect();
+    called.sort();
+    assert_eq!(listed, called.iter().collect::<Vec<_>>(), "every tool listed has a case here, and no other");
+    for (name, tool) in report["tools"].as_object().unwrap() {
+        assert!(tool["description"].as_str().unwrap().len() > 40, "{name}: {tool}");
+    }
+    for (name, _, holds) in cases {
+        let call = &report["calls"][*name];
+        assert_eq!(call["is_error"], false, "{name}: {call}");
+        assert!(call["text"].as_str().unwrap().contains(holds), "{name} answered without `{holds}`: {call}");
+    }
+}
