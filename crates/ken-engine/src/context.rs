@@ -1,7 +1,8 @@
 //! A context pack: the code a task needs within a token budget. Retrieval
 //! ranks definitions; each definition brings its neighbours' signatures
 //! (callers, callees, base classes: what an agent must know to change it
-//! without reading them whole) and its file's import header. Candidates
+//! without reading them whole), their whole definitions at a fraction of
+//! the value (they fill what room is left), and its file's import header. Candidates
 //! are taken by value per token until the budget is spent, pieces of one
 //! file that touch are merged by line, and the result is ordered against
 //! "lost in the middle".
@@ -21,6 +22,8 @@ const DEFAULT_K: usize = 40;
 const NEIGHBOURED: usize = 8;
 /// Neighbours of one kind per definition.
 const NEIGHBOURS: usize = 6;
+/// A neighbour's whole definition weighs this share of its signature's value.
+const NEIGHBOUR_WHOLE: f32 = 0.15;
 /// A definition longer than this is given as its head (signature,
 /// docstring, first members) and its members' signatures.
 const MAX_DEFINITION_LINES: u32 = 120;
@@ -236,7 +239,19 @@ fn neighbours(graph: &Graph<'_>, row: &SymbolRow, value: f32) -> Result<Vec<Cand
     for (why, relations, incoming) in walks {
         let found = graph.follow(row.clone(), relations, incoming, 1)?;
         for hit in found.hits.into_iter().take(NEIGHBOURS) {
-            out.push(signature_of(&hit.symbol, format!("{why} {}", row.name), value));
+            let s = &hit.symbol;
+            out.push(signature_of(s, format!("{why} {}", row.name), value));
+            // Whole, at a fraction of the value: it fills the room strong candidates leave.
+            if s.end_line + 1 - s.start_line <= MAX_DEFINITION_LINES {
+                out.push(Candidate {
+                    path: s.path.clone(),
+                    start: s.start_line,
+                    end: s.end_line,
+                    kind: Kind::Definition,
+                    label: format!("{} {} ({why} {})", s.kind.as_str(), s.qualified_name, row.name),
+                    value: value * NEIGHBOUR_WHOLE,
+                });
+            }
         }
     }
     Ok(out)

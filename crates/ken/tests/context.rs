@@ -104,10 +104,10 @@ fn packs_hold_definitions_their_neighbours_and_imports() {
         "how is the cart total taxed",
         8192,
         expect![[r#"
-        shop/cart.py:1-21 [definition,imports] class shop.cart.Cart; method shop.cart.Cart.total; class shop.cart.GiftCart
-        shop/prices.py:8-8 [signatures] function shop.prices.price_of (called by total)
-        shop/checkout.py:1-14 [definition,signatures] function shop.checkout.checkout; function shop.checkout.receipt (caller of checkout)
-    "#]],
+            shop/cart.py:1-21 [definition,imports] class shop.cart.Cart; method shop.cart.Cart.total; class shop.cart.GiftCart
+            shop/prices.py:8-10 [definition,signatures] function shop.prices.price_of (called by total)
+            shop/checkout.py:1-14 [definition,signatures] function shop.checkout.checkout; function shop.checkout.receipt (caller of checkout)
+        "#]],
     );
     check(
         &repo,
