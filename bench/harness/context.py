@@ -106,8 +106,10 @@ def ken_map(ken, root, index, query, budget):
 def probe_search(probe, root, query, budget):
     p = subprocess.run([probe, "search", query, str(root), "--max-tokens", str(budget), "--format", "json"],
                        capture_output=True, text=True)
+    # The JSON sits between a preamble and, when a limit cut the results, a
+    # "Limits applied" trailer.
     try:
-        results = json.loads(p.stdout[p.stdout.index("{"):])["results"]
+        results = json.JSONDecoder().raw_decode(p.stdout[p.stdout.index("{"):])[0]["results"]
     except (ValueError, KeyError):
         return [], ""
     ranges, text = [], ""
