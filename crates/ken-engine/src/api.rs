@@ -1146,3 +1146,65 @@ pub(crate) fn map_file_text(f: &MapFile) -> String {
 pub(crate) fn map_line_text(s: &MapSymbol) -> String {
     format!("{:>6}│ {}{}\n", s.line, "    ".repeat(s.depth as usize), s.signature)
 }
+
+/// MCP `outline`: a file's symbol tree.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OutlineRequest {
+    /// The file's path in the repository, as the index spells it.
+    pub path: String,
+}
+
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct FileOutline {
+    pub path: String,
+    /// In file order; `parent` names each one's container.
+    pub symbols: Vec<SymbolRow>,
+}
+
+/// MCP `grep`: lines of the indexed files that match a regular expression
+/// or a literal (the text as indexed, so line numbers agree with every
+/// other answer).
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GrepRequest {
+    /// A regular expression (Rust's `regex` syntax), or a literal with `literal`.
+    pub pattern: String,
+    #[serde(default)]
+    pub literal: bool,
+    #[serde(default)]
+    pub case_insensitive: bool,
+    /// Only files under this path.
+    #[serde(default)]
+    pub path: Option<String>,
+    /// At most this many matching lines (1 to 1000, default 100).
+    #[serde(default)]
+    pub limit: Option<usize>,
+}
+
+impl GrepRequest {
+    pub fn validate(&self) -> Result<(), Error> {
+        if self.pattern.is_empty() {
+            return Err(Error::invalid("pattern", "must not be empty"));
+        }
+        check_range("limit", self.limit, 1, 1000)?;
+        Ok(())
+    }
+}
+
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct GrepResponse {
+    pub pattern: String,
+    pub matches: Vec<GrepMatch>,
+    pub files_searched: usize,
+    /// More lines matched than `limit`.
+    pub truncated: bool,
+}
+
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct GrepMatch {
+    pub path: String,
+    pub line: u32,
+    /// The line (its first 300 characters).
+    pub text: String,
+}

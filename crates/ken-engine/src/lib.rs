@@ -12,6 +12,7 @@
 //! - `map.rs`: the repository map, signatures ranked by (personalised) PageRank within a token budget.
 //! - `impact.rs`: CodePlan's may-impact analysis and plan graph.
 //! - `execute.rs`: CodePlan's adaptive plan-and-execute loop, its editors and oracles.
+//! - `files.rs`: the indexed files themselves: outlines, grep over the indexed text.
 //! - `index.rs`: `Engine::index`, every phase in process.
 //! - `watch.rs`: `Engine::watch`, file events trigger incremental passes: searchable first, embedded after.
 //! - `intents.rs`: MutaGReP's intents (`--intents`), written, cached and embedded.
@@ -26,6 +27,7 @@ mod engine;
 mod error;
 mod execute;
 mod expand;
+mod files;
 mod impact;
 mod index;
 mod intents;

@@ -167,6 +167,31 @@ impl KenMcp {
         self.walk(GraphRelation::Subclasses, request).await
     }
 
+    #[tool(description = "The classes a class derives from (and the traits or interfaces it implements), transitively.")]
+    async fn superclasses(&self, Parameters(request): Parameters<GraphRequest>) -> ToolResult {
+        self.walk(GraphRelation::Superclasses, request).await
+    }
+
+    #[tool(description = "The tests that reach a symbol: test functions that call it, directly or through up to \
+        `depth` steps of callers (default 1). Empty hits mean no test reaches it.")]
+    async fn tests(&self, Parameters(request): Parameters<GraphRequest>) -> ToolResult {
+        self.walk(GraphRelation::Tests, request).await
+    }
+
+    #[tool(description = "A file's symbol tree: its classes, functions, methods, fields and constants in file \
+        order, each with its kind, signature, lines and container. `path` as the index spells it (repository-relative).")]
+    async fn outline(&self, Parameters(request): Parameters<OutlineRequest>) -> ToolResult {
+        self.call(move |e| e.outline(&request)).await
+    }
+
+    #[tool(description = "Grep the indexed files: the lines matching `pattern` (a regular expression in Rust's \
+        regex syntax, or a plain string with `literal`), as path, line and text, in path order. `case_insensitive`, \
+        `path` (only files under it) and `limit` (default 100) narrow it. Searches the text as indexed, so line numbers \
+        agree with every other tool.")]
+    async fn grep(&self, Parameters(request): Parameters<GrepRequest>) -> ToolResult {
+        self.call(move |e| e.grep(&request)).await
+    }
+
     #[tool(description = "Every place a symbol is used (calls, imports, instantiations, field uses, inheritance).")]
     async fn refs(&self, Parameters(request): Parameters<GraphRequest>) -> ToolResult {
         self.walk(GraphRelation::Refs, request).await

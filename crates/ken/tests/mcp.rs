@@ -18,7 +18,7 @@ fn an_agent_session() {
     let mut names: Vec<&str> = tools["result"]["tools"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
     names.sort_unstable();
     expect![
-        "ask callees callers context execute find_symbols hybrid_search impact index_status locate map plan plan_search refs reindex search subclasses symbol"
+        "ask callees callers context execute find_symbols grep hybrid_search impact index_status locate map outline plan plan_search refs reindex search subclasses superclasses symbol tests"
     ]
     .assert_eq(&names.join(" "));
     for tool in tools["result"]["tools"].as_array().unwrap() {
@@ -79,6 +79,16 @@ fn an_agent_session() {
     // Bad arguments are JSON-RPC errors naming the field; failures are tool errors.
     let bad = mcp.call("hybrid_search", json!({"query": "x", "top_k": 0}));
     assert_eq!(bad["error"]["data"]["field"], "top_k", "{bad}");
+    for (tool, args, field) in [
+        ("grep", json!({"pattern": "(unclosed"}), "pattern"),
+        ("grep", json!({"pattern": "x", "limit": 0}), "limit"),
+        ("map", json!({"budget": 1}), "budget"),
+    ] {
+        let bad = mcp.call(tool, args);
+        assert_eq!(bad["error"]["data"]["field"], field, "{tool}: {bad}");
+    }
+    let missing = mcp.call("outline", json!({"path": "no/such.py"}));
+    assert_eq!(missing["result"]["isError"], true, "{missing}");
     let bad = mcp.call("hybrid_search", json!({"query": "x", "config_overrides": {"ranking_weights": {"w1": -1, "w2": 0, "w3": 0}}}));
     assert_eq!(bad["error"]["data"]["field"], "config_overrides.ranking_weights.w1", "{bad}");
     let bad = mcp.call("search", json!({"query": "x", "colour": "blue"}));
@@ -260,6 +270,10 @@ fn a_real_mcp_client_lists_and_calls_every_tool() {
         ("callees", json!({"symbol": "auth.handler.login"}), "issue_token"),
         ("subclasses", json!({"symbol": "auth.users.User"}), "\"hits\""),
         ("refs", json!({"symbol": "auth.users.UserStore"}), "auth/handler.py"),
+        ("superclasses", json!({"symbol": "auth.users.User"}), "\"hits\""),
+        ("tests", json!({"symbol": "auth.tokens.sign"}), "\"hits\""),
+        ("outline", json!({"path": "auth/users.py"}), "auth.users.UserStore"),
+        ("grep", json!({"pattern": "def \\w+_token\\(", "path": "auth"}), "\"line\": 16,\n      \"text\": \"def issue_token(user):\""),
         ("index_status", json!({}), "\"files\""),
         ("reindex", json!({"no_embed": true}), "\"files\""),
     ];
