@@ -92,7 +92,7 @@ for spec in sys.argv[1:]:
                         f.write(f"\n\ndef {name}():\n    return {i}\n")
                     lat.append(until_found([ken, "symbols", name], tree, name, t0))
                     t1 = time.monotonic()
-                    until_found(["rg", "-l", "--no-messages", name, "."], tree, name, t1)
+                    until_found(["rg", "--no-messages", "--no-filename", name, "."], tree, name, t1)
                     rg.append(time.monotonic() - t1)
                     time.sleep(0.3)
                 rows.append({"corpus": corpus, "files": len(files), "setup": setup, "latency": lat, "rg": rg})

@@ -139,6 +139,7 @@ impl Engine {
                         report(WatchEvent::Searchable { report: Box::new(done), seconds, events: std::mem::take(&mut events) });
                         unembedded = options.embed;
                     }
+                    Err(_) if stop.is_cancelled() => {}
                     Err(error) => report(WatchEvent::Failed { error }),
                 }
                 continue;
