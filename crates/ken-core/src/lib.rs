@@ -616,15 +616,27 @@ pub fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
 /// A request to stop a long run, checked between batches; clones share it.
 /// A cancelled run keeps what it committed, and the next run resumes.
 #[derive(Clone, Debug, Default)]
-pub struct Cancel(std::sync::Arc<std::sync::atomic::AtomicBool>);
+pub struct Cancel {
+    own: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    /// The flags of the cancels this one is a child of: any of them stops it too.
+    parents: Vec<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+}
 
 impl Cancel {
     pub fn cancel(&self) {
-        self.0.store(true, std::sync::atomic::Ordering::Relaxed);
+        self.own.store(true, std::sync::atomic::Ordering::Relaxed);
     }
 
     pub fn is_cancelled(&self) -> bool {
-        self.0.load(std::sync::atomic::Ordering::Relaxed)
+        std::iter::once(&self.own).chain(&self.parents).any(|f| f.load(std::sync::atomic::Ordering::Relaxed))
+    }
+
+    /// A cancel of its own that this one's cancelling (or its parents') stops
+    /// as well: one step of a long job, stopped alone or with the job.
+    pub fn child(&self) -> Cancel {
+        let mut parents = self.parents.clone();
+        parents.push(self.own.clone());
+        Cancel { own: Default::default(), parents }
     }
 }
 
@@ -636,5 +648,23 @@ pub fn failpoint(name: &str) {
     if ARMED.get_or_init(|| std::env::var("KEN_FAILPOINT").ok()).as_deref() == Some(name) {
         eprintln!("failpoint {name}: aborting");
         std::process::abort();
+    }
+}
+
+#[cfg(test)]
+mod cancel_tests {
+    use super::Cancel;
+
+    #[test]
+    fn a_child_stops_alone_or_with_its_parents() {
+        let job = Cancel::default();
+        let step = job.child();
+        let inner = step.child();
+        step.cancel();
+        assert!(step.is_cancelled() && inner.is_cancelled() && !job.is_cancelled());
+        let next = job.child();
+        assert!(!next.is_cancelled());
+        job.cancel();
+        assert!(next.is_cancelled() && next.child().is_cancelled());
     }
 }

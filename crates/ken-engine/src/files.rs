@@ -28,13 +28,14 @@ impl Engine {
             .map_err(|e| Error::invalid("pattern", format!("is not a regular expression: {e}")))?;
         let limit = request.limit.unwrap_or(DEFAULT_GREP_LIMIT);
         let under = request.path.as_deref().map(|p| p.trim().trim_start_matches("./").trim_end_matches('/').to_string());
+        let dir = under.as_ref().map(|u| format!("{u}/"));
         let store = self.store()?;
         let mut paths: Vec<String> = store.file_paths()?.into_iter().map(|(_, p)| p).collect();
         paths.sort();
         let mut response = GrepResponse { pattern: request.pattern.clone(), matches: Vec::new(), files_searched: 0, truncated: false };
         for path in paths {
-            if let Some(under) = &under
-                && !(path == *under || path.starts_with(&format!("{under}/")) || under.is_empty())
+            if let (Some(under), Some(dir)) = (&under, &dir)
+                && !(under.is_empty() || path == *under || path.starts_with(dir.as_str()))
             {
                 continue;
             }

@@ -82,7 +82,8 @@ impl Triggers {
 impl Engine {
     /// Watches the repository and keeps its index fresh until `stop` is
     /// cancelled: one pass at the start, then one per burst of changes.
-    /// Blocks; `report` hears every pass.
+    /// Blocks; `report` hears every pass. Cancelling `stop` also stops the
+    /// pass under way after its batch (an embedding can take minutes).
     pub fn watch(&self, options: &WatchOptions, stop: &Cancel, report: &(dyn Fn(WatchEvent) + Sync)) -> Result<(), Error> {
         let root = self.root.canonicalize().unwrap_or_else(|_| self.root.clone());
         let index_dir = self.index_dir.canonicalize().unwrap_or_else(|_| self.index_dir.clone());
@@ -133,7 +134,7 @@ impl Engine {
                 while let Ok(dir) = dirs_rx.try_recv() {
                     watch_directories(&mut watcher, &mut watched, &dir, &index_dir, vendored)?;
                 }
-                match self.index(&self.watch_request(options, false), &|_| {}) {
+                match self.index(&self.watch_request(options, false, stop.child()), &|_| {}) {
                     Ok(done) => {
                         let seconds = first.elapsed().as_secs_f64();
                         report(WatchEvent::Searchable { report: Box::new(done), seconds, events: std::mem::take(&mut events) });
@@ -151,10 +152,10 @@ impl Engine {
                     events = 1;
                     continue;
                 }
-                let cancel = Cancel::default();
+                // Stopped by the next event, or with the watch.
+                let cancel = stop.child();
                 *triggers.embedding.lock().unwrap_or_else(|e| e.into_inner()) = cancel.clone();
-                let mut request = self.watch_request(options, true);
-                request.options.cancel = cancel;
+                let request = self.watch_request(options, true, cancel);
                 match self.index(&request, &|_| {}) {
                     Ok(done) => {
                         unembedded = false;
@@ -185,9 +186,10 @@ impl Engine {
 
     /// A lexical pass (mining, the graph, points with their static vectors),
     /// or the model's embedding of what lacks its vector.
-    fn watch_request(&self, options: &WatchOptions, embedding: bool) -> IndexRequest {
+    fn watch_request(&self, options: &WatchOptions, embedding: bool, cancel: Cancel) -> IndexRequest {
         let mut index = ken_index::IndexOptions::new(self.root.clone(), self.index_dir.clone());
         index.include_vendored = options.include_vendored;
+        index.cancel = cancel;
         IndexRequest {
             options: index,
             embed: options.embed,

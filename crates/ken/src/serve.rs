@@ -124,11 +124,6 @@ pub fn serve(cwd: &Path, index_dir: Option<PathBuf>, args: ServeArgs) -> Result<
         ken_server::http::serve(engine.clone(), listener, shutdown_signal()).await.context("the HTTP server failed")?;
         stop.cancel();
         if let Some(watching) = watching {
-            // Until the loop sees `stop`, the pass under way is stopped after its batch.
-            while !watching.is_finished() {
-                engine.cancel_index();
-                std::thread::sleep(std::time::Duration::from_millis(50));
-            }
             watching.join().map_err(|_| anyhow::anyhow!("the watcher panicked"))??;
         }
         engine.shutdown().await;
@@ -162,18 +157,11 @@ pub fn watch(cwd: &Path, index_dir: Option<PathBuf>, args: WatchArgs) -> Result<
             let (engine, stop) = (engine.clone(), stop.clone());
             tokio::task::spawn_blocking(move || engine.watch(&watch_options, &stop, &|e| print.event(&e)))
         };
+        // Cancelling `stop` also stops the pass under way after its batch.
         let done = tokio::select! {
             _ = shutdown_signal() => {
                 stop.cancel();
-                // Until the loop sees `stop`, the pass under way (an
-                // embedding can take minutes) is stopped after its batch.
-                loop {
-                    engine.cancel_index();
-                    tokio::select! {
-                        done = &mut watching => break done,
-                        _ = tokio::time::sleep(std::time::Duration::from_millis(50)) => {}
-                    }
-                }
+                (&mut watching).await
             }
             done = &mut watching => done,
         };
