@@ -9,6 +9,40 @@ use ken_store::{EmbedProgress, Store};
 use serde::Serialize;
 use std::time::Instant;
 
+/// Once the runs since the last compaction have changed this share of the
+/// index's files (a first run changes them all), the database is rewritten
+/// densely. Rows inserted file by file leave B-tree pages part full, and
+/// BM25 segments pile up; a rewrite costs about what the run cost.
+const COMPACT_SHARE: f64 = 0.25;
+
+/// The files changed since the last compaction (meta key).
+const UNCOMPACTED_KEY: &str = "uncompacted_changes";
+
+/// Compacts the database when the runs since the last compaction changed
+/// enough of it; returns the seconds spent, if it did. A compaction that fails (the
+/// disk too full for `VACUUM`'s copy) leaves the index as it was and is
+/// only logged: the run's work is stored.
+fn compact_if_due(store: &mut Store, summary: &IndexSummary) -> Result<Option<f64>, Error> {
+    let c = &summary.changes;
+    let changed = c.added + c.modified + c.renamed + c.deleted;
+    if changed == 0 {
+        return Ok(None);
+    }
+    let pending = store.meta(UNCOMPACTED_KEY)?.and_then(|v| v.parse::<u64>().ok()).unwrap_or(0) + changed;
+    if (pending as f64) < COMPACT_SHARE * summary.files.max(1) as f64 {
+        store.set_meta(UNCOMPACTED_KEY, &pending.to_string())?;
+        return Ok(None);
+    }
+    let started = Instant::now();
+    store.set_meta(UNCOMPACTED_KEY, "0")?;
+    if let Err(e) = store.compact() {
+        tracing::warn!("compacting the index failed (it stays as it was): {e}");
+        store.set_meta(UNCOMPACTED_KEY, &pending.to_string())?;
+        return Ok(None);
+    }
+    Ok(Some(started.elapsed().as_secs_f64()))
+}
+
 /// What to index and how. `options.root` and `options.index_dir` are the engine's.
 #[derive(Clone, Debug)]
 pub struct IndexRequest {
@@ -135,6 +169,14 @@ impl Engine {
             }
             _ => None,
         };
+        if let Some(summary) = &mut summary
+            && !options.cancel.is_cancelled()
+        {
+            if let Some(seconds) = compact_if_due(&mut store, summary)? {
+                summary.compacted = true;
+                summary.phases.compact = seconds;
+            }
+        }
         if let Some(summary) = &mut summary {
             if let Some((graph, seconds)) = linked {
                 summary.graph = graph;

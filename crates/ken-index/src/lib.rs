@@ -106,6 +106,9 @@ pub struct IndexSummary {
     pub mined_lines: u64,
     /// Resolution of references into the dependency graph.
     pub graph: ken_graph::LinkSummary,
+    /// The run ended by rewriting the database densely (see
+    /// [`PhaseSeconds::compact`]).
+    pub compacted: bool,
     /// Wall-clock seconds of the whole run, every phase included.
     pub seconds: f64,
     pub phases: PhaseSeconds,
@@ -121,6 +124,9 @@ pub struct PhaseSeconds {
     pub link: f64,
     pub lexical: f64,
     pub embed: f64,
+    /// Rewriting the database densely ([`Store::compact`](ken_store::Store::compact)),
+    /// after runs that changed much of it.
+    pub compact: f64,
 }
 
 #[derive(Clone, Debug, Serialize)]

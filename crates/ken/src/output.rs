@@ -88,8 +88,13 @@ pub fn index_summary(s: &IndexSummary) -> String {
     let p = &s.phases;
     let _ = writeln!(
         out,
-        "  time        walk {:.2}s, mine+store {:.2}s, link {:.2}s, lexical {:.2}s, embed {:.2}s",
-        p.walk, p.mine_and_store, p.link, p.lexical, p.embed
+        "  time        walk {:.2}s, mine+store {:.2}s, link {:.2}s, lexical {:.2}s, embed {:.2}s{}",
+        p.walk,
+        p.mine_and_store,
+        p.link,
+        p.lexical,
+        p.embed,
+        if p.compact > 0.0 { format!(", compact {:.2}s", p.compact) } else { String::new() }
     );
     if let Some(e) = s.skipped_files.iter().find(|f| f.reason == ken_index::INTERNAL_ERROR) {
         let _ = writeln!(

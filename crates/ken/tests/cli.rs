@@ -76,6 +76,7 @@ fn incremental_index_processes_only_what_changed() {
                 "unchanged": 0
               },
               "chunks": 4,
+              "compacted": true,
               "files": 4,
               "files_by_language": {
                 "markdown": 1,
@@ -119,6 +120,7 @@ fn incremental_index_processes_only_what_changed() {
                 "unchanged": 4
               },
               "chunks": 4,
+              "compacted": false,
               "files": 4,
               "files_by_language": {
                 "markdown": 1,
@@ -166,6 +168,7 @@ fn incremental_index_processes_only_what_changed() {
                 "unchanged": 1
               },
               "chunks": 4,
+              "compacted": true,
               "files": 4,
               "files_by_language": {
                 "markdown": 1,
@@ -201,6 +204,39 @@ fn incremental_index_processes_only_what_changed() {
             def save(self)
     "#]]
     .assert_eq(&found);
+}
+
+/// The database is rewritten densely once the runs since the last rewrite
+/// have changed a quarter of the files: each line is one run's edit, then
+/// whether that run compacted.
+#[test]
+fn the_index_is_compacted_after_a_quarter_of_its_files_changed() {
+    let fixture: String = (0..10).map(|i| format!("//- m{i}.py\ndef f{i}():\n    return {i}\n")).collect();
+    let repo = Repo::new(&fixture);
+    let mut log = String::new();
+    let mut run = |edit: &str| {
+        let summary = json(&repo.ken(&["index", "--no-embed", "--json"]));
+        log.push_str(&format!("{edit:<24} compacted {}\n", summary["compacted"]));
+    };
+    run("first run");
+    run("no change");
+    for i in 0..4 {
+        repo.write(&format!("m{i}.py"), format!("def f{i}():\n    return -{i}\n"));
+        run(&format!("m{i}.py edited"));
+    }
+    expect![[r#"
+        first run                compacted true
+        no change                compacted false
+        m0.py edited             compacted false
+        m1.py edited             compacted false
+        m2.py edited             compacted true
+        m3.py edited             compacted false
+    "#]].assert_eq(&log);
+    // The compacted index answers as before.
+    expect![[r#"
+        m3.py:1:1  function    m3.f3
+            def f3()
+    "#]].assert_eq(&stdout(&repo.ken(&["symbols", "f3"])));
 }
 
 #[test]
@@ -242,72 +278,73 @@ function a(){}
         &repo,
         &["--max-file-size", "4096"],
         expect![[r#"
-        {
-          "changes": {
-            "added": 2,
-            "deleted": 0,
-            "modified": 0,
-            "renamed": 0,
-            "unchanged": 0
-          },
-          "chunks": 2,
-          "files": 2,
-          "files_by_language": {
-            "python": 2
-          },
-          "files_with_parse_errors": 1,
-          "graph": {
-            "analytics": true,
-            "by_resolution": {
-              "exact": 3
-            },
-            "edges": 3,
-            "files_linked": 2,
-            "resolved": 3
-          },
-          "lines": 7,
-          "mined_files": 2,
-          "mined_lines": 7,
-          "parse_errors": 1,
-          "references": 0,
-          "skipped": {
-            "binary": 1,
-            "generated": 1,
-            "non_utf8": 1,
-            "symlink_loop": 1,
-            "too_large": 1,
-            "unreadable": 1
-          },
-          "skipped_files": [
             {
-              "path": "app.min.js",
-              "reason": "generated"
-            },
-            {
-              "path": "binary.py",
-              "reason": "binary"
-            },
-            {
-              "path": "dangling.py",
-              "reason": "unreadable"
-            },
-            {
-              "path": "huge.py",
-              "reason": "too_large"
-            },
-            {
-              "path": "latin1.py",
-              "reason": "non_utf8"
-            },
-            {
-              "path": "loop",
-              "reason": "symlink_loop"
-            }
-          ],
-          "symbols": 5,
-          "unsupported_files": 0,
-          "vendored_dirs_skipped": 2
-        }"#]],
+              "changes": {
+                "added": 2,
+                "deleted": 0,
+                "modified": 0,
+                "renamed": 0,
+                "unchanged": 0
+              },
+              "chunks": 2,
+              "compacted": true,
+              "files": 2,
+              "files_by_language": {
+                "python": 2
+              },
+              "files_with_parse_errors": 1,
+              "graph": {
+                "analytics": true,
+                "by_resolution": {
+                  "exact": 3
+                },
+                "edges": 3,
+                "files_linked": 2,
+                "resolved": 3
+              },
+              "lines": 7,
+              "mined_files": 2,
+              "mined_lines": 7,
+              "parse_errors": 1,
+              "references": 0,
+              "skipped": {
+                "binary": 1,
+                "generated": 1,
+                "non_utf8": 1,
+                "symlink_loop": 1,
+                "too_large": 1,
+                "unreadable": 1
+              },
+              "skipped_files": [
+                {
+                  "path": "app.min.js",
+                  "reason": "generated"
+                },
+                {
+                  "path": "binary.py",
+                  "reason": "binary"
+                },
+                {
+                  "path": "dangling.py",
+                  "reason": "unreadable"
+                },
+                {
+                  "path": "huge.py",
+                  "reason": "too_large"
+                },
+                {
+                  "path": "latin1.py",
+                  "reason": "non_utf8"
+                },
+                {
+                  "path": "loop",
+                  "reason": "symlink_loop"
+                }
+              ],
+              "symbols": 5,
+              "unsupported_files": 0,
+              "vendored_dirs_skipped": 2
+            }"#]],
     );
     let outline = stdout(&repo.ken(&["outline", "broken.py"]));
     expect![[r#"

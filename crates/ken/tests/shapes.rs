@@ -48,63 +48,65 @@ fn every_command_prints_its_json_shape() {
         &repo,
         &["index", "--json"],
         expect![[r#"
-        {
-          "root": "string",
-          "index_dir": "string",
-          "files_by_language": {
-            "python": "number"
-          },
-          "files": "number",
-          "lines": "number",
-          "symbols": "number",
-          "references": "number",
-          "chunks": "number",
-          "skipped": {},
-          "skipped_files": [],
-          "vendored_dirs_skipped": "number",
-          "unsupported_files": "number",
-          "files_with_parse_errors": "number",
-          "parse_errors": "number",
-          "changes": {
-            "added": "number",
-            "modified": "number",
-            "renamed": "number",
-            "deleted": "number",
-            "unchanged": "number"
-          },
-          "mined_files": "number",
-          "mined_lines": "number",
-          "graph": {
-            "files_linked": "number",
-            "edges": "number",
-            "resolved": "number",
-            "by_resolution": {
-              "exact": "number",
-              "type_inferred": "number",
-              "unique_name": "number",
-              "unresolved": "number"
-            },
-            "analytics": "bool",
-            "seconds": "number"
-          },
-          "seconds": "number",
-          "phases": {
-            "walk": "number",
-            "mine_and_store": "number",
-            "link": "number",
-            "lexical": "number",
-            "embed": "number"
-          },
-          "vectors": {
-            "sync": {
-              "files_synced": "number",
-              "files_removed": "number",
-              "points_written": "number",
-              "seconds": "number"
+            {
+              "root": "string",
+              "index_dir": "string",
+              "files_by_language": {
+                "python": "number"
+              },
+              "files": "number",
+              "lines": "number",
+              "symbols": "number",
+              "references": "number",
+              "chunks": "number",
+              "skipped": {},
+              "skipped_files": [],
+              "vendored_dirs_skipped": "number",
+              "unsupported_files": "number",
+              "files_with_parse_errors": "number",
+              "parse_errors": "number",
+              "changes": {
+                "added": "number",
+                "modified": "number",
+                "renamed": "number",
+                "deleted": "number",
+                "unchanged": "number"
+              },
+              "mined_files": "number",
+              "mined_lines": "number",
+              "graph": {
+                "files_linked": "number",
+                "edges": "number",
+                "resolved": "number",
+                "by_resolution": {
+                  "exact": "number",
+                  "type_inferred": "number",
+                  "unique_name": "number",
+                  "unresolved": "number"
+                },
+                "analytics": "bool",
+                "seconds": "number"
+              },
+              "compacted": "bool",
+              "seconds": "number",
+              "phases": {
+                "walk": "number",
+                "mine_and_store": "number",
+                "link": "number",
+                "lexical": "number",
+                "embed": "number",
+                "compact": "number"
+              },
+              "vectors": {
+                "sync": {
+                  "files_synced": "number",
+                  "files_removed": "number",
+                  "points_written": "number",
+                  "seconds": "number"
+                }
+              }
             }
-          }
-        }
-    "#]],
+        "#]],
     );
     check(
         &repo,
