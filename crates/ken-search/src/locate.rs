@@ -263,6 +263,10 @@ impl FileTable {
 }
 
 /// `sql_migrate`, `SqlMigrate`, `sql-migrate` → `sqlmigrate`.
+/// Words joined by hyphens: `no-dupe-keys`, `object-shorthand`.
+static HYPHENATED: std::sync::LazyLock<regex::Regex> =
+    std::sync::LazyLock::new(|| regex::Regex::new(r"\b[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+\b").expect("a valid pattern"));
+
 fn fold(word: &str) -> String {
     word.chars().filter(|c| *c != '_' && *c != '-').flat_map(char::to_lowercase).collect()
 }
@@ -438,21 +442,38 @@ impl Searcher<'_> {
             }
         }
         // Words that are a file's name, rarest in the repository first.
+        // Folded word → (files that say it, the word as the report spells it).
+        let mut words: FxHashMap<String, (usize, String)> = FxHashMap::default();
+        // A hyphenated name is one word to its file (an ESLint rule
+        // `object-shorthand`, a command `sql-migrate`): as specific as a
+        // path, whoever else says it; its parts then name no file.
+        let mut parts_of_names: FxHashSet<String> = FxHashSet::default();
+        for compound in HYPHENATED.find_iter(&report.text) {
+            let folded = fold(compound.as_str());
+            if table.by_stem.contains_key(&folded) {
+                parts_of_names.extend(compound.as_str().split('-').map(fold));
+                words.insert(folded, (0, compound.as_str().to_string()));
+            }
+        }
         let rare = (table.files.len() / 50).max(3);
-        let mut words: FxHashMap<String, usize> = FxHashMap::default();
         for word in lexical::words(&report.text) {
             for part in word.text.split(['.', ':']) {
                 let folded = fold(part);
                 let said_by = files_with.get(&part.to_lowercase()).copied().unwrap_or(0);
-                if folded.len() >= 4 && !lexical::is_stopword(&folded) && said_by <= rare && table.by_stem.contains_key(&folded) {
-                    words.insert(folded, said_by);
+                if folded.len() >= 4
+                    && !lexical::is_stopword(&folded)
+                    && said_by <= rare
+                    && !parts_of_names.contains(&folded)
+                    && table.by_stem.contains_key(&folded)
+                {
+                    words.entry(folded).or_insert((said_by, part.to_string()));
                 }
             }
         }
-        let mut words: Vec<(String, usize)> = words.into_iter().collect();
-        words.sort_by(|a, b| a.1.cmp(&b.1).then(a.0.cmp(&b.0)));
-        for (word, _) in words {
-            for &file in &table.by_stem[&word] {
+        let mut words: Vec<(String, (usize, String))> = words.into_iter().collect();
+        words.sort_by(|a, b| a.1.0.cmp(&b.1.0).then(a.0.cmp(&b.0)));
+        for (folded, (_, word)) in words {
+            for &file in &table.by_stem[&folded] {
                 lane.add(file, format!("says `{word}`, the file's name"));
             }
         }

@@ -231,12 +231,14 @@ fn the_index_is_compacted_after_a_quarter_of_its_files_changed() {
         m1.py edited             compacted false
         m2.py edited             compacted true
         m3.py edited             compacted false
-    "#]].assert_eq(&log);
+    "#]]
+    .assert_eq(&log);
     // The compacted index answers as before.
     expect![[r#"
         m3.py:1:1  function    m3.f3
             def f3()
-    "#]].assert_eq(&stdout(&repo.ken(&["symbols", "f3"])));
+    "#]]
+    .assert_eq(&stdout(&repo.ken(&["symbols", "f3"])));
 }
 
 #[test]

@@ -65,6 +65,17 @@ class Parser {
   }
 }
 module.exports = { Parser };
+//- web/rules/prefer-const.js
+function create(context) {
+  return { VariableDeclaration(node) { context.report(node, "Use const"); } };
+}
+module.exports = { meta: { type: "problem" }, create };
+//- web/const.js
+// Whether a destructured binding is reassigned later.
+function reassigned(binding) {
+  return binding.writes > 1;
+}
+module.exports = { reassigned };
 //- web/index.d.ts
 /** Splits text into trimmed lines; empty lines are kept. */
 export declare class Parser {
@@ -127,7 +138,7 @@ fn reports_point_at_files_and_functions() {
         &repo,
         "TypeError: text.split is not a function\n    at Parser.parse (/app/node_modules/x/web/parser.js:3:17)\n    at main (/app/index.js:4:1)",
         expect![[r#"
-            web/parser.js (parse, Parser) | web/index.d.ts (parse, Parser)
+            web/parser.js (parse, Parser) | web/rules/prefer-const.js (create) | web/const.js (reassigned)
         "#]],
     );
     // The implementation, before the declarations that restate its API.
@@ -136,6 +147,15 @@ fn reports_point_at_files_and_functions() {
         "splitting text into trimmed lines drops the empty lines, although they should be kept",
         expect![[r#"
             web/parser.js (Parser) | web/index.d.ts (Parser)
+        "#]],
+    );
+    // A hyphenated word that is a file's name (an ESLint rule), before a
+    // file that says the report's other words, and whose name is a part of it.
+    check(
+        &repo,
+        "Bug: (prefer-const) a destructured binding is flagged although it is reassigned",
+        expect![[r#"
+            web/rules/prefer-const.js (create) | web/const.js (reassigned)
         "#]],
     );
     check(
