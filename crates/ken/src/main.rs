@@ -72,6 +72,15 @@ enum Command {
     /// searchable by name, BM25 and the graph first, then embedded. Runs
     /// until Ctrl-C, answering `ken search` and the other read commands.
     Watch(serve::WatchArgs),
+    /// Print a shell's completion script for ken, e.g.
+    /// `ken completions bash > ~/.local/share/bash-completion/completions/ken`
+    /// or `ken completions zsh > "${fpath[1]}/_ken"`.
+    Completions {
+        /// bash, zsh, fish, elvish or powershell.
+        shell: clap_complete::Shell,
+    },
+    /// Print ken's manual page (roff), e.g. `ken man > ~/.local/share/man/man1/ken.1`.
+    Man,
 }
 
 #[derive(Args)]
@@ -186,25 +195,30 @@ pub(crate) fn parse_read_command(args: &[String]) -> Option<ReadCommand> {
 }
 
 fn run(cli: Cli) -> Result<()> {
-    let cwd = match &cli.directory {
-        Some(dir) => {
-            if !dir.is_dir() {
-                bail!("{} is not a directory; pass an existing directory to -C", dir.display());
-            }
-            dir.canonicalize()?
+    // Completions and the manual need no repository, not even a current directory.
+    let cwd = || -> Result<PathBuf> {
+        match &cli.directory {
+            Some(dir) if !dir.is_dir() => bail!("{} is not a directory; pass an existing directory to -C", dir.display()),
+            Some(dir) => Ok(dir.canonicalize()?),
+            None => std::env::current_dir().context("cannot read the current directory"),
         }
-        None => std::env::current_dir().context("cannot read the current directory")?,
     };
+    let index_dir = cli.index_dir.clone();
     match cli.command {
-        Command::Index(args) => index(&cwd, cli.index_dir, args),
-        Command::Read(command) => read::run(&cwd, cli.index_dir, command),
-        Command::Ask(args) => ask::run(&cwd, cli.index_dir, args),
-        Command::PlanSearch(args) => plan_search::run(&cwd, cli.index_dir, args),
-        Command::Impact(args) => impact::run(&cwd, cli.index_dir, args),
-        Command::Plan(args) => impact::plan(&cwd, cli.index_dir, args),
-        Command::Serve(args) => serve::serve(&cwd, cli.index_dir, args),
-        Command::Mcp(args) => serve::mcp(&cwd, cli.index_dir, args),
-        Command::Watch(args) => serve::watch(&cwd, cli.index_dir, args),
+        Command::Index(args) => index(&cwd()?, index_dir, args),
+        Command::Read(command) => read::run(&cwd()?, index_dir, command),
+        Command::Ask(args) => ask::run(&cwd()?, index_dir, args),
+        Command::PlanSearch(args) => plan_search::run(&cwd()?, index_dir, args),
+        Command::Impact(args) => impact::run(&cwd()?, index_dir, args),
+        Command::Plan(args) => impact::plan(&cwd()?, index_dir, args),
+        Command::Serve(args) => serve::serve(&cwd()?, index_dir, args),
+        Command::Mcp(args) => serve::mcp(&cwd()?, index_dir, args),
+        Command::Watch(args) => serve::watch(&cwd()?, index_dir, args),
+        Command::Completions { shell } => {
+            clap_complete::generate(shell, &mut <Cli as clap::CommandFactory>::command(), "ken", &mut std::io::stdout());
+            Ok(())
+        }
+        Command::Man => Ok(clap_mangen::Man::new(<Cli as clap::CommandFactory>::command()).render(&mut std::io::stdout())?),
     }
 }
 

@@ -595,6 +595,56 @@ fn user_errors_say_what_to_do() {
     stdout(&repo.ken(&["index", "--rebuild", "-q"]));
 }
 
+/// Completion scripts work in the shell they are for, and the manual is
+/// roff; both anywhere, outside any repository. Each line: what was typed,
+/// then what bash offers.
+#[test]
+fn completions_and_the_manual_need_no_repository() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("ken.bash");
+    std::fs::write(&script, stdout(&ken_in(dir.path(), &["completions", "bash"]))).unwrap();
+    let mut offered = String::new();
+    for typed in ["ken se", "ken search --mo", "ken index --re", "ken completions f"] {
+        let words: Vec<&str> = typed.split(' ').collect();
+        let program = format!(
+            "source {script}; COMP_WORDS=({words}); COMP_CWORD={last}; COMP_LINE='{typed}'; COMP_POINT={point}; _ken ken {current} {previous}; echo \"${{COMPREPLY[*]}}\"",
+            script = script.display(),
+            words = words.join(" "),
+            last = words.len() - 1,
+            point = typed.len(),
+            current = words[words.len() - 1],
+            previous = words[words.len() - 2],
+        );
+        let out = std::process::Command::new("bash").arg("-c").arg(&program).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        offered.push_str(&format!("{typed:<20} → {}", String::from_utf8_lossy(&out.stdout)));
+    }
+    expect![[r#"
+        ken se               → search serve
+        ken search --mo      → --mode --model --model-dir
+        ken index --re       → --rebuild --reembed
+        ken completions f    → fish
+    "#]]
+    .assert_eq(&offered);
+    for shell in ["zsh", "fish", "elvish", "powershell"] {
+        let out = ken_in(dir.path(), &["completions", shell]);
+        assert!(out.status.success() && stdout(&out).contains("locate"), "{shell}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+    let manual = stdout(&ken_in(dir.path(), &["man"]));
+    assert!(manual.contains("\n.TH ken 1 "), "{manual}");
+    expect![[r#"
+        .SH NAME
+        .SH SYNOPSIS
+        .SH DESCRIPTION
+        .SH OPTIONS
+        .SH SUBCOMMANDS
+        .SH VERSION"#]]
+    .assert_eq(&manual.lines().filter(|l| l.starts_with(".SH")).collect::<Vec<_>>().join("\n"));
+    let unknown = ken_in(dir.path(), &["completions", "nushell"]);
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&unknown.stderr).contains("possible values: bash, elvish, fish, powershell, zsh"));
+}
+
 #[test]
 fn a_second_writer_is_told_to_wait() {
     let repo = Repo::new("//- a.py\nx = 1\n");
