@@ -171,11 +171,10 @@ impl Engine {
         };
         if let Some(summary) = &mut summary
             && !options.cancel.is_cancelled()
+            && let Some(seconds) = compact_if_due(&mut store, summary)?
         {
-            if let Some(seconds) = compact_if_due(&mut store, summary)? {
-                summary.compacted = true;
-                summary.phases.compact = seconds;
-            }
+            summary.compacted = true;
+            summary.phases.compact = seconds;
         }
         if let Some(summary) = &mut summary {
             if let Some((graph, seconds)) = linked {
