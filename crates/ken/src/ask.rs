@@ -44,7 +44,7 @@ pub struct AskArgs {
     json: bool,
 }
 
-pub fn run(cwd: &Path, index_dir: Option<PathBuf>, args: AskArgs) -> Result<()> {
+pub fn run(cwd: &Path, index_dir: Option<PathBuf>, color: bool, args: AskArgs) -> Result<()> {
     let mut options = crate::read::engine_options(&crate::read::index_dir_of(cwd, index_dir), cwd)?;
     options.shard_wait = Some(crate::search::reader_wait());
     let engine = Engine::open(options)?;
@@ -58,7 +58,7 @@ pub fn run(cwd: &Path, index_dir: Option<PathBuf>, args: AskArgs) -> Result<()> 
         path: args.path.clone(),
         query_expansion: args.expand.as_deref().and_then(ken_engine::api::QueryExpansion::parse),
     };
-    let context = Context { cwd: cwd.to_path_buf(), color: std::io::IsTerminal::is_terminal(&std::io::stdout()) };
+    let context = Context { cwd: cwd.to_path_buf(), color };
     if args.json {
         let response = engine.ask(&request, &mut |_| {})?;
         println!("{}", serde_json::to_string_pretty(&response)?);

@@ -37,6 +37,10 @@ pub(crate) struct Cli {
     /// Where the index lives (default: <repo>/.kenning).
     #[arg(long, global = true, env = "KEN_INDEX_DIR", value_name = "DIR")]
     index_dir: Option<PathBuf>,
+    /// When to colour the output: auto (on a terminal, unless NO_COLOR is
+    /// set), always or never.
+    #[arg(long, global = true, value_enum, default_value_t, value_name = "WHEN")]
+    color: output::ColorChoice,
     #[command(subcommand)]
     command: Command,
 }
@@ -206,8 +210,8 @@ fn run(cli: Cli) -> Result<()> {
     let index_dir = cli.index_dir.clone();
     match cli.command {
         Command::Index(args) => index(&cwd()?, index_dir, args),
-        Command::Read(command) => read::run(&cwd()?, index_dir, command),
-        Command::Ask(args) => ask::run(&cwd()?, index_dir, args),
+        Command::Read(command) => read::run(&cwd()?, index_dir, cli.color.for_stdout(), command),
+        Command::Ask(args) => ask::run(&cwd()?, index_dir, cli.color.for_stdout(), args),
         Command::PlanSearch(args) => plan_search::run(&cwd()?, index_dir, args),
         Command::Impact(args) => impact::run(&cwd()?, index_dir, args),
         Command::Plan(args) => impact::plan(&cwd()?, index_dir, args),

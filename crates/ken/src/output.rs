@@ -24,6 +24,34 @@ pub struct Context {
     pub color: bool,
 }
 
+/// When to colour what ken prints (`--color`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorChoice {
+    /// On a terminal, unless `NO_COLOR` is set (no-color.org) or `TERM` is
+    /// `dumb`; `CLICOLOR_FORCE` forces it, as in other Unix tools.
+    #[default]
+    Auto,
+    Always,
+    Never,
+}
+
+impl ColorChoice {
+    /// Whether standard output gets colour.
+    pub fn for_stdout(self) -> bool {
+        let set = |name: &str| std::env::var_os(name).is_some_and(|v| !v.is_empty() && v != "0");
+        match self {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto if set("CLICOLOR_FORCE") => true,
+            ColorChoice::Auto => {
+                std::io::IsTerminal::is_terminal(&std::io::stdout())
+                    && !std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty())
+                    && std::env::var_os("TERM").is_none_or(|t| t != "dumb")
+            }
+        }
+    }
+}
+
 fn thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::new();

@@ -76,7 +76,7 @@ pub enum ReadCommand {
 
 /// Runs a read command: by the server that holds the index when one is up
 /// and can answer it, else here. Prints the output and fails with its error.
-pub fn run(cwd: &Path, index_dir: Option<PathBuf>, mut command: ReadCommand) -> Result<()> {
+pub fn run(cwd: &Path, index_dir: Option<PathBuf>, color: bool, mut command: ReadCommand) -> Result<()> {
     let dir = index_dir_of(cwd, index_dir);
     if let ReadCommand::Search(args) = &command
         && !dir.join(ken_store::DB_FILE).is_file()
@@ -84,7 +84,7 @@ pub fn run(cwd: &Path, index_dir: Option<PathBuf>, mut command: ReadCommand) -> 
         search::check(args)?;
         search::first_index(cwd, &dir, &args.model)?;
     }
-    let context = Context { cwd: cwd.to_path_buf(), color: std::io::IsTerminal::is_terminal(&std::io::stdout()) };
+    let context = Context { cwd: cwd.to_path_buf(), color };
     let model = match &command {
         ReadCommand::Search(args) => args.model.explicit()?.map(|(_, text)| text),
         _ => None,

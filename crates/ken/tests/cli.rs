@@ -645,6 +645,40 @@ fn completions_and_the_manual_need_no_repository() {
     assert!(String::from_utf8_lossy(&unknown.stderr).contains("possible values: bash, elvish, fish, powershell, zsh"));
 }
 
+/// `--color` and the environment decide whether output is coloured: each
+/// line is a command's flags and environment, then what it printed.
+#[test]
+fn colour_follows_the_flag_and_the_environment() {
+    let repo = Repo::new(SMALL_REPO);
+    assert!(repo.ken(&["index", "--no-embed", "-q"]).status.success());
+    let mut seen = String::new();
+    for (flags, env) in [
+        (&[][..], &[][..]),
+        (&["--color", "always"], &[]),
+        (&["--color", "never"], &[("CLICOLOR_FORCE", "1")]),
+        (&["--color", "auto"], &[("CLICOLOR_FORCE", "1")]),
+        (&["--color", "always"], &[("NO_COLOR", "1")]),
+    ] {
+        let args: Vec<&str> = ["search", "save", "-k", "1"].iter().chain(flags).copied().collect();
+        let out = support::ken_env(repo.path(), &[env, &[("KEN_NO_EMBED", "1")]].concat(), &args);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let coloured = String::from_utf8_lossy(&out.stdout).contains('\x1b');
+        let env: Vec<String> = env.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        seen.push_str(&format!("{:<16} {:<16} {}\n", flags.join(" "), env.join(" "), if coloured { "colour" } else { "plain" }));
+    }
+    expect![[r#"
+                                          plain
+        --color always                    colour
+        --color never    CLICOLOR_FORCE=1 plain
+        --color auto     CLICOLOR_FORCE=1 colour
+        --color always   NO_COLOR=1       colour
+    "#]]
+    .assert_eq(&seen);
+    let bad = repo.ken(&["search", "save", "--color", "sometimes"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("possible values: auto, always, never"));
+}
+
 #[test]
 fn a_second_writer_is_told_to_wait() {
     let repo = Repo::new("//- a.py\nx = 1\n");
