@@ -37,6 +37,7 @@ signal sent after a model is saved
 parse the accept language header
 url routing with path converters
 Q
+echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores"
 echo "== library, warm, $rounds rounds"
 lib=$( { /usr/bin/time -f "%M" "$here/target/release/examples/query_latency" "$idx" "$queries" "$rounds"; } 2>"$cache/rss.txt")
 echo "$lib"
