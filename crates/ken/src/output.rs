@@ -45,7 +45,7 @@ impl ColorChoice {
             ColorChoice::Auto if set("CLICOLOR_FORCE") => true,
             ColorChoice::Auto => {
                 std::io::IsTerminal::is_terminal(&std::io::stdout())
-                    && !std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty())
+                    && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
                     && std::env::var_os("TERM").is_none_or(|t| t != "dumb")
             }
         }
