@@ -53,6 +53,11 @@ pub trait Embedder: Send + Sync {
     fn embed_documents(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>>;
     /// Embeds one search query (with the query prefix, if the model has one).
     fn embed_query(&self, text: &str) -> Result<Vec<f32>>;
+    /// Makes queries as fast as they get, at a one-time cost a one-shot
+    /// search would not recoup: for a process that will answer many.
+    fn ready_for_queries(&self) -> Result<()> {
+        Ok(())
+    }
     /// Tokens the model would read of each text (after truncation), for
     /// throughput figures.
     fn count_tokens(&self, texts: &[&str]) -> Result<usize>;

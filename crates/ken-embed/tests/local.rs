@@ -38,6 +38,27 @@ fn int8_onnx_and_f32_candle_agree_and_make_sense() {
     assert!(cosine(&q, &a[0]) > cosine(&q, &a[2]));
 }
 
+/// A one-shot query runs on the unoptimised session; a server's, once
+/// readied, on the optimised one: the same vector either way.
+#[test]
+fn a_quick_query_and_a_readied_one_agree() {
+    let resolver = Resolver {
+        cache_dir: std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/test-cache/models"),
+        explicit_dir: None,
+        ..Resolver::default()
+    };
+    let int8 = resolver.load(&ModelSpec::MiniLmInt8).unwrap();
+    let queries = ["read a configuration file", "Session.send", ""];
+    let quick: Vec<Vec<f32>> = queries.iter().map(|q| int8.embed_query(q).unwrap()).collect();
+    int8.ready_for_queries().unwrap();
+    let readied: Vec<Vec<f32>> = queries.iter().map(|q| int8.embed_query(q).unwrap()).collect();
+    let as_documents = int8.embed_documents(&queries).unwrap();
+    for ((a, b), c) in quick.iter().zip(&readied).zip(&as_documents) {
+        assert!(cosine(a, b) > 0.9999, "quick and readied agree: {}", cosine(a, b));
+        assert!(cosine(b, c) > 0.9999, "a query embeds as the same text as a document: {}", cosine(b, c));
+    }
+}
+
 #[test]
 fn unknown_model_names_say_what_exists() {
     let err = ModelSpec::parse("bert-huge").unwrap_err();

@@ -75,6 +75,9 @@ pub struct Engine {
     pub(crate) cancel: Mutex<ken_core::Cancel>,
     /// The language model, connected on first use, or why there is none.
     pub(crate) llm: std::sync::OnceLock<Result<Arc<dyn ken_llm::Llm>, String>>,
+    /// A process that serves many requests (`keep_shard`): the embedder is
+    /// readied for fast queries once loaded, which a one-shot search skips.
+    serves_many: bool,
 }
 
 /// Validated language names as the domain type.
@@ -156,6 +159,7 @@ impl Engine {
         });
         let wait = options.shard_wait.unwrap_or(if options.keep_shard { READER_WAIT } else { ken_search::WRITER_WAIT });
         Ok(Engine {
+            serves_many: options.keep_shard,
             shards: SharedShard::new(&options.index_dir, ken_search::SHARD_DIR, wait, options.keep_shard),
             statics: SharedShard::new(&options.index_dir, ken_search::STATIC_SHARD_DIR, wait, options.keep_shard),
             intent_shards: SharedShard::new(&options.index_dir, ken_search::INTENT_SHARD_DIR, wait, options.keep_shard),
@@ -264,6 +268,15 @@ impl Engine {
                             return Err(other_model(id, e.model_id(), &spec_text));
                         }
                         let e: Arc<dyn Embedder> = Arc::from(e);
+                        if self.serves_many {
+                            // On the other core: queries meanwhile take the quick path.
+                            let warm = e.clone();
+                            std::thread::spawn(move || {
+                                if let Err(err) = warm.ready_for_queries() {
+                                    tracing::warn!("readying the model for queries failed (they stay on the quick path): {err}");
+                                }
+                            });
+                        }
                         *slot = Some(e.clone());
                         Ok(e)
                     }
@@ -289,7 +302,9 @@ impl Engine {
         }
         let store = self.store()?;
         let mode = request.mode.unwrap_or(Mode::Hybrid);
-        let (dense, statics, dense_off) = self.dense_lanes(&store, mode == Mode::Semantic, mode.uses_dense() || mode == Mode::Intents)?;
+        let ranking = self.ranking(request);
+        let (dense, statics, dense_off) =
+            self.dense_lanes(&store, mode == Mode::Semantic, mode.uses_dense() || mode == Mode::Intents, ranking.static_weight)?;
         let intents = self.intent_shard(&store, dense.as_ref())?;
         let searcher = Searcher {
             store: &store,
@@ -305,7 +320,7 @@ impl Engine {
             languages: languages(&request.languages),
             kinds: kinds(&request.kinds),
             path_glob: request.path.clone(),
-            ranking: self.ranking(request),
+            ranking,
             ..Default::default()
         };
         Ok(searcher.search(&request.query, &options)?)
@@ -317,7 +332,8 @@ impl Engine {
     pub fn locate(&self, request: &LocateRequest) -> Result<LocateResponse, Error> {
         request.validate()?;
         let store = self.store()?;
-        let (dense, statics, dense_off) = self.dense_lanes(&store, false, true)?;
+        // The static vectors only stand in for the model's here.
+        let (dense, statics, dense_off) = self.dense_lanes(&store, false, true, 0.0)?;
         let intents = self.intent_shard(&store, dense.as_ref())?;
         let searcher = Searcher {
             store: &store,
@@ -381,18 +397,30 @@ impl Engine {
 
     /// The model's lane and the static one, with why the model's is off.
     /// `required`: a lane that is off is an error when no static lane stands in.
+    /// A one-shot search opens the static lane only where it counts: instead
+    /// of the model's, for what the model has not embedded yet, or beside it
+    /// at `static_weight` (opening its shard and table costs a CLI search
+    /// about 0.2 s on Django). A server keeps it open: its own reindexes
+    /// take the model's vectors of changed files away until they are
+    /// embedded again, and the static ones stand in meanwhile.
     #[allow(clippy::type_complexity)]
     pub(crate) fn dense_lanes(
         &self,
         store: &Store,
         required: bool,
         wanted: bool,
+        static_weight: f32,
     ) -> Result<(Option<DenseLane>, Option<DenseLane>, Option<String>), Error> {
         if !wanted {
             return Ok((None, None, None));
         }
-        let statics = self.static_lane(store)?;
-        let (dense, off) = match self.dense_lane(store)? {
+        let dense = self.dense_lane(store)?;
+        let statics_count = match &dense {
+            Ok(_) => self.serves_many || static_weight > 0.0 || !store.embed_progress()?.complete(),
+            Err(_) => true,
+        };
+        let statics = if statics_count { self.static_lane(store)? } else { None };
+        let (dense, off) = match dense {
             Ok(lane) => (Some(lane), None),
             Err(off) if required && statics.is_none() => return Err(off),
             Err(off) => (None, Some(off.message)),
@@ -447,7 +475,7 @@ impl Engine {
             _ => None,
         };
         let store = self.store()?;
-        let (dense, statics, dense_off) = self.dense_lanes(&store, false, true)?;
+        let (dense, statics, dense_off) = self.dense_lanes(&store, false, true, config.ranking.static_weight)?;
         let intents = self.intent_shard(&store, dense.as_ref())?;
         let live = match (config.expansion, &self.lsp, &self.runtime) {
             (Expansion::Lsp, Some(bridge), Some(runtime)) => Some(Live { bridge, runtime }),

@@ -196,6 +196,20 @@ impl VectorShard {
         self.shard().update(UpdateOperation::PointOperation(PointOperations::DeletePointsByFilter(filter))).map_err(qdrant)
     }
 
+    /// Deletes the files' points except `keep`: after an upsert of their
+    /// new points, so a search meanwhile finds the old or the new ones,
+    /// never none.
+    pub fn delete_files_except(&self, file_ids: &[i64], keep: &[i64]) -> Result<()> {
+        if file_ids.is_empty() {
+            return Ok(());
+        }
+        let mut filter = to_qdrant(&PointFilter { file_ids: Some(file_ids.to_vec()), ..Default::default() }).expect("non-empty");
+        if !keep.is_empty() {
+            filter.must_not = Some(vec![Condition::HasId(HasIdCondition::from_iter(keep.iter().map(|&id| point_id(id))))]);
+        }
+        self.shard().update(UpdateOperation::PointOperation(PointOperations::DeletePointsByFilter(filter))).map_err(qdrant)
+    }
+
     pub fn delete_points(&self, ids: &[i64]) -> Result<()> {
         if ids.is_empty() {
             return Ok(());
@@ -414,5 +428,33 @@ mod tests {
         let reopened = VectorShard::open(dir.path(), "old", 4, wait).unwrap();
         assert_eq!(new.indexed_payload(), ["file_id", "kind", "lang"]);
         assert_eq!(reopened.indexed_payload(), ["file_id", "kind", "lang"]);
+    }
+
+    /// A file's points are replaced new-first: the kept ids survive, the
+    /// file's others go, other files' points stay.
+    #[test]
+    fn deleting_a_files_points_spares_the_kept_ones() {
+        let dir = tempfile::tempdir().unwrap();
+        let shard = VectorShard::open(dir.path(), "s", 4, Duration::from_secs(5)).unwrap();
+        let point = |id: i64, file_id: i64| {
+            let payload = PointPayload {
+                file_id,
+                path: "a.py",
+                language: "python",
+                kind: "function",
+                is_chunk: false,
+                name: "f",
+                qualified_name: "a.f",
+            };
+            (id, payload, vec![1.0, 0.0, 0.0, id as f32])
+        };
+        shard.upsert(vec![point(2, 1), point(4, 1), point(6, 1), point(8, 2)]).unwrap();
+        shard.delete_files_except(&[1], &[4]).unwrap();
+        let mut left: Vec<i64> =
+            shard.search_dense(vec![1.0, 0.0, 0.0, 0.0], 10, &PointFilter::default()).unwrap().into_iter().map(|(id, _)| id).collect();
+        left.sort();
+        assert_eq!(left, [4, 8]);
+        shard.delete_files_except(&[2], &[]).unwrap();
+        assert_eq!(shard.count(), 1);
     }
 }

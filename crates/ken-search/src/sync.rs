@@ -291,10 +291,13 @@ fn payload(unit: &UnitText) -> PointPayload<'_> {
 }
 
 /// The files' points in `shard` become `points`, durable before the caller
-/// records them in SQLite.
+/// records them in SQLite. New points go in before old ones go out: a
+/// server searching during its own reindex finds these files' old points
+/// or their new ones, never neither.
 fn replace_files(shard: &VectorShard, files: &[i64], points: Vec<(i64, PointPayload<'_>, Vec<f32>)>) -> Result<(), SyncError> {
-    shard.delete_files(files)?;
+    let keep: Vec<i64> = points.iter().map(|(id, _, _)| *id).collect();
     shard.upsert(points)?;
+    shard.delete_files_except(files, &keep)?;
     shard.flush()?;
     Ok(())
 }
