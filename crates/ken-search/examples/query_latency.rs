@@ -25,6 +25,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let store = Store::open_read_only(&dir)?;
     let (_, spec) = ken_search::indexed_model(&store)?.ok_or("the index has no embeddings; run `ken index` first")?;
     let embedder = Resolver::default().load(&ModelSpec::parse(&spec)?)?;
+    // As a server does once: the optimised session answers its queries.
+    embedder.ready_for_queries()?;
     let shard = VectorShard::open(&dir, ken_search::SHARD_DIR, ken_search::shard_dim(&store)?, Duration::from_secs(30))?;
     let searcher =
         Searcher { store: &store, shard: Some(&shard), embedder: Some(embedder.as_ref()), dense_off: None, statics: None, intents: None };
