@@ -150,9 +150,11 @@ impl Engine {
             (Some("pyright"), _) => ("pyright --outputjson".into(), Vec::new()),
             (Some("tsc"), _) => ("tsc --noEmit --pretty false".into(), Vec::new()),
             // Its own target directory: the user's builds are neither reused
-            // with other sources nor overwritten.
+            // with other sources nor overwritten. `--keep-going`: without it
+            // cargo stops at the first target that fails, and which of the
+            // others got compiled by then (and reported) depends on timing.
             (Some("cargo"), _) => (
-                "cargo check --message-format=json --all-targets --quiet".into(),
+                "cargo check --message-format=json --all-targets --keep-going --quiet".into(),
                 vec![("CARGO_TARGET_DIR".into(), target.display().to_string())],
             ),
             (Some("go"), _) => ("go build ./... && go vet ./...".into(), Vec::new()),
@@ -499,7 +501,11 @@ fn structural_edit(task: &EditTask<'_>) -> Outcome {
         let end_line = (block.span.end_line + newlines(&source)).saturating_sub(newlines(task.source));
         let grown = (end_line - block.span.start_line).saturating_sub(task.indexed_end - task.indexed_start);
         let lines: Vec<u32> = lines.iter().flat_map(|l| *l..=*l + grown).collect();
-        let range = edit::line_range(&source, block.span.start_line, end_line);
+        // The graph may give a use to a block that does not span it (a
+        // Rust `impl`'s constant is its type's): the range reaches its sites.
+        let first = lines.iter().copied().min().map_or(block.span.start_line, |l| l.min(block.span.start_line));
+        let last = lines.iter().copied().max().map_or(end_line, |l| l.max(end_line));
+        let range = edit::line_range(&source, first, last);
         let own: Vec<Param> =
             if callable { edit::parameters(task.language, &source, &block.name, block.name_line).unwrap_or_default() } else { Vec::new() };
         let body = source[range.clone()].to_string();
@@ -949,12 +955,18 @@ fn locate(mined: &[Symbol], row: &SymbolRow) -> Option<Symbol> {
         .cloned()
 }
 
-/// The innermost function or type holding `line`.
+/// The innermost function or type holding `line`; else the innermost
+/// other definition (a constant's initializer, a Rust `impl`'s constant).
 fn enclosing(mined: &[Symbol], line: u32) -> Option<&Symbol> {
-    mined
-        .iter()
-        .filter(|s| (s.kind.is_callable() || s.kind.is_type()) && s.span.start_line <= line && line <= s.span.end_line)
-        .min_by_key(|s| s.span.end_line - s.span.start_line)
+    let holding = |s: &&Symbol| s.kind != SymbolKind::Module && s.span.start_line <= line && line <= s.span.end_line;
+    let innermost = |code: bool| {
+        mined
+            .iter()
+            .filter(holding)
+            .filter(|s| !code || s.kind.is_callable() || s.kind.is_type())
+            .min_by_key(|s| s.span.end_line - s.span.start_line)
+    };
+    innermost(true).or_else(|| innermost(false))
 }
 
 /// A block the index does not hold (added by the change), as a plan node's row.

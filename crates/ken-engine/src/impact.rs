@@ -221,7 +221,7 @@ fn impacted_blocks(store: &Store, changes: &[FileChange], depth: u32) -> Result<
                 let roots = store.symbols_with_qualified_name(subject)?;
                 if roots.is_empty() && incoming && rule.target == Target::Symbol {
                     // Not in the index: its uses are unresolved edges naming it.
-                    loose_uses(store, &change.name, relations)?
+                    loose_uses(store, change, relations)?
                 } else {
                     let mut hits = Vec::new();
                     for root in roots {
@@ -236,7 +236,7 @@ fn impacted_blocks(store: &Store, changes: &[FileChange], depth: u32) -> Result<
                     // Calls the resolver could not bind (an untyped receiver) to
                     // a name only this symbol has: they may be its callers too.
                     if rule.rel == Rel::CalledBy && rule.target == Target::Symbol && store.symbols_by_name(&change.name)?.len() == 1 {
-                        hits.extend(loose_uses(store, &change.name, relations)?);
+                        hits.extend(loose_uses(store, change, relations)?);
                     }
                     hits
                 }
@@ -301,10 +301,15 @@ fn edge_sites(store: &Store, hit: &Hit, rel: Rel) -> Result<Vec<Site>, Error> {
     Ok(sites)
 }
 
-/// The uses of a name the index holds no symbol for.
-fn loose_uses(store: &Store, name: &str, relations: &[Relation]) -> Result<Vec<Hit>, Error> {
+/// The unresolved uses of the changed symbol's name, less those whose
+/// qualifier names another type (`NonNull::new_unchecked` is no call of
+/// `Identifier::new_unchecked`).
+fn loose_uses(store: &Store, change: &Change, relations: &[Relation]) -> Result<Vec<Hit>, Error> {
     let mut hits = Vec::new();
-    for edge in store.loose_edges_named(name, relations)? {
+    for edge in store.loose_edges_named(&change.name, relations)? {
+        if edge.qualifier.as_deref().is_some_and(|q| names_another_type(q, change.container.as_deref())) {
+            continue;
+        }
         if let Some(symbol) = store.symbol_by_id(edge.src)? {
             hits.push(Hit {
                 symbol,
@@ -317,6 +322,22 @@ fn loose_uses(store: &Store, name: &str, relations: &[Relation]) -> Result<Vec<H
         }
     }
     Ok(hits)
+}
+
+/// Whether a call's qualifier names a type other than the one holding the
+/// callee: a capitalised last segment that is not the container's name, for
+/// a member; for a free function, a `::` type path (a Python module may be
+/// capitalised, `Image.open`; a Rust or C++ function is never `Type::f`).
+fn names_another_type(qualifier: &str, container: Option<&str>) -> bool {
+    let last = qualifier.rsplit(['.', ':']).find(|s| !s.is_empty()).unwrap_or(qualifier);
+    let last = last.split('<').next().unwrap_or(last);
+    if !last.starts_with(|c: char| c.is_uppercase()) || last == "Self" {
+        return false;
+    }
+    match container {
+        Some(container) => container.rsplit(['.', ':']).find(|s| !s.is_empty()) != Some(last),
+        None => qualifier.contains("::"),
+    }
 }
 
 /// ImportedBy: the blocks of the importing file that use the name the import binds.

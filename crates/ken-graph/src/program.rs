@@ -68,6 +68,9 @@ pub(crate) struct Program {
     /// Symbols of each file, in order.
     pub file_syms: Vec<Vec<Sym>>,
     pub by_qualified: FxHashMap<String, Vec<Sym>>,
+    /// Every symbol's name and the first segment of every qualified name:
+    /// a receiver spelled with none of them names nothing of ours.
+    pub known_heads: rustc_hash::FxHashSet<String>,
     /// Symbols that can be named from elsewhere without a receiver (types,
     /// functions, constants), by (family, name), for unique-name fallback.
     pub global_by_name: NameMap<Scoping>,
@@ -125,6 +128,7 @@ impl Program {
         let mut children_of: FxHashMap<Sym, Vec<Sym>> = FxHashMap::default();
         let mut file_syms: Vec<Vec<Sym>> = vec![Vec::new(); infos.len()];
         let mut by_qualified: FxHashMap<String, Vec<Sym>> = FxHashMap::default();
+        let mut known_heads: rustc_hash::FxHashSet<String> = rustc_hash::FxHashSet::default();
         let mut global_by_name: NameMap<Scoping> = NameMap::new();
         let mut members_by_name: NameMap<Scoping> = NameMap::new();
         let mut modules: NameMap<Scoping> = NameMap::new();
@@ -139,6 +143,14 @@ impl Program {
             let file = &mut infos[sym_file[i]];
             let family = file.family;
             by_qualified.entry(s.qualified_name.clone()).or_default().push(i);
+            if let Some(head) = s.qualified_name.split(['.', ':', '/']).find(|h| !h.is_empty())
+                && !known_heads.contains(head)
+            {
+                known_heads.insert(head.to_string());
+            }
+            if !known_heads.contains(&s.name) {
+                known_heads.insert(s.name.clone());
+            }
             if let Some(p) = parent[i] {
                 children.push(p, &s.name, i);
                 children_of.entry(p).or_default().push(i);
@@ -186,6 +198,7 @@ impl Program {
             children_of,
             file_syms,
             by_qualified,
+            known_heads,
             global_by_name,
             members_by_name,
             modules,

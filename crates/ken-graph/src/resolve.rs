@@ -297,7 +297,8 @@ fn resolve_call(ctx: &mut Ctx, scope: Sym, qualifier: Option<&str>, name: &str, 
                 // A receiver imported from outside the repository (`os.path`,
                 // `logging`) is not one of our classes: no guessing.
                 None if names_import(ctx, scope, q) => None,
-                None => by_qualified_path(ctx, scope, q, name).or_else(|| unique_member(ctx, name)),
+                None => by_qualified_path(ctx, scope, q, name)
+                    .or_else(|| if names_outside_type(ctx.program, q) { None } else { unique_member(ctx, name) }),
             }
         }
     }
@@ -347,6 +348,19 @@ fn names_import(ctx: &Ctx, scope: Sym, receiver: &str) -> bool {
     let p = ctx.program;
     let head = receiver.split(['.', '(', '[', ':']).next().unwrap_or(receiver).trim();
     p.files[p.sym_file[scope]].import_by_local.contains_key(head)
+}
+
+/// Whether a receiver that evaluated to none of ours is spelled as another
+/// library's type or path (`Vec::with_capacity`, `Math.max`,
+/// `std::mem::take`): a capitalised head no symbol or qualified name of the
+/// repository has. Its methods are no guess for ours, however unique their
+/// name is here. A lowercase receiver (`session.send`) may hold one of our
+/// objects, and an Elixir or Ruby module path (`Shop.Priced`) is ours: both
+/// stay guesses.
+fn names_outside_type(program: &Program, receiver: &str) -> bool {
+    let head = receiver.split(['.', '(', '[', ':', '<']).next().unwrap_or(receiver).trim();
+    let spelled_as_type = (head.starts_with(|c: char| c.is_uppercase()) && head != "Self") || matches!(head, "std" | "core" | "alloc");
+    spelled_as_type && !program.known_heads.contains(head)
 }
 
 /// A method or field name nobody else in the repository has.

@@ -294,6 +294,31 @@ fn rust_struct_fields_and_signatures() {
     );
 }
 
+/// A method whose name no other indexed symbol has still does not own every
+/// call of that name: `Vec::with_capacity` is another type's, so `buffer`
+/// is not impacted; `Pool::` and `<Pool>::` calls are.
+#[test]
+fn a_call_through_another_type_is_not_a_use() {
+    let repo = Repo::new(
+        "//- src/pool.rs\npub struct Pool {\n    pub size: usize,\n}\n\nimpl Pool {\n    pub fn with_capacity(size: usize) -> Pool {\n        Pool { size }\n    }\n}\n\
+         //- src/main.rs\nmod pool;\nuse pool::Pool;\n\nfn buffer() -> Vec<u8> {\n    Vec::with_capacity(4)\n}\n\nfn main() {\n    let p = Pool::with_capacity(1);\n    let q = <Pool>::with_capacity(2);\n    let _ = (p, q, buffer());\n}\n",
+    );
+    repo.write(".gitignore", ".kenning/\n");
+    git(&repo, &["init", "-q"]);
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "-qm", "pool"]);
+    assert!(repo.ken(&["index", "-q"]).status.success());
+    edit(&repo, "src/pool.rs", "with_capacity(size: usize)", "with_capacity(size: usize, idle: usize)");
+    check(
+        &repo,
+        &[],
+        expect![[r#"
+            src/pool.rs MMS crate::pool::Pool::with_capacity
+              -> crate::main [Rel(D, M, CalledBy) of MMS@9,10]
+        "#]],
+    );
+}
+
 fn run_ok(repo: &Repo, args: &[&str]) -> String {
     let out = repo.ken(args);
     assert!(out.status.success(), "ken {args:?}: {}", String::from_utf8_lossy(&out.stderr));
