@@ -432,6 +432,56 @@ fn executing_the_plan_carries_a_new_parameter_until_the_type_checker_passes() {
     expect!["passed=true edits=0 errors by round=0"].assert_eq(&outcome(&[]));
 }
 
+/// A Rust rename carried by the plan alone, checked by `cargo check`: the
+/// call in an `impl`'s constant (a use the graph gives to the type, whose
+/// span does not hold it) is renamed, `Vec::with_capacity` is not (another
+/// type's method with the same name), and the oracle passes at once.
+#[test]
+fn a_rust_rename_reaches_impl_constants_and_spares_other_types() {
+    let repo = Repo::new(
+        "//- Cargo.toml\n[package]\nname = \"tags\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\
+         //- src/lib.rs\npub struct Tag(pub u8);\n\nimpl Tag {\n    pub const fn with_capacity() -> Tag {\n        Tag(0)\n    }\n}\n\n\
+         pub struct Label {\n    pub tag: Tag,\n}\n\nimpl Label {\n    pub const EMPTY: Label = Label { tag: Tag::with_capacity() };\n}\n\n\
+         pub fn fresh() -> Vec<Tag> {\n    let mut tags = Vec::with_capacity(1);\n    tags.push(Tag::with_capacity());\n    tags\n}\n",
+    );
+    repo.write(".gitignore", ".kenning/\ntarget/\n");
+    git(&repo, &["init", "-q"]);
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "-qm", "tags"]);
+    assert!(repo.ken(&["index", "-q"]).status.success());
+    edit(&repo, "src/lib.rs", "pub const fn with_capacity()", "pub const fn sized()");
+    expect![[r#"
+        n1  [done] (seed)  src/lib.rs:4-6  method crate::Tag::with_capacity
+               rename with_capacity to sized
+        n2  [done]  src/lib.rs:9-11  struct crate::Label
+               Update for the change to crate::Tag::with_capacity (method deleted, DM): this block is its caller
+        n3  [done]  src/lib.rs:17-21  function crate::fresh
+               Update for the change to crate::Tag::with_capacity (method deleted, DM): this block is its caller
+          n1 -> n2  DM Rel(D, M, CalledBy)
+          n1 -> n3  DM Rel(D, M, CalledBy)
+        oracle round 0: 0 new error(s) from `cargo check --message-format=json --all-targets --keep-going --quiet`
+        2 edit(s) in 1 file(s), the oracle passes; patch not applied (--apply writes it)
+
+        --- a/src/lib.rs
+        +++ b/src/lib.rs
+        @@ -11,11 +11,11 @@
+         }
+
+         impl Label {
+        -    pub const EMPTY: Label = Label { tag: Tag::with_capacity() };
+        +    pub const EMPTY: Label = Label { tag: Tag::sized() };
+         }
+
+         pub fn fresh() -> Vec<Tag> {
+             let mut tags = Vec::with_capacity(1);
+        -    tags.push(Tag::with_capacity());
+        +    tags.push(Tag::sized());
+             tags
+         }
+    "#]]
+    .assert_eq(&trim_lines(&run_ok(&repo, &["plan", "rename with_capacity to sized", "--seed-diff", "--execute", "--oracle", "cargo"])));
+}
+
 /// Over HTTP and MCP the change comes whole in the request; the answer is
 /// the same patch, and only named oracles are accepted.
 #[test]
