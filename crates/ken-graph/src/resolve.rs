@@ -298,7 +298,7 @@ fn resolve_call(ctx: &mut Ctx, scope: Sym, qualifier: Option<&str>, name: &str, 
                 // `logging`) is not one of our classes: no guessing.
                 None if names_import(ctx, scope, q) => None,
                 None => by_qualified_path(ctx, scope, q, name)
-                    .or_else(|| if names_outside_type(ctx.program, q) { None } else { unique_member(ctx, name) }),
+                    .or_else(|| if names_outside_type(ctx, q) { None } else { unique_member(ctx, name) }),
             }
         }
     }
@@ -356,11 +356,16 @@ fn names_import(ctx: &Ctx, scope: Sym, receiver: &str) -> bool {
 /// repository has. Its methods are no guess for ours, however unique their
 /// name is here. A lowercase receiver (`session.send`) may hold one of our
 /// objects, and an Elixir or Ruby module path (`Shop.Priced`) is ours: both
-/// stay guesses.
-fn names_outside_type(program: &Program, receiver: &str) -> bool {
+/// stay guesses. Only where a capitalised name is a type's: in OCaml,
+/// Elixir or Ruby it may be a module, or a functor's parameter (`S.area`).
+fn names_outside_type(ctx: &Ctx, receiver: &str) -> bool {
+    use Scoping::{CSharp, Dart, Go, Java, Js, Php, Python, Rust};
+    if !matches!(ctx.family(), Python | Rust | Js | Go | Java | CSharp | Php | Dart) {
+        return false;
+    }
     let head = receiver.split(['.', '(', '[', ':', '<']).next().unwrap_or(receiver).trim();
     let spelled_as_type = (head.starts_with(|c: char| c.is_uppercase()) && head != "Self") || matches!(head, "std" | "core" | "alloc");
-    spelled_as_type && !program.known_heads.contains(head)
+    spelled_as_type && !ctx.program.known_heads.contains(head)
 }
 
 /// A method or field name nobody else in the repository has.

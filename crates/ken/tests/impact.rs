@@ -68,15 +68,19 @@ fn git(repo: &Repo, args: &[&str]) {
     assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
 }
 
-/// A committed, indexed repository.
-fn shop() -> Repo {
-    let repo = Repo::new(SHOP);
-    repo.write(".gitignore", ".kenning/\n");
+/// The fixture as a committed, indexed repository.
+fn committed(fixture: &str) -> Repo {
+    let repo = Repo::new(fixture);
+    repo.write(".gitignore", ".kenning/\ntarget/\n");
     git(&repo, &["init", "-q"]);
     git(&repo, &["add", "-A"]);
-    git(&repo, &["commit", "-qm", "shop"]);
+    git(&repo, &["commit", "-qm", "fixture"]);
     assert!(repo.ken(&["index", "-q"]).status.success());
     repo
+}
+
+fn shop() -> Repo {
+    committed(SHOP)
 }
 
 fn edit(repo: &Repo, path: &str, from: &str, to: &str) {
@@ -272,15 +276,10 @@ fn the_plan_graph_from_seeds_and_from_edits() {
 /// in other modules.
 #[test]
 fn rust_struct_fields_and_signatures() {
-    let repo = Repo::new(
+    let repo = committed(
         "//- src/pool.rs\npub struct Pool {\n    pub size: usize,\n}\n\npub fn grow(pool: &mut Pool, by: usize) {\n    pool.size += by;\n}\n\
          //- src/main.rs\nmod pool;\nuse pool::{grow, Pool};\n\nfn main() {\n    let mut p = Pool { size: 1 };\n    grow(&mut p, 2);\n}\n",
     );
-    repo.write(".gitignore", ".kenning/\n");
-    git(&repo, &["init", "-q"]);
-    git(&repo, &["add", "-A"]);
-    git(&repo, &["commit", "-qm", "pool"]);
-    assert!(repo.ken(&["index", "-q"]).status.success());
     edit(&repo, "src/pool.rs", "    pub size: usize,\n", "    pub size: usize,\n    pub idle: usize,\n");
     edit(&repo, "src/pool.rs", "by: usize)", "by: usize, limit: usize)");
     check(
@@ -299,15 +298,10 @@ fn rust_struct_fields_and_signatures() {
 /// is not impacted; `Pool::` and `<Pool>::` calls are.
 #[test]
 fn a_call_through_another_type_is_not_a_use() {
-    let repo = Repo::new(
+    let repo = committed(
         "//- src/pool.rs\npub struct Pool {\n    pub size: usize,\n}\n\nimpl Pool {\n    pub fn with_capacity(size: usize) -> Pool {\n        Pool { size }\n    }\n}\n\
          //- src/main.rs\nmod pool;\nuse pool::Pool;\n\nfn buffer() -> Vec<u8> {\n    Vec::with_capacity(4)\n}\n\nfn main() {\n    let p = Pool::with_capacity(1);\n    let q = <Pool>::with_capacity(2);\n    let _ = (p, q, buffer());\n}\n",
     );
-    repo.write(".gitignore", ".kenning/\n");
-    git(&repo, &["init", "-q"]);
-    git(&repo, &["add", "-A"]);
-    git(&repo, &["commit", "-qm", "pool"]);
-    assert!(repo.ken(&["index", "-q"]).status.success());
     edit(&repo, "src/pool.rs", "with_capacity(size: usize)", "with_capacity(size: usize, idle: usize)");
     check(
         &repo,
@@ -438,17 +432,12 @@ fn executing_the_plan_carries_a_new_parameter_until_the_type_checker_passes() {
 /// type's method with the same name), and the oracle passes at once.
 #[test]
 fn a_rust_rename_reaches_impl_constants_and_spares_other_types() {
-    let repo = Repo::new(
+    let repo = committed(
         "//- Cargo.toml\n[package]\nname = \"tags\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\
          //- src/lib.rs\npub struct Tag(pub u8);\n\nimpl Tag {\n    pub const fn with_capacity() -> Tag {\n        Tag(0)\n    }\n}\n\n\
          pub struct Label {\n    pub tag: Tag,\n}\n\nimpl Label {\n    pub const EMPTY: Label = Label { tag: Tag::with_capacity() };\n}\n\n\
          pub fn fresh() -> Vec<Tag> {\n    let mut tags = Vec::with_capacity(1);\n    tags.push(Tag::with_capacity());\n    tags\n}\n",
     );
-    repo.write(".gitignore", ".kenning/\ntarget/\n");
-    git(&repo, &["init", "-q"]);
-    git(&repo, &["add", "-A"]);
-    git(&repo, &["commit", "-qm", "tags"]);
-    assert!(repo.ken(&["index", "-q"]).status.success());
     edit(&repo, "src/lib.rs", "pub const fn with_capacity()", "pub const fn sized()");
     expect![[r#"
         n1  [done] (seed)  src/lib.rs:4-6  method crate::Tag::with_capacity
