@@ -58,7 +58,7 @@ pub fn run(cwd: &Path, index_dir: Option<PathBuf>, color: bool, args: AskArgs) -
         path: args.path.clone(),
         query_expansion: args.expand.as_deref().and_then(ken_engine::api::QueryExpansion::parse),
     };
-    let context = Context { cwd: cwd.to_path_buf(), color };
+    let context = Context { cwd: cwd.to_path_buf(), color, links: false };
     if args.json {
         let response = engine.ask(&request, &mut |_| {})?;
         println!("{}", serde_json::to_string_pretty(&response)?);

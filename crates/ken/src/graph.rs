@@ -1,12 +1,13 @@
 //! `ken graph …`: queries over the dependency graph.
 
-use crate::output::Output;
+use crate::output::{self, Output};
 use anyhow::{Result, bail};
 use clap::{Args, Subcommand, ValueEnum};
 use ken_graph::{ExportFormat, Graph, Hit, SymbolRef, Traversal};
 use ken_store::{Store, SymbolRow};
 use serde_json::json;
 use std::fmt::Write;
+use std::path::Path;
 
 #[derive(Args)]
 pub struct GraphArgs {
@@ -22,6 +23,50 @@ struct Target {
     symbol: String,
     #[arg(long)]
     json: bool,
+    /// One line per symbol found, from a template: `{site_path}:{site_line}:
+    /// {qualified_name}`, or `vimgrep` (the definitions). Fields: path, line,
+    /// col, end_line, kind, name, qualified_name, language, signature (the
+    /// symbol's), site_path, site_line, site_col (where the relation is
+    /// seen), depth, relation, resolution.
+    #[arg(long, value_name = "TEMPLATE", conflicts_with = "json")]
+    format: Option<String>,
+}
+
+/// The fields of a walk's hit: its symbol's, then the relation's.
+const HIT_FIELDS: &[&str] = &[
+    "path",
+    "line",
+    "col",
+    "end_line",
+    "kind",
+    "name",
+    "qualified_name",
+    "language",
+    "signature",
+    "site_path",
+    "site_line",
+    "site_col",
+    "depth",
+    "relation",
+    "resolution",
+];
+
+fn hit_field(h: &Hit, field: &str) -> String {
+    match field {
+        "site_path" => h.site.path.clone(),
+        "site_line" => h.site.line.to_string(),
+        "site_col" => h.site.col.to_string(),
+        "depth" => h.depth.to_string(),
+        "relation" => h.relation.clone(),
+        "resolution" => h.resolution.to_string(),
+        _ => output::symbol_field(&h.symbol, field),
+    }
+}
+
+impl Target {
+    fn template(&self) -> Result<Option<output::Template>> {
+        self.format.as_deref().map(|f| output::Template::parse(f, HIT_FIELDS)).transpose()
+    }
 }
 
 #[derive(Args)]
@@ -103,21 +148,23 @@ struct ExportArgs {
     depth: u32,
 }
 
-pub fn run(store: &Store, args: &GraphArgs, out: &mut Output) -> Result<()> {
+/// Runs a graph command; `root` (links on) makes sites hyperlinks.
+pub fn run(store: &Store, root: Option<&Path>, args: &GraphArgs, out: &mut Output) -> Result<()> {
     let graph = Graph::new(store);
     let resolve = |text: &str| -> Result<SymbolRow> { Ok(graph.resolve(&SymbolRef::parse(text))?) };
+    let walk = |t: Traversal, target: &Target, what: &str, out: &mut Output| print_walk(t, target, what, root, out);
     match &args.command {
-        GraphCommand::Callers(w) => print_walk(graph.callers(resolve(&w.target.symbol)?, w.depth)?, w.target.json, "callers", out),
-        GraphCommand::Callees(w) => print_walk(graph.callees(resolve(&w.target.symbol)?, w.depth)?, w.target.json, "callees", out),
+        GraphCommand::Callers(w) => walk(graph.callers(resolve(&w.target.symbol)?, w.depth)?, &w.target, "callers", out),
+        GraphCommand::Callees(w) => walk(graph.callees(resolve(&w.target.symbol)?, w.depth)?, &w.target, "callees", out),
         GraphCommand::Subclasses(t) => {
             let root = resolve(&t.symbol)?;
             require_type(&root, "subclasses")?;
-            print_walk(graph.subclasses(root)?, t.json, "subclasses", out)
+            walk(graph.subclasses(root)?, t, "subclasses", out)
         }
         GraphCommand::Superclasses(t) => {
             let root = resolve(&t.symbol)?;
             require_type(&root, "superclasses")?;
-            print_walk(graph.superclasses(root)?, t.json, "superclasses", out)
+            walk(graph.superclasses(root)?, t, "superclasses", out)
         }
         GraphCommand::Overrides(t) => {
             let root = resolve(&t.symbol)?;
@@ -125,7 +172,9 @@ pub fn run(store: &Store, args: &GraphArgs, out: &mut Output) -> Result<()> {
                 bail!("{} is a {}; `ken graph overrides` takes a method", root.qualified_name, root.kind);
             }
             let (up, down) = graph.overrides(root)?;
-            if t.json {
+            if let Some(template) = t.template()? {
+                up.hits.iter().chain(&down.hits).for_each(|h| out.stdout.push_str(&template.line(|f| hit_field(h, f))));
+            } else if t.json {
                 writeln!(
                     out.stdout,
                     "{}",
@@ -139,8 +188,8 @@ pub fn run(store: &Store, args: &GraphArgs, out: &mut Output) -> Result<()> {
             }
             Ok(())
         }
-        GraphCommand::Refs(t) => print_walk(graph.refs(resolve(&t.symbol)?)?, t.json, "references", out),
-        GraphCommand::Tests(t) => print_walk(graph.tests(resolve(&t.target.symbol)?, t.depth)?, t.target.json, "tests", out),
+        GraphCommand::Refs(t) => walk(graph.refs(resolve(&t.symbol)?)?, t, "references", out),
+        GraphCommand::Tests(t) => walk(graph.tests(resolve(&t.target.symbol)?, t.depth)?, &t.target, "tests", out),
         GraphCommand::Path(p) => {
             let (from, to) = (resolve(&p.from)?, resolve(&p.to)?);
             let chain = graph.path(from.clone(), to.clone(), p.max_depth)?;
@@ -215,9 +264,13 @@ fn section(out: &mut String, title: &str, hits: &[Hit]) {
     }
 }
 
-fn print_walk(t: Traversal, json: bool, what: &str, text: &mut Output) -> Result<()> {
-    if json {
+fn print_walk(t: Traversal, target: &Target, what: &str, root: Option<&Path>, text: &mut Output) -> Result<()> {
+    if target.json {
         writeln!(text.stdout, "{}", serde_json::to_string_pretty(&t)?)?;
+        return Ok(());
+    }
+    if let Some(template) = target.template()? {
+        t.hits.iter().for_each(|h| text.stdout.push_str(&template.line(|f| hit_field(h, f))));
         return Ok(());
     }
     let out = &mut text.stdout;
@@ -228,8 +281,8 @@ fn print_walk(t: Traversal, json: bool, what: &str, text: &mut Output) -> Result
     for h in &t.hits {
         let indent = "  ".repeat(h.depth as usize);
         let how = if h.resolution == ken_core::Resolution::Exact { String::new() } else { format!("  [{}]", h.resolution) };
-        let _ =
-            writeln!(out, "{indent}{:<15} {}  {}:{}:{}{how}", h.relation, h.symbol.qualified_name, h.site.path, h.site.line, h.site.col);
+        let site = output::link(&format!("{}:{}:{}", h.site.path, h.site.line, h.site.col), root, &h.site.path);
+        let _ = writeln!(out, "{indent}{:<15} {}  {site}{how}", h.relation, h.symbol.qualified_name);
     }
     if t.truncated {
         let _ = writeln!(out, "  … more beyond this depth; pass a larger --depth");

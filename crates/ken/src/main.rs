@@ -41,6 +41,10 @@ pub(crate) struct Cli {
     /// set), always or never.
     #[arg(long, global = true, value_enum, default_value_t, value_name = "WHEN")]
     color: output::ColorChoice,
+    /// When to make paths hyperlinks (OSC 8): auto (with colour, on a
+    /// terminal known to show them), always or never.
+    #[arg(long, global = true, value_enum, default_value_t, value_name = "WHEN")]
+    hyperlinks: output::LinkChoice,
     #[command(subcommand)]
     command: Command,
 }
@@ -210,7 +214,11 @@ fn run(cli: Cli) -> Result<()> {
     let index_dir = cli.index_dir.clone();
     match cli.command {
         Command::Index(args) => index(&cwd()?, index_dir, args),
-        Command::Read(command) => read::run(&cwd()?, index_dir, cli.color.for_stdout(), command),
+        Command::Read(command) => {
+            let color = cli.color.for_stdout();
+            let context = output::Context { cwd: cwd()?, color, links: cli.hyperlinks.for_stdout(color) };
+            read::run(context, index_dir, command)
+        }
         Command::Ask(args) => ask::run(&cwd()?, index_dir, cli.color.for_stdout(), args),
         Command::PlanSearch(args) => plan_search::run(&cwd()?, index_dir, args),
         Command::Impact(args) => impact::run(&cwd()?, index_dir, args),

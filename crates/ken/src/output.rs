@@ -17,11 +17,166 @@ pub struct Output {
 }
 
 /// Where a read command runs: the directory it was typed in (paths are
-/// relative to it) and whether its stdout is a colour terminal.
+/// relative to it), whether its stdout is a colour terminal, and whether
+/// that terminal shows hyperlinks (OSC 8).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Context {
     pub cwd: PathBuf,
     pub color: bool,
+    /// Absent from older clients' requests: no links.
+    #[serde(default)]
+    pub links: bool,
+}
+
+/// Whether to make paths hyperlinks (`--hyperlinks`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum LinkChoice {
+    /// When colour is on and the terminal is one known to show OSC 8 links
+    /// (iTerm2, WezTerm, kitty, VS Code, Windows Terminal, GNOME's VTE,
+    /// foot, Ghostty); others would print them as noise.
+    #[default]
+    Auto,
+    Always,
+    Never,
+}
+
+impl LinkChoice {
+    pub fn for_stdout(self, color: bool) -> bool {
+        let var = |name: &str| std::env::var(name).unwrap_or_default();
+        match self {
+            LinkChoice::Always => true,
+            LinkChoice::Never => false,
+            LinkChoice::Auto => {
+                color
+                    && std::io::IsTerminal::is_terminal(&std::io::stdout())
+                    && (matches!(var("TERM_PROGRAM").as_str(), "iTerm.app" | "WezTerm" | "vscode" | "ghostty")
+                        || var("VTE_VERSION").parse::<u32>().is_ok_and(|v| v >= 5000)
+                        || !var("KITTY_WINDOW_ID").is_empty()
+                        || !var("WT_SESSION").is_empty()
+                        || matches!(var("TERM").as_str(), "xterm-kitty" | "foot" | "xterm-ghostty"))
+            }
+        }
+    }
+}
+
+/// `text` as a hyperlink to the file `root/path` (OSC 8), or as it is when
+/// there is no `root` (links off).
+pub fn link(text: &str, root: Option<&std::path::Path>, path: &str) -> String {
+    let Some(root) = root else { return text.to_string() };
+    let target = root.join(path);
+    let mut url = String::from("file://");
+    url.push_str(hostname());
+    for byte in target.to_string_lossy().bytes() {
+        if byte.is_ascii_alphanumeric() || b"/-._~".contains(&byte) {
+            url.push(byte as char);
+        } else {
+            let _ = write!(url, "%{byte:02X}");
+        }
+    }
+    format!("\x1b]8;;{url}\x1b\\{text}\x1b]8;;\x1b\\")
+}
+
+/// This machine's name, for `file://` links (a terminal over SSH opens only
+/// its own host's files).
+fn hostname() -> &'static str {
+    static NAME: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    NAME.get_or_init(|| std::fs::read_to_string("/proc/sys/kernel/hostname").map(|h| h.trim().to_string()).unwrap_or_default())
+}
+
+/// `--format`: one line per result from a template. `{field}` is the
+/// result's field, `{{` and `}}` are braces, `\t` a tab. `vimgrep` stands
+/// for [`VIMGREP`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Template(Vec<Piece>);
+
+#[derive(Clone, Debug, PartialEq)]
+enum Piece {
+    Text(String),
+    Field(&'static str),
+}
+
+/// What Vim's `:cexpr` and Emacs's compilation mode read as locations.
+pub const VIMGREP: &str = "{path}:{line}:{col}:{kind} {qualified_name}";
+
+/// The fields of a symbol, for `ken symbols` and the graph's walks.
+pub const SYMBOL_FIELDS: &[&str] = &["path", "line", "col", "end_line", "kind", "name", "qualified_name", "language", "signature"];
+
+impl Template {
+    /// Parses `text` against the fields a command's results have.
+    pub fn parse(text: &str, fields: &[&'static str]) -> anyhow::Result<Template> {
+        let text = if text == "vimgrep" { VIMGREP } else { text };
+        let mut pieces = Vec::new();
+        let mut literal = String::new();
+        let mut chars = text.chars().peekable();
+        while let Some(c) = chars.next() {
+            match c {
+                '{' if chars.peek() == Some(&'{') => {
+                    chars.next();
+                    literal.push('{');
+                }
+                '}' if chars.peek() == Some(&'}') => {
+                    chars.next();
+                    literal.push('}');
+                }
+                '\\' if chars.peek() == Some(&'t') => {
+                    chars.next();
+                    literal.push('\t');
+                }
+                '{' => {
+                    let mut name = String::new();
+                    loop {
+                        match chars.next() {
+                            Some('}') => break,
+                            Some(c) => name.push(c),
+                            None => anyhow::bail!("--format: `{{{name}` is not closed (write `{{{{` for a brace)"),
+                        }
+                    }
+                    let Some(field) = fields.iter().find(|f| **f == name) else {
+                        anyhow::bail!("--format: no field `{{{name}}}`; the fields here are {}", fields.join(", "));
+                    };
+                    if !literal.is_empty() {
+                        pieces.push(Piece::Text(std::mem::take(&mut literal)));
+                    }
+                    pieces.push(Piece::Field(field));
+                }
+                '}' => anyhow::bail!("--format: a lone `}}` (write `}}}}` for a brace)"),
+                c => literal.push(c),
+            }
+        }
+        if !literal.is_empty() {
+            pieces.push(Piece::Text(literal));
+        }
+        Ok(Template(pieces))
+    }
+
+    /// One result's line, newline included.
+    pub fn line(&self, field: impl Fn(&str) -> String) -> String {
+        let mut out = String::new();
+        for piece in &self.0 {
+            match piece {
+                Piece::Text(text) => out.push_str(text),
+                Piece::Field(name) => out.push_str(&field(name)),
+            }
+        }
+        out.push('\n');
+        out
+    }
+}
+
+/// A field of [`SYMBOL_FIELDS`].
+pub fn symbol_field(r: &SymbolRow, field: &str) -> String {
+    match field {
+        "path" => r.path.clone(),
+        "line" => r.start_line.to_string(),
+        "col" => r.start_col.to_string(),
+        "end_line" => r.end_line.to_string(),
+        "kind" => r.kind.to_string(),
+        "name" => r.name.clone(),
+        "qualified_name" => r.qualified_name.clone(),
+        "language" => r.language.name().to_string(),
+        "signature" => r.signature.clone(),
+        _ => String::new(),
+    }
 }
 
 /// When to colour what ken prints (`--color`).
@@ -145,10 +300,13 @@ pub fn index_summary(s: &IndexSummary) -> String {
     out
 }
 
-pub fn symbol_list(rows: &[SymbolRow]) -> String {
+/// Symbols a line each (their signature under them); `root` makes each
+/// location a link.
+pub fn symbol_list(rows: &[SymbolRow], root: Option<&std::path::Path>) -> String {
     let mut out = String::new();
     for r in rows {
-        let _ = writeln!(out, "{}:{}:{}  {:<11} {}", r.path, r.start_line, r.start_col, r.kind, r.qualified_name);
+        let at = link(&format!("{}:{}:{}", r.path, r.start_line, r.start_col), root, &r.path);
+        let _ = writeln!(out, "{at}  {:<11} {}", r.kind, r.qualified_name);
         if !r.signature.is_empty() && r.signature != r.name {
             let _ = writeln!(out, "    {}", r.signature);
         }

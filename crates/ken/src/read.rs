@@ -33,6 +33,11 @@ pub struct SymbolsArgs {
     limit: usize,
     #[arg(long)]
     json: bool,
+    /// One line per symbol from a template: `{path}:{line}: {name}`, or
+    /// `vimgrep`. Fields: path, line, col, end_line, kind, name,
+    /// qualified_name, language, signature.
+    #[arg(long, value_name = "TEMPLATE", conflicts_with = "json")]
+    format: Option<String>,
 }
 
 #[derive(Args)]
@@ -76,7 +81,8 @@ pub enum ReadCommand {
 
 /// Runs a read command: by the server that holds the index when one is up
 /// and can answer it, else here. Prints the output and fails with its error.
-pub fn run(cwd: &Path, index_dir: Option<PathBuf>, color: bool, mut command: ReadCommand) -> Result<()> {
+pub fn run(context: Context, index_dir: Option<PathBuf>, mut command: ReadCommand) -> Result<()> {
+    let cwd = context.cwd.as_path();
     let dir = index_dir_of(cwd, index_dir);
     if let ReadCommand::Search(args) = &command
         && !dir.join(ken_store::DB_FILE).is_file()
@@ -84,7 +90,6 @@ pub fn run(cwd: &Path, index_dir: Option<PathBuf>, color: bool, mut command: Rea
         search::check(args)?;
         search::first_index(cwd, &dir, &args.model)?;
     }
-    let context = Context { cwd: cwd.to_path_buf(), color };
     let model = match &command {
         ReadCommand::Search(args) => args.model.explicit()?.map(|(_, text)| text),
         _ => None,
@@ -160,14 +165,15 @@ pub fn execute(engine: &Engine, context: &Context, command: &ReadCommand, out: &
         ReadCommand::Locate(args) => locate::locate(engine, args, out),
         ReadCommand::Context(args) => crate::pack::context(engine, args, out),
         ReadCommand::Map(args) => crate::pack::map(engine, context, args, out),
-        ReadCommand::Symbols(args) => symbols(engine, args, out),
+        ReadCommand::Symbols(args) => symbols(engine, context, args, out),
         ReadCommand::Outline(args) => outline(engine, context, args, out),
-        ReadCommand::Graph(args) => graph::run(&engine.store()?, args, out),
+        ReadCommand::Graph(args) => graph::run(&engine.store()?, context.links.then(|| engine.root()), args, out),
         ReadCommand::Status { json } => status(engine, *json, out),
     }
 }
 
-fn symbols(engine: &Engine, args: &SymbolsArgs, out: &mut Output) -> Result<()> {
+fn symbols(engine: &Engine, context: &Context, args: &SymbolsArgs, out: &mut Output) -> Result<()> {
+    let template = args.format.as_deref().map(|f| output::Template::parse(f, output::SYMBOL_FIELDS)).transpose()?;
     let kinds = crate::parse_kinds(&args.kind)?;
     let language = args.lang.as_deref().map(crate::parse_language).transpose()?;
     let store = engine.store()?;
@@ -200,8 +206,10 @@ fn symbols(engine: &Engine, args: &SymbolsArgs, out: &mut Output) -> Result<()> 
         writeln!(out.stdout, "{}", serde_json::to_string_pretty(&rows)?)?;
     } else if rows.is_empty() {
         writeln!(out.stderr, "no symbol matches `{name}`")?;
+    } else if let Some(template) = template {
+        rows.iter().for_each(|r| out.stdout.push_str(&template.line(|f| output::symbol_field(r, f))));
     } else {
-        out.stdout.push_str(&output::symbol_list(&rows));
+        out.stdout.push_str(&output::symbol_list(&rows, context.links.then(|| engine.root())));
     }
     Ok(())
 }

@@ -2,13 +2,13 @@
 //! pipeline's flags, and the text renderings of hits and clusters.
 
 use crate::model::ModelArgs;
-use crate::output::{Context, Output};
+use crate::output::{Context, Output, Template};
 use anyhow::{Context as _, Result, bail};
 use clap::Args;
 use ken_engine::api::{HybridSearchRequest, SearchRequest};
 use ken_engine::{Engine, EngineOptions};
 use ken_pipeline::{Expansion, MemberOrder, Overrides, PipelineResponse, RankingWeights, Source};
-use ken_search::{MAX_QUERY_CHARS, Mode, SearchResponse};
+use ken_search::{Hit, MAX_QUERY_CHARS, Mode, SearchResponse};
 use ken_store::Store;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -57,6 +57,11 @@ pub struct SearchArgs {
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
+    /// One line per hit from a template: `{path}:{line}: {qualified_name}`,
+    /// or `vimgrep`. Fields: rank, path, line, col, end_line, kind, name,
+    /// qualified_name, language, score, header.
+    #[arg(long, value_name = "TEMPLATE", conflicts_with = "json")]
+    pub format: Option<String>,
 }
 
 /// Checks the arguments before any work (indexing a new repository included).
@@ -74,7 +79,48 @@ pub fn check(args: &SearchArgs) -> Result<()> {
     }
     crate::parse_kinds(&args.kind)?;
     ken_search::plan_query(&args.query.join(" "))?;
+    if args.format.is_some() && args.pipeline.wanted() {
+        bail!("--format lays out plain search hits; --pipeline answers with clusters (use --json)");
+    }
+    template(args)?;
     Ok(())
+}
+
+/// The fields of a hit for `--format`.
+const HIT_FIELDS: &[&str] = &["rank", "path", "line", "col", "end_line", "kind", "name", "qualified_name", "language", "score", "header"];
+
+fn template(args: &SearchArgs) -> Result<Option<Template>> {
+    args.format.as_deref().map(|f| Template::parse(f, HIT_FIELDS)).transpose()
+}
+
+fn hit_field(rank: usize, hit: &Hit, field: &str) -> String {
+    match field {
+        "rank" => rank.to_string(),
+        "path" => hit.path.clone(),
+        "line" => hit.start_line.to_string(),
+        // Hits start at a line: editors want a column too.
+        "col" => "1".into(),
+        "end_line" => hit.end_line.to_string(),
+        "kind" => hit.kind.to_string(),
+        "name" => {
+            if hit.name.is_empty() {
+                hit.path.clone()
+            } else {
+                hit.name.clone()
+            }
+        }
+        "qualified_name" => {
+            if hit.qualified_name.is_empty() {
+                hit.path.clone()
+            } else {
+                hit.qualified_name.clone()
+            }
+        }
+        "language" => hit.language.name().to_string(),
+        "score" => format!("{:.4}", hit.score),
+        "header" => hit.header.clone(),
+        _ => String::new(),
+    }
 }
 
 /// `ken search`: stage 1 (hybrid retrieval), or with `--pipeline` the five
@@ -137,8 +183,15 @@ pub fn search(engine: &Engine, context: &Context, args: &SearchArgs, out: &mut O
     }
     if args.json {
         writeln!(out.stdout, "{}", serde_json::to_string_pretty(&response)?)?;
+    } else if let Some(template) = template(args)? {
+        for (i, hit) in response.hits.iter().enumerate() {
+            out.stdout.push_str(&template.line(|f| hit_field(i + 1, hit, f)));
+        }
+        for note in &response.notes {
+            writeln!(out.stderr, "note: {note}")?;
+        }
     } else {
-        out.stdout.push_str(&render(&response, context.color));
+        out.stdout.push_str(&render(&response, context.color, context.links.then(|| engine.root())));
         for note in &response.notes {
             writeln!(out.stderr, "note: {note}")?;
         }
@@ -200,7 +253,7 @@ pub fn first_index(cwd: &Path, dir: &Path, model: &ModelArgs) -> Result<()> {
 
 /// Text results: location, kind and name, score; the header; the snippet
 /// with query words in bold on a terminal.
-pub fn render(response: &SearchResponse, color: bool) -> String {
+pub fn render(response: &SearchResponse, color: bool, root: Option<&Path>) -> String {
     use std::fmt::Write;
     let mut out = String::new();
     if response.hits.is_empty() {
@@ -209,7 +262,7 @@ pub fn render(response: &SearchResponse, color: bool) -> String {
     }
     for (i, hit) in response.hits.iter().enumerate() {
         let name = if hit.qualified_name.is_empty() { hit.path.clone() } else { hit.qualified_name.clone() };
-        let title = format!("{}:{}-{}", hit.path, hit.start_line, hit.end_line);
+        let title = crate::output::link(&format!("{}:{}-{}", hit.path, hit.start_line, hit.end_line), root, &hit.path);
         if color {
             let _ = writeln!(out, "\x1b[1m{:>2}. {title}\x1b[0m  {} \x1b[36m{name}\x1b[0m  ({:.4})", i + 1, hit.kind, hit.score);
         } else {

@@ -679,6 +679,59 @@ fn colour_follows_the_flag_and_the_environment() {
     assert!(String::from_utf8_lossy(&bad.stderr).contains("possible values: auto, always, never"));
 }
 
+/// `--format` lays out one line per result from a template (`vimgrep` is
+/// the editors' location list), and `--hyperlinks always` makes locations
+/// OSC 8 links to the files; piped output under `auto` gets none. Each line
+/// of the fixture is a command, then what it printed.
+#[test]
+fn templates_lay_out_results_and_links_name_the_files() {
+    let repo = Repo::new(SMALL_REPO);
+    assert!(repo.ken(&["index", "--no-embed", "-q"]).status.success());
+    let mut seen = String::new();
+    for args in [
+        &["symbols", "save", "--format", "vimgrep"][..],
+        &["symbols", "save", "--format", r"{kind}\t{qualified_name} {{{line}}}"],
+        &["graph", "callers", "Model.save", "--format", "{site_path}:{site_line}: {relation} {qualified_name} (depth {depth})"],
+        &["search", "save", "-k", "2", "--format", "{rank} {path}:{line}-{end_line} {kind} {name}"],
+        &["symbols", "save", "--format", "{signature"],
+        &["symbols", "save", "--format", "{file}"],
+        &["search", "save", "--format", "{path}", "--pipeline"],
+    ] {
+        let out = repo.ken(args);
+        let text = if out.status.success() { String::from_utf8_lossy(&out.stdout) } else { String::from_utf8_lossy(&out.stderr) };
+        seen.push_str(&format!("$ {}\n{text}", args.join(" ")));
+    }
+    expect![[r#"
+        $ symbols save --format vimgrep
+        app/models.py:7:5:method app.models.User.save
+        app/models.py:3:5:method app.models.Model.save
+        $ symbols save --format {kind}\t{qualified_name} {{{line}}}
+        method	app.models.User.save {7}
+        method	app.models.Model.save {3}
+        $ graph callers Model.save --format {site_path}:{site_line}: {relation} {qualified_name} (depth {depth})
+        app/models.py:8: CalledBy app.models.User.save (depth 1)
+        $ search save -k 2 --format {rank} {path}:{line}-{end_line} {kind} {name}
+        1 app/models.py:3-4 method save
+        2 app/models.py:7-8 method save
+        $ symbols save --format {signature
+        error: --format: `{signature` is not closed (write `{{` for a brace)
+        $ symbols save --format {file}
+        error: --format: no field `{file}`; the fields here are path, line, col, end_line, kind, name, qualified_name, language, signature
+        $ search save --format {path} --pipeline
+        error: --format lays out plain search hits; --pipeline answers with clusters (use --json)
+    "#]]
+    .assert_eq(&seen);
+
+    let linked = String::from_utf8(repo.ken(&["--hyperlinks", "always", "symbols", "helper"]).stdout).unwrap();
+    let target = repo.path().canonicalize().unwrap().join("app/util.py");
+    let start = linked.find("\x1b]8;;file://").expect("a link");
+    let url = &linked[start + 4..linked[start..].find("\x1b\\").unwrap() + start];
+    assert!(url.ends_with(&format!("{}", target.display())), "{url} links {}", target.display());
+    assert!(linked.contains("app/util.py:1:1\x1b]8;;\x1b\\"), "the link's text is the location: {linked:?}");
+    let piped = repo.ken(&["symbols", "helper"]).stdout;
+    assert!(!piped.contains(&0x1b), "piped output under auto has no links");
+}
+
 #[test]
 fn a_second_writer_is_told_to_wait() {
     let repo = Repo::new("//- a.py\nx = 1\n");
