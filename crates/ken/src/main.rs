@@ -3,6 +3,7 @@
 
 mod ask;
 mod graph;
+mod highlight;
 mod impact;
 mod local;
 mod locate;

@@ -272,40 +272,19 @@ pub fn render(response: &SearchResponse, color: bool, root: Option<&Path>) -> St
         if let Some(intent) = &hit.intent {
             let _ = writeln!(out, "    intent: {intent}");
         }
-        for (n, line) in hit.snippet.text.lines().enumerate() {
-            let line = if color { highlight(line, &response.terms) } else { line.to_string() };
-            let _ = writeln!(out, "    {:>5} │ {line}", hit.snippet.start_line as usize + n);
+        let text = &hit.snippet.text;
+        let spans = if color { crate::highlight::spans(hit.language, text) } else { Vec::new() };
+        let mut start = 0;
+        for (n, line) in text.split('\n').enumerate() {
+            let shown = line.strip_suffix('\r').unwrap_or(line);
+            let shown = if color { crate::highlight::paint(shown, start, &spans, &response.terms) } else { shown.to_string() };
+            start += line.len() + 1;
+            if start > text.len() && line.is_empty() {
+                break; // the newline ending the snippet starts no line
+            }
+            let _ = writeln!(out, "    {:>5} │ {shown}", hit.snippet.start_line as usize + n);
         }
         out.push('\n');
-    }
-    out
-}
-
-fn highlight(line: &str, terms: &[String]) -> String {
-    let lower = line.to_lowercase();
-    if lower.len() != line.len() {
-        return line.to_string();
-    }
-    let mut marks = vec![false; line.len()];
-    for term in terms.iter().filter(|t| t.len() > 2) {
-        let mut from = 0;
-        while let Some(pos) = lower[from..].find(term.as_str()) {
-            let at = from + pos;
-            marks[at..at + term.len()].iter_mut().for_each(|m| *m = true);
-            from = at + term.len();
-        }
-    }
-    let mut out = String::new();
-    let mut on = false;
-    for (i, ch) in line.char_indices() {
-        if marks[i] != on {
-            out.push_str(if marks[i] { "\x1b[1;33m" } else { "\x1b[0m" });
-            on = marks[i];
-        }
-        out.push(ch);
-    }
-    if on {
-        out.push_str("\x1b[0m");
     }
     out
 }
