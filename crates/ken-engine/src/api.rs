@@ -338,16 +338,20 @@ pub enum GraphRelation {
     Superclasses,
     Refs,
     Tests,
+    /// The methods a method overrides (relation `Overrides`) and those
+    /// overriding it (`OverriddenBy`), transitively.
+    Overrides,
 }
 
 impl GraphRelation {
-    pub const ALL: [GraphRelation; 6] = [
+    pub const ALL: [GraphRelation; 7] = [
         GraphRelation::Callers,
         GraphRelation::Callees,
         GraphRelation::Subclasses,
         GraphRelation::Superclasses,
         GraphRelation::Refs,
         GraphRelation::Tests,
+        GraphRelation::Overrides,
     ];
     pub fn parse(text: &str) -> Option<GraphRelation> {
         GraphRelation::ALL.into_iter().find(|r| r.as_str() == text)
@@ -360,8 +364,62 @@ impl GraphRelation {
             GraphRelation::Superclasses => "superclasses",
             GraphRelation::Refs => "refs",
             GraphRelation::Tests => "tests",
+            GraphRelation::Overrides => "overrides",
         }
     }
+}
+
+/// `GET /api/v1/path?from=…&to=…&max_depth=…`: how one symbol reaches
+/// another through calls, instantiations, uses, overrides and inheritance.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PathRequest {
+    /// Qualified name, unique plain name, or PATH:LINE.
+    pub from: String,
+    /// Qualified name, unique plain name, or PATH:LINE.
+    pub to: String,
+    /// The longest chain to look for (1 to 32, default 12).
+    #[serde(default)]
+    pub max_depth: Option<u32>,
+}
+
+impl PathRequest {
+    pub fn validate(&self) -> Result<(), Error> {
+        SymbolRequest { symbol: self.from.clone() }.validate().map_err(|e| Error::invalid("from", e.message))?;
+        SymbolRequest { symbol: self.to.clone() }.validate().map_err(|e| Error::invalid("to", e.message))?;
+        check_range("max_depth", self.max_depth.map(|d| d as usize), 1, ken_graph::MAX_DEPTH as usize)
+    }
+}
+
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct PathResponse {
+    pub from: SymbolRow,
+    pub to: SymbolRow,
+    /// Each hop from `from`, with the relation and the site it is seen at;
+    /// null when `from` does not reach `to` within `max_depth`.
+    pub path: Option<Vec<ken_graph::Hit>>,
+}
+
+/// `GET /api/v1/untested?limit=…`: public functions and methods no test reaches.
+#[derive(Clone, Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct UntestedRequest {
+    /// At most this many, most important first (1 to 10000, default 50).
+    #[serde(default)]
+    pub limit: Option<usize>,
+}
+
+impl UntestedRequest {
+    pub fn validate(&self) -> Result<(), Error> {
+        check_range("limit", self.limit, 1, 10_000)
+    }
+}
+
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct UntestedResponse {
+    /// How many there are in all.
+    pub total: usize,
+    pub symbols: Vec<SymbolRow>,
 }
 
 /// `POST /api/v1/index`: bring the index up to date.

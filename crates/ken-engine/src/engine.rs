@@ -591,8 +591,42 @@ impl Engine {
             GraphRelation::Superclasses => graph.superclasses(root),
             GraphRelation::Refs => graph.refs(root),
             GraphRelation::Tests => graph.tests(root, depth),
+            GraphRelation::Overrides => {
+                if !root.kind.is_callable() {
+                    return Err(Error::invalid("symbol", format!("{} is a {}; overrides are a method's", root.qualified_name, root.kind)));
+                }
+                graph.overrides(root).map(|(mut up, down)| {
+                    up.hits.extend(down.hits);
+                    up.truncated |= down.truncated;
+                    up
+                })
+            }
         };
         Ok(result?)
+    }
+
+    /// How `from` reaches `to` in the graph, if it does within `max_depth`.
+    pub fn path(&self, request: &PathRequest) -> Result<PathResponse, Error> {
+        request.validate()?;
+        let store = self.store()?;
+        let graph = ken_graph::Graph::new(&store);
+        // A name that resolves to nothing, or to several, is that field's fault.
+        let resolve = |text: &str, field: &str| {
+            graph.resolve(&ken_graph::SymbolRef::parse(text)).map_err(|e| Error { field: Some(field.into()), ..Error::from(e) })
+        };
+        let (from, to) = (resolve(&request.from, "from")?, resolve(&request.to, "to")?);
+        let path = graph.path(from.clone(), to.clone(), request.max_depth.unwrap_or(12))?;
+        Ok(PathResponse { from, to, path })
+    }
+
+    /// Public functions and methods no test reaches, most important first.
+    pub fn untested(&self, request: &UntestedRequest) -> Result<UntestedResponse, Error> {
+        request.validate()?;
+        let store = self.store()?;
+        let mut symbols = ken_graph::Graph::new(&store).untested()?;
+        let total = symbols.len();
+        symbols.truncate(request.limit.unwrap_or(50));
+        Ok(UntestedResponse { total, symbols })
     }
 
     /// What the index holds, how far embedding got, and the language servers.

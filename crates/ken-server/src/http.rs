@@ -58,6 +58,8 @@ pub fn router(engine: Arc<Engine>) -> Router {
         .route("/api/v1/symbols", get(symbols))
         .route("/api/v1/symbol", get(symbol))
         .route("/api/v1/graph/{relation}", get(graph))
+        .route("/api/v1/path", get(path))
+        .route("/api/v1/untested", get(untested))
         .route("/api/v1/status", get(status))
         .route("/api/v1/index", post(reindex))
         .route("/api/v1/index/cancel", post(cancel_reindex))
@@ -214,6 +216,14 @@ async fn graph(State(state): State<AppState>, Path(relation): Path<String>, ApiQ
         return ApiError::new(404, "not_found", format!("no graph query `{relation}`; use one of: {}", known.join(", "))).into_response();
     };
     respond(run(&state, move |e| e.graph(relation, &request)).await)
+}
+
+async fn path(State(state): State<AppState>, ApiQuery(request): ApiQuery<PathRequest>) -> Response {
+    respond(run(&state, move |e| e.path(&request)).await)
+}
+
+async fn untested(State(state): State<AppState>, ApiQuery(request): ApiQuery<UntestedRequest>) -> Response {
+    respond(run(&state, move |e| e.untested(&request)).await)
 }
 
 async fn status(State(state): State<AppState>) -> Response {

@@ -192,6 +192,27 @@ impl KenMcp {
         self.call(move |e| e.grep(&request)).await
     }
 
+    #[tool(description = "The methods a method overrides (relation `Overrides`, up the class hierarchy) and the \
+        methods overriding it (`OverriddenBy`, down), transitively, each with its path and line: what a change to its \
+        signature must keep in step.")]
+    async fn overrides(&self, Parameters(request): Parameters<GraphRequest>) -> ToolResult {
+        self.walk(GraphRelation::Overrides, request).await
+    }
+
+    #[tool(description = "How one symbol reaches another: the chain of calls, instantiations, uses, overrides and \
+        inheritance from `from` to `to`, hop by hop with the path and line each is seen at; `path` is null when \
+        there is none within `max_depth` (default 12). Names as qualified names, unique names, or PATH:LINE.")]
+    async fn path(&self, Parameters(request): Parameters<PathRequest>) -> ToolResult {
+        self.call(move |e| e.path(&request)).await
+    }
+
+    #[tool(description = "Public functions and methods no test reaches (through calls, or a test of a subclass), \
+        most important first by PageRank, with their path and lines, and how many there are in all. `limit` \
+        (default 50) caps the list.")]
+    async fn untested(&self, Parameters(request): Parameters<UntestedRequest>) -> ToolResult {
+        self.call(move |e| e.untested(&request)).await
+    }
+
     #[tool(description = "Every place a symbol is used (calls, imports, instantiations, field uses, inheritance).")]
     async fn refs(&self, Parameters(request): Parameters<GraphRequest>) -> ToolResult {
         self.walk(GraphRelation::Refs, request).await

@@ -39,6 +39,8 @@ pub fn document() -> Value {
     let symbols = responses.subschema_for::<Vec<ken_engine::api::SymbolRow>>().to_value();
     let symbol = responses.subschema_for::<SymbolDetail>().to_value();
     let traversal = responses.subschema_for::<ken_engine::api::Traversal>().to_value();
+    let path_found = responses.subschema_for::<PathResponse>().to_value();
+    let untested = responses.subschema_for::<UntestedResponse>().to_value();
     let status = responses.subschema_for::<StatusResponse>().to_value();
     let health = responses.subschema_for::<Health>().to_value();
     let error = responses.subschema_for::<ErrorBody>().to_value();
@@ -145,7 +147,7 @@ pub fn document() -> Value {
     errors(&mut one);
     let relations: Vec<&str> = GraphRelation::ALL.iter().map(|r| r.as_str()).collect();
     let mut walk = json!({
-        "summary": "Graph queries: callers, callees, subclasses, superclasses, refs, tests",
+        "summary": "Graph queries: callers, callees, subclasses, superclasses, refs, tests, overrides",
         "operationId": "graph",
         "parameters": [
             { "name": "relation", "in": "path", "required": true, "schema": { "type": "string", "enum": relations } },
@@ -155,6 +157,24 @@ pub fn document() -> Value {
         "responses": { "200": ok(&traversal), "404": err("No such symbol or relation"), "409": err("The name is ambiguous") },
     });
     errors(&mut walk);
+    let mut path = json!({
+        "summary": "How one symbol reaches another: calls, instantiations, uses, overrides and inheritance, hop by hop",
+        "operationId": "path",
+        "parameters": [
+            query("from", true, json!({"type": "string"}), "Qualified name, unique name, or PATH:LINE"),
+            query("to", true, json!({"type": "string"}), "Qualified name, unique name, or PATH:LINE"),
+            query("max_depth", false, json!({"type": "integer", "minimum": 1, "maximum": 32}), "Longest chain (default 12)"),
+        ],
+        "responses": { "200": ok(&path_found), "404": err("No such symbol"), "409": err("A name is ambiguous") },
+    });
+    errors(&mut path);
+    let mut untested_op = json!({
+        "summary": "Public functions and methods no test reaches, most important first",
+        "operationId": "untested",
+        "parameters": [query("limit", false, json!({"type": "integer", "minimum": 1, "maximum": 10000}), "At most this many (default 50)")],
+        "responses": { "200": ok(&untested) },
+    });
+    errors(&mut untested_op);
     json!({
         "openapi": "3.1.0",
         "info": {
@@ -180,6 +200,8 @@ pub fn document() -> Value {
             "/api/v1/symbols": { "get": find },
             "/api/v1/symbol": { "get": one },
             "/api/v1/graph/{relation}": { "get": walk },
+            "/api/v1/path": { "get": path },
+            "/api/v1/untested": { "get": untested_op },
             "/api/v1/status": { "get": { "summary": "Index, embeddings and language servers", "operationId": "status",
                 "responses": { "200": ok(&status), "503": err("No index") } } },
             "/api/v1/index": { "post": {

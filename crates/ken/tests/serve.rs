@@ -133,6 +133,12 @@ fn bad_requests_get_4xx_json_naming_the_field() {
         ("GET", "/api/v1/graph/callers?symbol=login&depth=0", None, ""),
         ("GET", "/api/v1/graph/ancestors?symbol=login", None, ""),
         ("GET", "/api/v1/graph/callers", None, ""),
+        ("GET", "/api/v1/graph/overrides?symbol=auth.users.User", None, ""),
+        ("GET", "/api/v1/path?from=login", None, ""),
+        ("GET", "/api/v1/path?from=login&to=sign&max_depth=99", None, ""),
+        ("GET", "/api/v1/path?from=login&to=no_such_symbol", None, ""),
+        ("GET", "/api/v1/untested?limit=0", None, ""),
+        ("GET", "/api/v1/untested?limt=5", None, ""),
         ("POST", "/api/v1/index", json, r#"{"rebuild": "yes"}"#),
         ("GET", "/api/v1/hybrid-search", None, ""),
         ("DELETE", "/api/v1/status", None, ""),
@@ -300,6 +306,18 @@ fn bad_requests_get_4xx_json_naming_the_field() {
           404 not_found -
         GET /api/v1/graph/callers 
           400 invalid_field symbol
+        GET /api/v1/graph/overrides?symbol=auth.users.User 
+          400 invalid_field symbol
+        GET /api/v1/path?from=login 
+          400 invalid_field to
+        GET /api/v1/path?from=login&to=sign&max_depth=99 
+          400 invalid_field max_depth
+        GET /api/v1/path?from=login&to=no_such_symbol 
+          404 not_found to
+        GET /api/v1/untested?limit=0 
+          400 invalid_field limit
+        GET /api/v1/untested?limt=5 
+          400 invalid_field limt
         POST /api/v1/index {"rebuild": "yes"}
           400 invalid_field rebuild
         GET /api/v1/hybrid-search 
@@ -397,6 +415,25 @@ fn symbols_graph_status_and_openapi() {
         2 auth.handler.login"#]]
     .assert_eq(&callers.join("\n"));
 
+    let (status, v) = server.get("/api/v1/path?from=auth.handler.login&to=sign");
+    assert_eq!(status, 200, "{v}");
+    let hops: Vec<String> = v["path"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| format!("{} {}", h["relation"].as_str().unwrap(), h["symbol"]["qualified_name"].as_str().unwrap()))
+        .collect();
+    expect![[r#"
+        Calls auth.tokens.issue_token
+        Calls auth.tokens.sign"#]]
+    .assert_eq(&hops.join("\n"));
+    let (status, v) = server.get("/api/v1/path?from=auth.tokens.sign&to=login");
+    assert_eq!((status, &v["path"]), (200, &serde_json::Value::Null), "sign does not reach login: {v}");
+    let (status, v) = server.get("/api/v1/untested?limit=2");
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["symbols"].as_array().unwrap().len(), 2, "{v}");
+    assert!(v["total"].as_u64().unwrap() >= 2, "{v}");
+
     let (status, v) = server.get("/api/v1/status");
     assert_eq!(status, 200);
     assert_eq!(v["stats"]["files"], 5);
@@ -423,6 +460,8 @@ fn symbols_graph_status_and_openapi() {
         /api/v1/symbols
         /api/v1/symbol
         /api/v1/graph/{relation}
+        /api/v1/path
+        /api/v1/untested
         /api/v1/status
         /api/v1/index
         /api/v1/index/cancel"#]]
