@@ -57,8 +57,10 @@ pub struct PointPayload<'a> {
     pub qualified_name: &'a str,
 }
 
-/// Payload fields stored but never filtered on: not indexed.
-const UNFILTERED_PAYLOAD: [&str; 3] = ["path", "name", "qname"];
+/// The payload fields filters use (`to_qdrant`), and the only ones indexed:
+/// the rest (path, names) is kept for whoever reads the shard, unindexed.
+const FILTERED_PAYLOAD: [(&str, PayloadSchemaType); 3] =
+    [("file_id", PayloadSchemaType::Integer), ("lang", PayloadSchemaType::Keyword), ("kind", PayloadSchemaType::Keyword)];
 
 /// The filter applied inside the shard (with payload indexes), not after.
 fn to_qdrant(filter: &PointFilter) -> Option<Filter> {
@@ -111,12 +113,11 @@ impl VectorShard {
             if !same_dim {
                 return Err(ShardError::Corrupt { path, detail: "its dense vectors have another dimension".into() });
             }
-            // Shards made before had these indexes too; loading them cost
-            // every open (a CLI search) about 70 ms on Django. Dropped once.
-            let indexed = shard.info().payload_schema;
-            for field in UNFILTERED_PAYLOAD {
-                if indexed.keys().any(|key| key.to_string() == field) {
-                    let key = field.try_into().expect("static payload key");
+            // Shards made before indexed path and names too; loading those
+            // indexes cost every open (a CLI search) about 70 ms on Django.
+            // Dropped once.
+            for key in shard.info().payload_schema.into_keys() {
+                if !FILTERED_PAYLOAD.iter().any(|(field, _)| key.to_string() == *field) {
                     shard.update(UpdateOperation::FieldIndexOperation(FieldIndexOperations::DeleteIndex(key))).map_err(qdrant)?;
                 }
             }
@@ -126,11 +127,7 @@ impl VectorShard {
             std::fs::create_dir_all(&path).map_err(|e| corrupt(&e))?;
             check_room(&path, 0)?;
             let shard = EdgeShard::new(&path, config).map_err(|e| corrupt(&e))?;
-            // Indexed: what filters use (`to_qdrant`). The other payload
-            // (path, names) is kept for whoever reads the shard, unindexed.
-            for (field, schema) in
-                [("file_id", PayloadSchemaType::Integer), ("lang", PayloadSchemaType::Keyword), ("kind", PayloadSchemaType::Keyword)]
-            {
+            for (field, schema) in FILTERED_PAYLOAD {
                 shard
                     .update(UpdateOperation::FieldIndexOperation(FieldIndexOperations::CreateIndex(CreateIndex {
                         field_name: field.try_into().expect("static payload key"),

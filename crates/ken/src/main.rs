@@ -204,23 +204,23 @@ pub(crate) fn parse_read_command(args: &[String]) -> Option<ReadCommand> {
 }
 
 fn run(cli: Cli) -> Result<()> {
+    let Cli { directory, index_dir, color, hyperlinks, command } = cli;
     // Completions and the manual need no repository, not even a current directory.
     let cwd = || -> Result<PathBuf> {
-        match &cli.directory {
+        match &directory {
             Some(dir) if !dir.is_dir() => bail!("{} is not a directory; pass an existing directory to -C", dir.display()),
             Some(dir) => Ok(dir.canonicalize()?),
             None => std::env::current_dir().context("cannot read the current directory"),
         }
     };
-    let index_dir = cli.index_dir.clone();
-    match cli.command {
+    match command {
         Command::Index(args) => index(&cwd()?, index_dir, args),
         Command::Read(command) => {
-            let color = cli.color.for_stdout();
-            let context = output::Context { cwd: cwd()?, color, links: cli.hyperlinks.for_stdout(color) };
+            let color = color.for_stdout();
+            let context = output::Context { cwd: cwd()?, color, links: hyperlinks.for_stdout(color) };
             read::run(context, index_dir, command)
         }
-        Command::Ask(args) => ask::run(&cwd()?, index_dir, cli.color.for_stdout(), args),
+        Command::Ask(args) => ask::run(&cwd()?, index_dir, color.for_stdout(), args),
         Command::PlanSearch(args) => plan_search::run(&cwd()?, index_dir, args),
         Command::Impact(args) => impact::run(&cwd()?, index_dir, args),
         Command::Plan(args) => impact::plan(&cwd()?, index_dir, args),
