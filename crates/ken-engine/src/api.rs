@@ -400,6 +400,58 @@ pub struct PathResponse {
     pub path: Option<Vec<ken_graph::Hit>>,
 }
 
+/// `ken eval`: retrieval quality on query sets the repository supplies.
+#[derive(Clone, Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EvalRequest {
+    /// Queries per set (1 to 1000, default 50).
+    #[serde(default)]
+    pub queries: Option<usize>,
+    /// Ranking configurations to run beside the defaults, each as
+    /// `key = value, …` over `[search.ranking]`'s settings
+    /// (`rrf_k = 30, file_boost = 0.5`).
+    #[serde(default)]
+    pub compare: Vec<String>,
+}
+
+impl EvalRequest {
+    pub fn validate(&self) -> Result<(), Error> {
+        check_range("queries", self.queries, 1, 1000)?;
+        if self.compare.len() > 16 {
+            return Err(Error::invalid("compare", format!("at most 16 configurations (got {})", self.compare.len())));
+        }
+        Ok(())
+    }
+}
+
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct EvalReport {
+    pub sets: Vec<EvalSet>,
+    pub notes: Vec<String>,
+    /// The whole evaluation, the docstring set's scratch index included.
+    pub seconds: f64,
+}
+
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct EvalSet {
+    /// `identifier` or `docstring`.
+    pub name: String,
+    pub queries: usize,
+    pub rows: Vec<EvalRow>,
+}
+
+/// One system on one set: a mode, the hybrid mode without a lane, or a
+/// ranking configuration compared.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct EvalRow {
+    pub system: String,
+    pub mrr_at_10: f64,
+    pub recall_at_10: f64,
+    /// Each query's search in this process, warm.
+    pub p50_ms: f64,
+    pub p95_ms: f64,
+}
+
 /// `GET /api/v1/untested?limit=…`: public functions and methods no test reaches.
 #[derive(Clone, Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]

@@ -17,6 +17,7 @@
 //! - `watch.rs`: `Engine::watch`, file events trigger incremental passes: searchable first, embedded after.
 //! - `intents.rs`: MutaGReP's intents (`--intents`), written, cached and embedded.
 //! - `plan_search.rs`: MutaGReP's plan search: plans proposed by the model, grounded by retrieval.
+//! - `eval.rs`: `Engine::eval`, retrieval quality on the repository's own query sets.
 //! - `api.rs`: request and response shapes, validated, naming bad fields.
 //! - `error.rs`: one error type, by cause.
 
@@ -25,6 +26,7 @@ mod ask;
 mod context;
 mod engine;
 mod error;
+mod eval;
 mod execute;
 mod expand;
 mod files;

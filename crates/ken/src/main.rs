@@ -2,6 +2,7 @@
 //! calls the library crates and prints text or JSON. No analysis lives here.
 
 mod ask;
+mod eval;
 mod graph;
 mod highlight;
 mod impact;
@@ -66,6 +67,10 @@ enum Command {
     /// plans in plain steps, retrieval grounds each step in the code, and the
     /// plan the code supports best is printed with its symbols.
     PlanSearch(plan_search::PlanSearchArgs),
+    /// Measure retrieval on this repository: its own names and docstrings as
+    /// queries (docstrings blanked in a scratch copy), MRR@10, Recall@10 and
+    /// latency per mode, without each lane, and for ranking settings to compare.
+    Eval(eval::EvalArgs),
     /// Classify a change into CodePlan's atomic changes and list the blocks
     /// that may have to change with it, each with the relation that reaches
     /// it (`Rel(D, M, CalledBy)`): the working tree against HEAD by default.
@@ -222,6 +227,7 @@ fn run(cli: Cli) -> Result<()> {
         }
         Command::Ask(args) => ask::run(&cwd()?, index_dir, color.for_stdout(), args),
         Command::PlanSearch(args) => plan_search::run(&cwd()?, index_dir, args),
+        Command::Eval(args) => eval::run(&cwd()?, index_dir, args),
         Command::Impact(args) => impact::run(&cwd()?, index_dir, args),
         Command::Plan(args) => impact::plan(&cwd()?, index_dir, args),
         Command::Serve(args) => serve::serve(&cwd()?, index_dir, args),

@@ -732,6 +732,80 @@ fn templates_lay_out_results_and_links_name_the_files() {
     assert!(!piped.contains(&0x1b), "piped output under auto has no links");
 }
 
+/// `ken eval` measures retrieval on the repository's own names and
+/// docstrings (blanked in a scratch copy, so BM25 cannot match the words
+/// themselves), per mode, without each lane, and for settings to compare.
+/// Lexical only here: the semantic rows need the model (the harness runs
+/// them). Latency is left out of the snapshot; bad settings name the field.
+#[test]
+fn eval_scores_the_repositorys_own_queries() {
+    let repo = Repo::new(
+        r#"
+//- shop/cart.py
+class Cart:
+    """A basket of items waiting for checkout."""
+
+    def total(self, tax):
+        """Sum the prices of every item, with tax added."""
+        return sum(i.price for i in self.items) * (1 + tax)
+
+    def restore(self, saved):
+        """Bring back the items a customer kept for later."""
+        self.items = list(saved)
+//- shop/mail.py
+def send_receipt(order, mailer):
+    """Email the customer a receipt once payment clears."""
+    mailer.send(order.email, order.summary())
+"#,
+    );
+    assert!(repo.ken(&["index", "--no-embed", "-q"]).status.success());
+    let out = repo.ken(&["eval", "--json", "--compare", "rrf_k = 10, file_boost = 0.5"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let report = json(&out);
+    let mut seen = String::new();
+    for set in report["sets"].as_array().unwrap() {
+        seen.push_str(&format!("{} ({} queries)\n", set["name"].as_str().unwrap(), set["queries"]));
+        for row in set["rows"].as_array().unwrap() {
+            let (mrr, recall) = (row["mrr_at_10"].as_f64().unwrap(), row["recall_at_10"].as_f64().unwrap());
+            seen.push_str(&format!("  {:<40} {mrr:.3} {recall:.3}\n", row["system"].as_str().unwrap()));
+            assert!(row["p50_ms"].as_f64().unwrap() <= row["p95_ms"].as_f64().unwrap(), "{row}");
+        }
+    }
+    expect![[r#"
+        identifier (4 queries)
+          hybrid                                   1.000 1.000
+          lexical                                  1.000 1.000
+          exact                                    1.000 1.000
+          hybrid − BM25                            1.000 1.000
+          hybrid − names                           1.000 1.000
+          hybrid, rrf_k = 10, file_boost = 0.5     1.000 1.000
+        docstring (4 queries)
+          hybrid                                   0.750 0.750
+          lexical                                  0.750 0.750
+          exact                                    0.000 0.000
+          hybrid − BM25                            0.500 0.500
+          hybrid − names                           0.750 0.750
+          hybrid, rrf_k = 10, file_boost = 0.5     0.750 0.750
+    "#]]
+    .assert_eq(&seen);
+    let text = stdout(&repo.ken(&["eval", "-n", "2"]));
+    assert!(text.contains("identifier (2 queries)") && text.contains("MRR@10"), "{text}");
+    check_error(
+        &repo,
+        &["eval", "--compare", "rrf = 3"],
+        expect![[r#"
+        error: `compare` `rrf = 3` is not `key = value, …` over the ranking settings: unknown field `rrf`, expected one of `fusion`, `rrf_k`, `code_weights`, `prose_weights`, `static_weight`, `file_boost`, `test_weight`, `docs_weight`, `file_decay`, `intent_weight`
+    "#]],
+    );
+    check_error(
+        &repo,
+        &["eval", "-n", "0"],
+        expect![[r#"
+        error: `queries` must be between 1 and 1000 (got 0)
+    "#]],
+    );
+}
+
 #[test]
 fn a_second_writer_is_told_to_wait() {
     let repo = Repo::new("//- a.py\nx = 1\n");
