@@ -13,7 +13,7 @@
 //! lanes, and the ranking configurations given to compare, and reports
 //! MRR@10, Recall@10 and the latency of each.
 
-use crate::api::{EvalReport, EvalRequest, EvalRow, EvalSet, SearchRequest};
+use crate::api::{ClusterTitles, EvalReport, EvalRequest, EvalRow, EvalSet, HybridSearchRequest, SearchRequest};
 use crate::{Engine, EngineOptions, Error, IndexRequest};
 use ken_search::{Hit, Mode, RankingOverrides};
 use ken_store::{Store, SymbolRow};
@@ -25,12 +25,17 @@ struct Case {
     gold: SymbolRow,
 }
 
-/// A system under evaluation: a mode and a ranking laid over the index's.
+/// A system under evaluation: a mode and a ranking laid over the index's,
+/// or the pipeline.
 struct System {
     name: String,
     mode: Mode,
     ranking: Option<RankingOverrides>,
+    pipeline: bool,
 }
+
+/// One query's answer, best first: where each result is, and what.
+type Ranked = Vec<(String, u32, u32, String)>;
 
 impl Engine {
     pub fn eval(&self, request: &EvalRequest) -> Result<EvalReport, Error> {
@@ -70,17 +75,11 @@ impl Engine {
         for system in systems {
             let (mut reciprocal, mut found, mut times) = (0.0, 0usize, Vec::new());
             for case in cases {
-                let request = SearchRequest {
-                    query: case.query.clone(),
-                    k: Some(10),
-                    mode: Some(system.mode),
-                    ranking: system.ranking.clone(),
-                    ..Default::default()
-                };
                 let t = Instant::now();
-                let response = self.search(&request)?;
+                let ranked = self.ranked(system, &case.query)?;
                 times.push(t.elapsed().as_secs_f64() * 1000.0);
-                if let Some(rank) = response.hits.iter().position(|h| finds(h, &case.gold)) {
+                if let Some(rank) = ranked.iter().take(10).position(|(path, start, end, name)| finds(path, *start, *end, name, &case.gold))
+                {
                     reciprocal += 1.0 / (rank + 1) as f64;
                     found += 1;
                 }
@@ -96,6 +95,41 @@ impl Engine {
             });
         }
         Ok(EvalSet { name: name.to_string(), queries: cases.len(), rows })
+    }
+
+    fn ranked(&self, system: &System, query: &str) -> Result<Ranked, Error> {
+        if system.pipeline {
+            // As the harness reads it: every cluster's members by score, once each.
+            let request = HybridSearchRequest {
+                query: query.to_string(),
+                top_k: Some(10),
+                config_overrides: None,
+                explain: false,
+                languages: Vec::new(),
+                kinds: Vec::new(),
+                path: None,
+                titles: Some(ClusterTitles::Structural),
+                query_expansion: None,
+            };
+            let response = self.pipeline_search(&request, &self.config)?;
+            let mut members: Vec<_> = response.results.iter().flat_map(|c| &c.symbols).collect();
+            members.sort_by(|a, b| b.score.total_cmp(&a.score));
+            let mut seen = rustc_hash::FxHashSet::default();
+            return Ok(members
+                .into_iter()
+                .filter(|s| seen.insert((s.file_path.clone(), s.range.start.line)))
+                .map(|s| (s.file_path.clone(), s.range.start.line, s.range.end.line, s.qualified_name.clone()))
+                .collect());
+        }
+        let request = SearchRequest {
+            query: query.to_string(),
+            k: Some(10),
+            mode: Some(system.mode),
+            ranking: system.ranking.clone(),
+            ..Default::default()
+        };
+        let hits: Vec<Hit> = self.search(&request)?.hits;
+        Ok(hits.into_iter().map(|h| (h.path, h.start_line, h.end_line, h.qualified_name)).collect())
     }
 
     /// The indexed files in a scratch directory, the cases' docstrings
@@ -166,19 +200,21 @@ fn systems(embedded: bool, compare: &[(String, RankingOverrides)]) -> Vec<System
         prose[lane] = 0.0;
         Some(RankingOverrides { code_weights: Some(code), prose_weights: Some(prose), ..Default::default() })
     };
-    let mut out = vec![System { name: "hybrid".into(), mode: Mode::Hybrid, ranking: None }];
+    let system = |name: &str, mode: Mode, ranking: Option<RankingOverrides>| System { name: name.into(), mode, ranking, pipeline: false };
+    let mut out = vec![system("hybrid", Mode::Hybrid, None)];
     if embedded {
-        out.push(System { name: "semantic".into(), mode: Mode::Semantic, ranking: None });
+        out.push(system("semantic", Mode::Semantic, None));
     }
-    out.push(System { name: "lexical".into(), mode: Mode::Lexical, ranking: None });
-    out.push(System { name: "exact".into(), mode: Mode::Exact, ranking: None });
+    out.push(system("lexical", Mode::Lexical, None));
+    out.push(system("exact", Mode::Exact, None));
+    out.push(System { pipeline: true, ..system("pipeline", Mode::Hybrid, None) });
     if embedded {
-        out.push(System { name: "hybrid − dense".into(), mode: Mode::Hybrid, ranking: without(0) });
+        out.push(system("hybrid − dense", Mode::Hybrid, without(0)));
     }
-    out.push(System { name: "hybrid − BM25".into(), mode: Mode::Hybrid, ranking: without(1) });
-    out.push(System { name: "hybrid − names".into(), mode: Mode::Hybrid, ranking: without(2) });
+    out.push(system("hybrid − BM25", Mode::Hybrid, without(1)));
+    out.push(system("hybrid − names", Mode::Hybrid, without(2)));
     for (spec, overrides) in compare {
-        out.push(System { name: format!("hybrid, {spec}"), mode: Mode::Hybrid, ranking: Some(overrides.clone()) });
+        out.push(system(&format!("hybrid, {spec}"), Mode::Hybrid, Some(overrides.clone())));
     }
     out
 }
@@ -248,10 +284,9 @@ fn first_sentence(doc: &str) -> String {
     joined[..end].chars().take(200).collect()
 }
 
-/// Whether a hit is the definition, or a piece of it.
-fn finds(hit: &Hit, gold: &SymbolRow) -> bool {
-    hit.path == gold.path
-        && (hit.qualified_name == gold.qualified_name || (hit.start_line >= gold.start_line && hit.end_line <= gold.end_line))
+/// Whether a result is the definition, or a piece of it.
+fn finds(path: &str, start: u32, end: u32, qualified_name: &str, gold: &SymbolRow) -> bool {
+    path == gold.path && (qualified_name == gold.qualified_name || (start >= gold.start_line && end <= gold.end_line))
 }
 
 /// `text` with the docstrings of `symbols` emptied where they are written:

@@ -776,6 +776,7 @@ def send_receipt(order, mailer):
           hybrid                                   1.000 1.000
           lexical                                  1.000 1.000
           exact                                    1.000 1.000
+          pipeline                                 1.000 1.000
           hybrid − BM25                            1.000 1.000
           hybrid − names                           1.000 1.000
           hybrid, rrf_k = 10, file_boost = 0.5     1.000 1.000
@@ -783,6 +784,7 @@ def send_receipt(order, mailer):
           hybrid                                   0.750 0.750
           lexical                                  0.750 0.750
           exact                                    0.000 0.000
+          pipeline                                 0.833 1.000
           hybrid − BM25                            0.500 0.500
           hybrid − names                           0.750 0.750
           hybrid, rrf_k = 10, file_boost = 0.5     0.750 0.750
