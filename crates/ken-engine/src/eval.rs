@@ -71,6 +71,15 @@ impl Engine {
     }
 
     fn run_set(&self, name: &str, cases: &[Case], systems: &[System]) -> Result<EvalSet, Error> {
+        // Warm, as a server is: the model and shard loaded by a first query,
+        // and the optimised session a one-shot search skips made.
+        if let Some(case) = cases.first() {
+            self.ranked(&systems[0], &case.query)?;
+        }
+        let embedder = self.embedder.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        if let Some(embedder) = embedder {
+            embedder.ready_for_queries().map_err(|e| Error::internal(format!("readying the model: {e}")))?;
+        }
         let mut rows = Vec::new();
         for system in systems {
             let (mut reciprocal, mut found, mut times) = (0.0, 0usize, Vec::new());
