@@ -54,6 +54,7 @@ pub fn router(engine: Arc<Engine>) -> Router {
         .route("/api/v1/context", post(context))
         .route("/api/v1/map", post(map))
         .route("/api/v1/ask", post(ask))
+        .route("/api/v1/eval", post(eval))
         .route("/api/v1/plan-search", post(plan_search))
         .route("/api/v1/symbols", get(symbols))
         .route("/api/v1/symbol", get(symbol))
@@ -184,6 +185,17 @@ async fn execute(State(state): State<AppState>, ApiJson(request): ApiJson<Execut
 
 /// Generation outlasts a search: an answer gets at least this long.
 const ASK_TIMEOUT: Duration = Duration::from_secs(600);
+
+/// An evaluation indexes a scratch copy and runs hundreds of searches.
+const EVAL_TIMEOUT: Duration = Duration::from_secs(1800);
+
+async fn eval(State(state): State<AppState>, ApiJson(request): ApiJson<EvalRequest>) -> Response {
+    if let Err(e) = request.validate() {
+        return ApiError::from(e).into_response();
+    }
+    let state = AppState { timeout: state.timeout.max(EVAL_TIMEOUT), ..state };
+    respond(run(&state, move |e| e.eval(&request)).await)
+}
 
 async fn ask(State(state): State<AppState>, ApiJson(request): ApiJson<AskRequest>) -> Response {
     if let Err(e) = request.validate() {

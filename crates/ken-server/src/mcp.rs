@@ -141,6 +141,14 @@ impl KenMcp {
         self.call(move |e| e.plan_search(&request)).await
     }
 
+    #[tool(description = "Measure retrieval on this repository before tuning it: its own definitions' names and \
+        docstrings (blanked in a scratch copy) as queries, and for each mode (hybrid, semantic, lexical, exact, \
+        pipeline), hybrid without each lane, and each `compare` setting (`key = value, …` over [search.ranking]) its \
+        MRR@10, Recall@10 and p50/p95 latency. Takes seconds to minutes: it indexes the copy.")]
+    async fn eval(&self, Parameters(request): Parameters<EvalRequest>) -> ToolResult {
+        self.call(move |e| e.eval(&request)).await
+    }
+
     #[tool(description = "Find symbols by exact or partial name (case-insensitive, exact matches first).")]
     async fn find_symbols(&self, Parameters(request): Parameters<SymbolsRequest>) -> ToolResult {
         self.call(move |e| e.symbols(&request)).await

@@ -26,6 +26,7 @@ pub fn document() -> Value {
     let map_request = req(requests.subschema_for::<ken_engine::api::MapRequest>());
     let ask_request = req(requests.subschema_for::<AskRequest>());
     let plan_request = req(requests.subschema_for::<PlanSearchRequest>());
+    let eval_request = req(requests.subschema_for::<EvalRequest>());
     let pipeline = responses.subschema_for::<ken_engine::api::PipelineResponse>().to_value();
     let search = responses.subschema_for::<ken_engine::api::SearchResponse>().to_value();
     let located = responses.subschema_for::<ken_engine::api::LocateResponse>().to_value();
@@ -36,6 +37,7 @@ pub fn document() -> Value {
     let mapped = responses.subschema_for::<ken_engine::api::RepoMap>().to_value();
     let answered = responses.subschema_for::<AskResponse>().to_value();
     let planned = responses.subschema_for::<PlanSearchResponse>().to_value();
+    let evaluated = responses.subschema_for::<EvalReport>().to_value();
     let symbols = responses.subschema_for::<Vec<ken_engine::api::SymbolRow>>().to_value();
     let symbol = responses.subschema_for::<SymbolDetail>().to_value();
     let traversal = responses.subschema_for::<ken_engine::api::Traversal>().to_value();
@@ -119,6 +121,13 @@ pub fn document() -> Value {
         "responses": { "200": ok(&answered), "413": err("Body too large"), "415": err("Body is not JSON") },
     });
     errors(&mut ask);
+    let mut eval_op = json!({
+        "summary": "Retrieval measured on the repository's own names and docstrings (docstrings blanked in a scratch copy): MRR@10, Recall@10 and latency per mode, without each lane, and for ranking settings to compare",
+        "operationId": "eval",
+        "requestBody": body(&eval_request),
+        "responses": { "200": ok(&evaluated), "413": err("Body too large"), "415": err("Body is not JSON") },
+    });
+    errors(&mut eval_op);
     let mut plan = json!({
         "summary": "Plan search (MutaGReP): the language model proposes plans for a feature request in plain steps, retrieval grounds each step in the repository's symbols, and the best-grounded plan is returned",
         "operationId": "planSearch",
@@ -196,6 +205,7 @@ pub fn document() -> Value {
             "/api/v1/context": { "post": context },
             "/api/v1/map": { "post": map },
             "/api/v1/ask": { "post": ask },
+            "/api/v1/eval": { "post": eval_op },
             "/api/v1/plan-search": { "post": plan },
             "/api/v1/symbols": { "get": find },
             "/api/v1/symbol": { "get": one },

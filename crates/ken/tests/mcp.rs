@@ -18,7 +18,7 @@ fn an_agent_session() {
     let mut names: Vec<&str> = tools["result"]["tools"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
     names.sort_unstable();
     expect![
-        "ask callees callers context execute find_symbols grep hybrid_search impact index_status locate map outline overrides path plan plan_search refs reindex search subclasses superclasses symbol tests untested"
+        "ask callees callers context eval execute find_symbols grep hybrid_search impact index_status locate map outline overrides path plan plan_search refs reindex search subclasses superclasses symbol tests untested"
     ]
     .assert_eq(&names.join(" "));
     for tool in tools["result"]["tools"].as_array().unwrap() {
@@ -275,6 +275,7 @@ fn a_real_mcp_client_lists_and_calls_every_tool() {
         ("overrides", json!({"symbol": "auth.users.User.check_password"}), "\"hits\""),
         ("path", json!({"from": "auth.handler.login", "to": "auth.tokens.sign"}), "auth.tokens.issue_token"),
         ("untested", json!({"limit": 3}), "\"total\""),
+        ("eval", json!({"queries": 3}), "\"docstring\""),
         ("outline", json!({"path": "auth/users.py"}), "auth.users.UserStore"),
         ("grep", json!({"pattern": "def \\w+_token\\(", "path": "auth"}), "\"line\": 16,\n      \"text\": \"def issue_token(user):\""),
         ("index_status", json!({}), "\"files\""),

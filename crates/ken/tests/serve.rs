@@ -138,6 +138,8 @@ fn bad_requests_get_4xx_json_naming_the_field() {
         ("GET", "/api/v1/path?from=login&to=sign&max_depth=99", None, ""),
         ("GET", "/api/v1/path?from=login&to=no_such_symbol", None, ""),
         ("GET", "/api/v1/untested?limit=0", None, ""),
+        ("POST", "/api/v1/eval", json, r#"{"queries": 0}"#),
+        ("POST", "/api/v1/eval", json, r#"{"compare": ["rrf_k = -1"]}"#),
         ("GET", "/api/v1/untested?limt=5", None, ""),
         ("POST", "/api/v1/index", json, r#"{"rebuild": "yes"}"#),
         ("GET", "/api/v1/hybrid-search", None, ""),
@@ -316,6 +318,10 @@ fn bad_requests_get_4xx_json_naming_the_field() {
           404 not_found to
         GET /api/v1/untested?limit=0 
           400 invalid_field limit
+        POST /api/v1/eval {"queries": 0}
+          400 invalid_field queries
+        POST /api/v1/eval {"compare": ["rrf_k = -1"]}
+          400 invalid_field compare
         GET /api/v1/untested?limt=5 
           400 invalid_field limt
         POST /api/v1/index {"rebuild": "yes"}
@@ -456,6 +462,7 @@ fn symbols_graph_status_and_openapi() {
         /api/v1/context
         /api/v1/map
         /api/v1/ask
+        /api/v1/eval
         /api/v1/plan-search
         /api/v1/symbols
         /api/v1/symbol
