@@ -76,7 +76,7 @@ pub struct Engine {
     /// The language model, connected on first use, or why there is none.
     pub(crate) llm: std::sync::OnceLock<Result<Arc<dyn ken_llm::Llm>, String>>,
     /// A process that serves many requests (`keep_shard`): the embedder is
-    /// readied for fast queries once loaded, which a one-shot search skips.
+    /// readied for fast queries when it loads, which a one-shot search skips.
     serves_many: bool,
 }
 
@@ -269,13 +269,11 @@ impl Engine {
                         }
                         let e: Arc<dyn Embedder> = Arc::from(e);
                         if self.serves_many {
-                            // On the other core: queries meanwhile take the quick path.
-                            let warm = e.clone();
-                            std::thread::spawn(move || {
-                                if let Err(err) = warm.ready_for_queries() {
-                                    tracing::warn!("readying the model for queries failed (they stay on the quick path): {err}");
-                                }
-                            });
+                            // Before the first query, as servers always did: no
+                            // session is made meanwhile beside a reindex's.
+                            if let Err(err) = e.ready_for_queries() {
+                                tracing::warn!("readying the model for queries failed (they stay on the quick path): {err}");
+                            }
                         }
                         *slot = Some(e.clone());
                         Ok(e)
