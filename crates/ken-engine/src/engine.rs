@@ -14,7 +14,8 @@ use ken_embed::{Embedder, ModelSpec, Resolver};
 use ken_lsp::{LspBridge, LspConfig, ServerSpec};
 use ken_pipeline::{Expansion, Live, Overrides, Pipeline, PipelineConfig, PipelineResponse, Source};
 use ken_search::{
-    Evidence, EvidenceKind, FileHit, LocateOptions, LocateResponse, Mode, SearchOptions, SearchResponse, Searcher, SharedShard, VectorShard,
+    Evidence, EvidenceKind, FileHit, LocateOptions, LocateResponse, Mode, QdrantServer, SearchOptions, SearchResponse, Searcher,
+    SharedShard, VectorLocation, VectorShard,
 };
 use ken_store::{Store, SymbolQuery};
 use std::path::{Path, PathBuf};
@@ -158,11 +159,19 @@ impl Engine {
             )
         });
         let wait = options.shard_wait.unwrap_or(if options.keep_shard { READER_WAIT } else { ken_search::WRITER_WAIT });
+        let location = match options.config.vectors.url {
+            None => VectorLocation::Edge,
+            Some(_) => {
+                let repo = root.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "repository".into());
+                VectorLocation::Server(QdrantServer::connect(&options.config.vectors, &repo)?)
+            }
+        };
+        let shard = |name| SharedShard::at(location.clone(), &options.index_dir, name, wait, options.keep_shard);
         Ok(Engine {
             serves_many: options.keep_shard,
-            shards: SharedShard::new(&options.index_dir, ken_search::SHARD_DIR, wait, options.keep_shard),
-            statics: SharedShard::new(&options.index_dir, ken_search::STATIC_SHARD_DIR, wait, options.keep_shard),
-            intent_shards: SharedShard::new(&options.index_dir, ken_search::INTENT_SHARD_DIR, wait, options.keep_shard),
+            shards: shard(ken_search::SHARD_DIR),
+            statics: shard(ken_search::STATIC_SHARD_DIR),
+            intent_shards: shard(ken_search::INTENT_SHARD_DIR),
             static_embedder: Mutex::new(None),
             index_dir: options.index_dir,
             root,

@@ -24,6 +24,8 @@ pub enum ErrorKind {
     NoIndex,
     /// The embedding model cannot be loaded.
     ModelUnavailable,
+    /// A service the index depends on (a Qdrant server) does not answer.
+    Unavailable,
     /// The caller cancelled the run; what it committed stays.
     Cancelled,
     /// A bug or an IO failure.
@@ -41,6 +43,7 @@ impl ErrorKind {
             ErrorKind::Busy => "busy",
             ErrorKind::NoIndex => "no_index",
             ErrorKind::ModelUnavailable => "model_unavailable",
+            ErrorKind::Unavailable => "unavailable",
             ErrorKind::Cancelled => "cancelled",
             ErrorKind::Internal => "internal",
         }
@@ -107,7 +110,12 @@ impl From<StoreError> for Error {
 
 impl From<ShardError> for Error {
     fn from(e: ShardError) -> Error {
-        let kind = if matches!(e, ShardError::Busy(_)) { ErrorKind::Busy } else { ErrorKind::Internal };
+        let kind = match e {
+            ShardError::Busy(_) => ErrorKind::Busy,
+            ShardError::Unreachable { .. } => ErrorKind::Unavailable,
+            ShardError::Config(_) => ErrorKind::InvalidField,
+            _ => ErrorKind::Internal,
+        };
         Error::new(kind, e.to_string())
     }
 }

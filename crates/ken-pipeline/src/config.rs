@@ -139,6 +139,8 @@ pub struct PipelineConfig {
     pub server: ServerSettings,
     /// The language model of `ask`, the query DSL and intents (`[llm]`).
     pub llm: ken_llm::LlmConfig,
+    /// `[vectors]`: the embedded shard, or a Qdrant server.
+    pub vectors: ken_search::VectorsConfig,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -192,6 +194,7 @@ impl Default for PipelineConfig {
             lsp: LspSettings { request_timeout_ms: 2000, max_in_flight: 10, cache_ttl_secs: 300, budget_ms: 1000, servers: Vec::new() },
             server: ServerSettings { addr: "127.0.0.1:7878".into(), request_timeout_secs: 30, max_body_bytes: 1 << 20, max_concurrent: 64 },
             llm: ken_llm::LlmConfig::default(),
+            vectors: ken_search::VectorsConfig::default(),
         }
     }
 }
@@ -210,6 +213,9 @@ pub struct ConfigFile {
     pub server: ServerLayer,
     #[serde(default)]
     pub llm: ken_llm::LlmConfig,
+    /// Where vectors live: the embedded shard, or a Qdrant server.
+    #[serde(default)]
+    pub vectors: ken_search::VectorsConfig,
 }
 
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -317,6 +323,7 @@ impl PipelineConfig {
         set(&mut next.server.max_body_bytes, s.max_body_bytes);
         set(&mut next.server.max_concurrent, s.max_concurrent);
         next.llm.merge(&layer.llm);
+        next.vectors.merge(&layer.vectors);
         next.validate(source, "")?;
         *self = next;
         Ok(())
@@ -382,6 +389,10 @@ impl PipelineConfig {
             next.validate(&Source::Env("KEN_ADDR"), "")?;
         }
         next.llm.apply_env(&var);
+        next.vectors.apply_env(&var);
+        if var("KEN_QDRANT_URL").is_some() {
+            next.validate(&Source::Env("KEN_QDRANT_URL"), "")?;
+        }
         *self = next;
         Ok(())
     }
@@ -456,6 +467,10 @@ impl PipelineConfig {
         int("server.request_timeout_secs", self.server.request_timeout_secs, 1, 3600)?;
         int("server.max_body_bytes", self.server.max_body_bytes as u64, 256, 64 << 20)?;
         int("server.max_concurrent", self.server.max_concurrent as u64, 1, 100_000)?;
+        if let Some(problem) = self.vectors.problem() {
+            let (field, problem) = problem.split_once(": ").unwrap_or(("vectors", &problem));
+            return bad(field, problem.to_string());
+        }
         Ok(())
     }
 }

@@ -55,7 +55,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!(
         "{}",
         serde_json::json!({
-            "points": shard.count(), "chunks": stats.chunks, "symbols": stats.symbols, "queries": queries.len(), "rounds": rounds,
+            "points": shard.count()?, "chunks": stats.chunks, "symbols": stats.symbols, "queries": queries.len(), "rounds": rounds,
             "hybrid_no_embed_ms": {"p50": percentile(&mut cached, 0.5), "p95": percentile(&mut cached, 0.95)},
             "hybrid_ms": {"p50": percentile(&mut full, 0.5), "p95": percentile(&mut full, 0.95)},
             "lexical_ms": {"p50": percentile(&mut lexical, 0.5), "p95": percentile(&mut lexical, 0.95)},

@@ -45,7 +45,7 @@ pub fn sync_intent_vectors(
 ) -> Result<IntentVectorSummary, SyncError> {
     let start = Instant::now();
     let model = embedder.model_id().to_string();
-    let wanted = format!("{model}|{}", store.intents_fingerprint()?);
+    let wanted = format!("{model}|{}|{}", store.intents_fingerprint()?, shards.location().describe());
     if store.meta(SHARD_META)?.as_deref() == Some(wanted.as_str()) {
         let intents = store.intent_counts()?.0;
         return Ok(IntentVectorSummary { intents, unchanged: true, ..IntentVectorSummary::default() });

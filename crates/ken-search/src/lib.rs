@@ -4,6 +4,8 @@
 //! - `shard.rs`: the embedded shard (one process at a time, by lock file),
 //!   and `SharedShard`, the one handle a process shares between its
 //!   searches and its writer.
+//! - `remote.rs`: a Qdrant server or cluster in place of the Edge shards,
+//!   one collection per role shared by repositories (`[vectors] url`).
 //! - `lexical.rs`: code-aware tokenizer into hashed FTS5 tokens. Pure.
 //! - `sync.rs`: SQLite → points and BM25 rows, then embeddings (resumable).
 //! - `hybrid.rs`: dense + BM25 + exact-identifier lanes, RRF, de-duplication.
@@ -15,6 +17,7 @@ mod hybrid;
 mod intents;
 pub mod lexical;
 mod locate;
+mod remote;
 pub mod report;
 mod shard;
 mod sync;
@@ -28,7 +31,8 @@ pub use locate::{
     Evidence, EvidenceKind, EvidenceSummary, FileHit, LocateOptions, LocateResponse, LocateTimings, LocateWeights, MAX_REPORT_CHARS,
     SymbolHit,
 };
-pub use shard::{PointFilter, SHARD_DIR, STATIC_SHARD_DIR, ShardError, SharedShard, VectorShard};
+pub use remote::{QdrantServer, VectorsConfig};
+pub use shard::{PointFilter, SHARD_DIR, STATIC_SHARD_DIR, ShardError, SharedShard, VectorLocation, VectorShard};
 pub use sync::{
     DEFAULT_DIM, EmbedSummary, StaticVectors, SyncError, SyncSummary, WRITER_WAIT, drop_static, embed_pending, embed_text,
     index_model_spec, indexed_model, reset, shard_dim, static_model, sync_points, text_hash,

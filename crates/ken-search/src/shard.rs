@@ -6,6 +6,7 @@
 //! term's whole posting list. SQLite stays the system of record: the shard
 //! can always be rebuilt from it (`ken index --rebuild`).
 
+use crate::remote::{QdrantServer, RemoteCollection};
 pub use ken_store::UnitFilter as PointFilter;
 use qdrant_edge::{
     AnyVariants, Condition, CreateIndex, Distance, EdgeConfig, EdgeShard, EdgeVectorParams, FieldCondition, FieldIndexOperations, Filter,
@@ -37,6 +38,12 @@ pub enum ShardError {
     DiskFull { path: PathBuf, available_kib: u64, needed_kib: u64 },
     #[error("vector index error: {0}")]
     Qdrant(String),
+    #[error(
+        "cannot reach the Qdrant server at {urls} ({detail}); start it or check --qdrant-url, KEN_QDRANT_URL or `[vectors] url` in ken.toml. What was indexed is kept: `ken index` resumes once the server answers"
+    )]
+    Unreachable { urls: String, detail: String },
+    #[error("bad vector store settings: {0}")]
+    Config(String),
 }
 
 pub type Result<T, E = ShardError> = std::result::Result<T, E>;
@@ -89,19 +96,120 @@ fn to_qdrant(filter: &PointFilter) -> Option<Filter> {
     (!must.is_empty()).then(|| Filter { must: Some(must), ..Filter::new() })
 }
 
-/// An open shard. Holds `vectors.lock`: Qdrant Edge allows one process per
-/// shard, so writers hold it only while they write and readers while they read.
+/// An open vector store of one role (the model's, static, intents): an
+/// embedded Edge shard, or this repository's points in a Qdrant server's
+/// collection ([`crate::remote`]). Both hold the same points and payload
+/// and answer the same searches.
 pub struct VectorShard {
+    store: Store,
+}
+
+enum Store {
+    Edge(Edge),
+    Server(RemoteCollection),
+}
+
+/// An open Edge shard. Holds `vectors.lock`: Qdrant Edge allows one process per
+/// shard, so writers hold it only while they write and readers while they read.
+struct Edge {
     shard: Option<EdgeShard>,
     path: PathBuf,
     _lock: File,
 }
 
 impl VectorShard {
-    /// Opens (creating if needed) the shard `name` under `index_dir`,
+    /// Opens (creating if needed) the Edge shard `name` under `index_dir`,
     /// waiting up to `wait` for another process to let go of it. `dim` is
     /// the dense size.
     pub fn open(index_dir: &Path, name: &str, dim: usize, wait: Duration) -> Result<VectorShard> {
+        Ok(VectorShard { store: Store::Edge(Edge::open(index_dir, name, dim, wait)?) })
+    }
+
+    /// Deletes the Edge shard directory (under the lock): the next open starts empty.
+    pub fn destroy(index_dir: &Path, name: &str, wait: Duration) -> Result<()> {
+        Edge::destroy(index_dir, name, wait)
+    }
+
+    /// Inserts or replaces points with their payload and dense vector.
+    pub fn upsert(&self, points: Vec<(i64, PointPayload<'_>, Vec<f32>)>) -> Result<()> {
+        match &self.store {
+            Store::Edge(edge) => edge.upsert(points),
+            Store::Server(remote) => remote.upsert(points),
+        }
+    }
+
+    pub fn delete_files(&self, file_ids: &[i64]) -> Result<()> {
+        match &self.store {
+            Store::Edge(edge) => edge.delete_files(file_ids),
+            Store::Server(remote) => remote.delete_files(file_ids),
+        }
+    }
+
+    /// Deletes the files' points except `keep`: after an upsert of their
+    /// new points, so a search meanwhile finds the old or the new ones,
+    /// never none.
+    pub fn delete_files_except(&self, file_ids: &[i64], keep: &[i64]) -> Result<()> {
+        match &self.store {
+            Store::Edge(edge) => edge.delete_files_except(file_ids, keep),
+            Store::Server(remote) => remote.delete_files_except(file_ids, keep),
+        }
+    }
+
+    pub fn delete_points(&self, ids: &[i64]) -> Result<()> {
+        match &self.store {
+            Store::Edge(edge) => edge.delete_points(ids),
+            Store::Server(remote) => remote.delete_points(ids),
+        }
+    }
+
+    /// Nearest points by dense vector: `(point id, cosine)`, best first,
+    /// equal scores by id.
+    pub fn search_dense(&self, vector: Vec<f32>, limit: usize, filter: &PointFilter) -> Result<Vec<(i64, f32)>> {
+        match &self.store {
+            Store::Edge(edge) => edge.search(VectorInternal::from(vector), DENSE, limit, filter),
+            Store::Server(remote) => remote.search_dense(vector, limit, filter),
+        }
+    }
+
+    /// The payload fields the store indexes, sorted.
+    pub fn indexed_payload(&self) -> Result<Vec<String>> {
+        match &self.store {
+            Store::Edge(edge) => Ok(edge.indexed_payload()),
+            Store::Server(remote) => remote.indexed_payload(),
+        }
+    }
+
+    /// This repository's points.
+    pub fn count(&self) -> Result<usize> {
+        match &self.store {
+            Store::Edge(edge) => Ok(edge.shard().info().points_count),
+            Store::Server(remote) => remote.count(),
+        }
+    }
+
+    /// Makes every write so far durable: the caller commits what it
+    /// records in SQLite only after this, so a killed run never leaves
+    /// points marked written that the store lost. (A server's writes are
+    /// durable when acknowledged: they wait for its WAL.)
+    pub fn flush(&self) -> Result<()> {
+        match &self.store {
+            Store::Edge(edge) => edge.flush(),
+            Store::Server(_) => Ok(()),
+        }
+    }
+
+    /// Builds the shard's vector indexes (HNSW) where segments grew large
+    /// enough. A server's optimizers do this on their own.
+    pub fn optimize(&self) -> Result<()> {
+        match &self.store {
+            Store::Edge(edge) => edge.shard().optimize().map(|_| ()).map_err(qdrant),
+            Store::Server(_) => Ok(()),
+        }
+    }
+}
+
+impl Edge {
+    fn open(index_dir: &Path, name: &str, dim: usize, wait: Duration) -> Result<Edge> {
         let path = index_dir.join(name);
         let lock = lock(index_dir, name, wait)?;
         let config = config(dim);
@@ -137,11 +245,10 @@ impl VectorShard {
             }
             shard
         };
-        Ok(VectorShard { shard: Some(shard), path, _lock: lock })
+        Ok(Edge { shard: Some(shard), path, _lock: lock })
     }
 
-    /// Deletes the shard directory (under the lock): the next open starts empty.
-    pub fn destroy(index_dir: &Path, name: &str, wait: Duration) -> Result<()> {
+    fn destroy(index_dir: &Path, name: &str, wait: Duration) -> Result<()> {
         let _lock = lock(index_dir, name, wait)?;
         match std::fs::remove_dir_all(index_dir.join(name)) {
             Ok(()) => Ok(()),
@@ -160,8 +267,7 @@ impl VectorShard {
         self.shard.as_ref().expect("shard is open until drop")
     }
 
-    /// Inserts or replaces points with their payload and dense vector.
-    pub fn upsert(&self, points: Vec<(i64, PointPayload<'_>, Vec<f32>)>) -> Result<()> {
+    fn upsert(&self, points: Vec<(i64, PointPayload<'_>, Vec<f32>)>) -> Result<()> {
         if points.is_empty() {
             return Ok(());
         }
@@ -185,7 +291,7 @@ impl VectorShard {
             .map_err(qdrant)
     }
 
-    pub fn delete_files(&self, file_ids: &[i64]) -> Result<()> {
+    fn delete_files(&self, file_ids: &[i64]) -> Result<()> {
         if file_ids.is_empty() {
             return Ok(());
         }
@@ -193,10 +299,7 @@ impl VectorShard {
         self.shard().update(UpdateOperation::PointOperation(PointOperations::DeletePointsByFilter(filter))).map_err(qdrant)
     }
 
-    /// Deletes the files' points except `keep`: after an upsert of their
-    /// new points, so a search meanwhile finds the old or the new ones,
-    /// never none.
-    pub fn delete_files_except(&self, file_ids: &[i64], keep: &[i64]) -> Result<()> {
+    fn delete_files_except(&self, file_ids: &[i64], keep: &[i64]) -> Result<()> {
         if file_ids.is_empty() {
             return Ok(());
         }
@@ -207,18 +310,13 @@ impl VectorShard {
         self.shard().update(UpdateOperation::PointOperation(PointOperations::DeletePointsByFilter(filter))).map_err(qdrant)
     }
 
-    pub fn delete_points(&self, ids: &[i64]) -> Result<()> {
+    fn delete_points(&self, ids: &[i64]) -> Result<()> {
         if ids.is_empty() {
             return Ok(());
         }
         self.shard()
             .update(UpdateOperation::PointOperation(PointOperations::DeletePoints { ids: ids.iter().map(|&id| point_id(id)).collect() }))
             .map_err(qdrant)
-    }
-
-    /// Nearest points by dense vector: `(point id, cosine)`.
-    pub fn search_dense(&self, vector: Vec<f32>, limit: usize, filter: &PointFilter) -> Result<Vec<(i64, f32)>> {
-        self.search(VectorInternal::from(vector), DENSE, limit, filter)
     }
 
     fn search(&self, query: VectorInternal, using: &str, limit: usize, filter: &PointFilter) -> Result<Vec<(i64, f32)>> {
@@ -248,33 +346,20 @@ impl VectorShard {
         Ok(scored)
     }
 
-    /// The payload fields the shard indexes, sorted.
-    pub fn indexed_payload(&self) -> Vec<String> {
+    fn indexed_payload(&self) -> Vec<String> {
         let mut fields: Vec<String> = self.shard().info().payload_schema.keys().map(|k| k.to_string()).collect();
         fields.sort();
         fields
     }
 
-    pub fn count(&self) -> usize {
-        self.shard().info().points_count
-    }
-
-    /// Makes every write so far durable (WAL and segments to disk): the
-    /// caller commits what it records in SQLite only after this, so a killed
-    /// run never leaves points marked written that the shard lost.
-    pub fn flush(&self) -> Result<()> {
+    fn flush(&self) -> Result<()> {
         // Qdrant Edge's flush panics on an IO error; that is an error here.
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.shard().flush()))
             .map_err(|_| ShardError::Qdrant(format!("flushing {} failed (is the disk full?)", self.path.display())))
     }
-
-    /// Builds the shard's vector indexes (HNSW) where segments grew large enough.
-    pub fn optimize(&self) -> Result<()> {
-        self.shard().optimize().map(|_| ()).map_err(qdrant)
-    }
 }
 
-impl Drop for VectorShard {
+impl Drop for Edge {
     fn drop(&mut self) {
         // Close (flush) the shard before the lock is released.
         drop(self.shard.take());
@@ -337,9 +422,30 @@ fn lock(index_dir: &Path, name: &str, wait: Duration) -> Result<File> {
     }
 }
 
-/// The one handle on an index's shard that a process shares between its
-/// searches and its writer (Qdrant Edge allows one opener per shard, and
-/// one process per shard through `vectors.lock`).
+/// Where an index's vectors live.
+#[derive(Clone, Default)]
+pub enum VectorLocation {
+    /// Embedded Qdrant Edge shards in the index directory (the default).
+    #[default]
+    Edge,
+    /// A Qdrant server or cluster, shared with other repositories.
+    Server(std::sync::Arc<QdrantServer>),
+}
+
+impl VectorLocation {
+    /// What SQLite records as the place of its vectors (meta `vectors_location`).
+    pub fn describe(&self) -> String {
+        match self {
+            VectorLocation::Edge => "edge".into(),
+            VectorLocation::Server(server) => server.location(),
+        }
+    }
+}
+
+/// The one handle on an index's vector store of one role that a process
+/// shares between its searches and its writer (Qdrant Edge allows one
+/// opener per shard, and one process per shard through `vectors.lock`; a
+/// server's collection has no such limit, and the same handle serves it).
 ///
 /// A long-lived process (a server) keeps the shard open for good, so a
 /// reindex writes into the same handle that searches read from. A short-lived
@@ -350,15 +456,33 @@ pub struct SharedShard {
     name: &'static str,
     wait: Duration,
     keep: bool,
+    location: VectorLocation,
     open: std::sync::Mutex<Option<std::sync::Arc<VectorShard>>>,
 }
 
 impl SharedShard {
-    /// `name`: [`SHARD_DIR`] or [`STATIC_SHARD_DIR`].
+    /// `name`: [`SHARD_DIR`], [`STATIC_SHARD_DIR`] or the intents' (the
+    /// shard's directory, or its collection's role on a server).
     /// `wait`: how long an open waits for another process to let go.
     /// `keep`: hold the shard open between uses (a server) or not (a CLI run).
     pub fn new(index_dir: &Path, name: &'static str, wait: Duration, keep: bool) -> SharedShard {
-        SharedShard { index_dir: index_dir.to_path_buf(), name, wait, keep, open: Default::default() }
+        SharedShard::at(VectorLocation::Edge, index_dir, name, wait, keep)
+    }
+
+    pub fn at(location: VectorLocation, index_dir: &Path, name: &'static str, wait: Duration, keep: bool) -> SharedShard {
+        SharedShard { index_dir: index_dir.to_path_buf(), name, wait, keep, location, open: Default::default() }
+    }
+
+    pub fn location(&self) -> &VectorLocation {
+        &self.location
+    }
+
+    /// An error naming the server when it does not answer; Ok for a shard.
+    pub fn check_reachable(&self) -> Result<()> {
+        match &self.location {
+            VectorLocation::Edge => Ok(()),
+            VectorLocation::Server(server) => server.check_reachable(),
+        }
     }
 
     fn slot(&self) -> std::sync::MutexGuard<'_, Option<std::sync::Arc<VectorShard>>> {
@@ -371,15 +495,24 @@ impl SharedShard {
         if let Some(shard) = &*slot {
             return Ok(shard.clone());
         }
-        let shard = std::sync::Arc::new(VectorShard::open(&self.index_dir, self.name, dim, self.wait)?);
+        let shard = std::sync::Arc::new(match &self.location {
+            VectorLocation::Edge => VectorShard::open(&self.index_dir, self.name, dim, self.wait)?,
+            VectorLocation::Server(server) => VectorShard { store: Store::Server(server.open(self.name, dim)?) },
+        });
         *slot = Some(shard.clone());
         Ok(shard)
     }
 
-    /// The shard if it exists on disk (opened on first use); never creates one.
+    /// The shard if it exists (opened on first use); never creates one.
     pub fn existing(&self, dim: usize) -> Result<Option<std::sync::Arc<VectorShard>>> {
-        if self.slot().is_none() && !self.index_dir.join(self.name).is_dir() {
-            return Ok(None);
+        if self.slot().is_none() {
+            let exists = match &self.location {
+                VectorLocation::Edge => self.index_dir.join(self.name).is_dir(),
+                VectorLocation::Server(server) => server.collection_exists(&server.collection_name(self.name, dim))?,
+            };
+            if !exists {
+                return Ok(None);
+            }
         }
         self.get(dim).map(Some)
     }
@@ -392,10 +525,15 @@ impl SharedShard {
         }
     }
 
-    /// Closes the shard (once its last user is done) and deletes it.
+    /// Closes the shard (once its last user is done) and deletes it; on a
+    /// server, deletes this repository's points from every collection of
+    /// this role it may have written.
     pub fn destroy(&self) -> Result<()> {
         self.slot().take();
-        VectorShard::destroy(&self.index_dir, self.name, self.wait)
+        match &self.location {
+            VectorLocation::Edge => VectorShard::destroy(&self.index_dir, self.name, self.wait),
+            VectorLocation::Server(server) => server.delete_repo_everywhere(self.name),
+        }
     }
 }
 
@@ -423,8 +561,8 @@ mod tests {
         }
         drop(old);
         let reopened = VectorShard::open(dir.path(), "old", 4, wait).unwrap();
-        assert_eq!(new.indexed_payload(), ["file_id", "kind", "lang"]);
-        assert_eq!(reopened.indexed_payload(), ["file_id", "kind", "lang"]);
+        assert_eq!(new.indexed_payload().unwrap(), ["file_id", "kind", "lang"]);
+        assert_eq!(reopened.indexed_payload().unwrap(), ["file_id", "kind", "lang"]);
     }
 
     /// A file's points are replaced new-first: the kept ids survive, the
@@ -452,6 +590,6 @@ mod tests {
         left.sort();
         assert_eq!(left, [4, 8]);
         shard.delete_files_except(&[2], &[]).unwrap();
-        assert_eq!(shard.count(), 1);
+        assert_eq!(shard.count().unwrap(), 1);
     }
 }

@@ -90,6 +90,9 @@ pub fn reset(store: &mut Store, shards: &SharedShard, statics: &SharedShard) -> 
     Ok(())
 }
 
+/// Meta key: where the vectors are ([`crate::VectorLocation::describe`]).
+const LOCATION_KEY: &str = "vectors_location";
+
 /// Meta key: the static embedder the static shard was written with.
 const STATIC_MODEL_KEY: &str = "static_model";
 
@@ -123,6 +126,15 @@ pub fn sync_points(
 ) -> Result<SyncSummary, SyncError> {
     let start = Instant::now();
     let mut summary = SyncSummary::default();
+    let here = shards.location().describe();
+    if store.meta(LOCATION_KEY)?.unwrap_or_else(|| "edge".into()) != here {
+        // Another vector store than last run's: every point is written
+        // again (model vectors from the embedding cache, not embedded again),
+        // once the new store answers, so one that does not leaves the index as it was.
+        shards.check_reachable()?;
+        store.reset_points()?;
+        store.set_meta(LOCATION_KEY, &here)?;
+    }
     if let Some(lane) = statics
         && static_model(store)?.as_deref() != Some(lane.embedder.model_id())
     {

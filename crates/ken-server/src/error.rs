@@ -63,7 +63,7 @@ impl From<ken_engine::Error> for ApiError {
             InvalidField => 400,
             NotFound => 404,
             Ambiguous | Conflict | Cancelled => 409,
-            Busy | NoIndex | ModelUnavailable => 503,
+            Busy | NoIndex | ModelUnavailable | Unavailable => 503,
             Internal => 500,
         };
         ApiError { status, code: e.kind.code(), message: e.message, field: e.field }

@@ -47,6 +47,11 @@ pub(crate) struct Cli {
     /// terminal known to show them), always or never.
     #[arg(long, global = true, value_enum, default_value_t, value_name = "WHEN")]
     hyperlinks: output::LinkChoice,
+    /// Keep vectors in this Qdrant server (its gRPC address, e.g.
+    /// http://localhost:6334; a cluster's nodes separated by commas) instead
+    /// of the embedded shard. The same as KEN_QDRANT_URL or `[vectors] url`.
+    #[arg(long, global = true, value_name = "URL")]
+    qdrant_url: Option<String>,
     #[command(subcommand)]
     command: Command,
 }
@@ -170,6 +175,12 @@ fn main() {
         tree_sitter::set_allocator(Some(mi::mi_malloc), Some(mi::mi_calloc), Some(mi::mi_realloc), Some(mi::mi_free));
     }
     let cli = Cli::parse();
+    if let Some(url) = &cli.qdrant_url {
+        // The flag is the environment variable, read where the configuration
+        // is (every command, and the processes a command starts).
+        // SAFETY: no other thread exists yet.
+        unsafe { std::env::set_var("KEN_QDRANT_URL", url) };
+    }
     if writes_only_to_stdout(&cli.command) {
         // `ken search … | head`: a closed pipe ends the output quietly, as
         // in other Unix tools, instead of panicking inside println!. Not for
@@ -209,7 +220,7 @@ pub(crate) fn parse_read_command(args: &[String]) -> Option<ReadCommand> {
 }
 
 fn run(cli: Cli) -> Result<()> {
-    let Cli { directory, index_dir, color, hyperlinks, command } = cli;
+    let Cli { directory, index_dir, color, hyperlinks, qdrant_url: _, command } = cli;
     // Completions and the manual need no repository, not even a current directory.
     let cwd = || -> Result<PathBuf> {
         match &directory {
@@ -338,10 +349,9 @@ fn index(cwd: &Path, index_dir: Option<PathBuf>, args: IndexArgs) -> Result<()> 
     let mut options = ken_engine::EngineOptions::new(index_dir.clone());
     options.root = Some(opts.root.clone());
     options.model = args.model.explicit()?;
-    if args.intents {
-        // The repository's ken.toml says which language model writes them ([llm]).
-        options.config = ken_pipeline::PipelineConfig::load(&opts.root).map_err(|e| anyhow::anyhow!("{e}"))?;
-    }
+    // The repository's ken.toml says where vectors go ([vectors]) and which
+    // language model writes intents ([llm]).
+    options.config = ken_pipeline::PipelineConfig::load(&opts.root).map_err(|e| anyhow::anyhow!("{e}"))?;
     let engine = ken_engine::Engine::open(options)?;
     let seed = match &args.from {
         Some(dir) => Some(seed_index(&cwd.join(dir))?),

@@ -226,6 +226,7 @@ pub fn first_index(cwd: &Path, dir: &Path, model: &ModelArgs) -> Result<()> {
     let mut options = ken_engine::EngineOptions::new(dir.to_path_buf());
     options.root = Some(root.clone());
     options.model = model.explicit()?;
+    options.config = ken_pipeline::PipelineConfig::load(&root).map_err(|e| anyhow::anyhow!("{e}"))?;
     let request = ken_engine::IndexRequest {
         options: ken_index::IndexOptions::new(root.clone(), dir.to_path_buf()),
         embed: false,

@@ -5,13 +5,20 @@ mod support;
 
 use expect_test::{Expect, expect};
 use std::path::Path;
-use support::{Repo, json, ken_embed_in, ken_in, pypi_corpus, stdout};
+use support::{Backend, Repo, json, ken_embed_in, ken_in, pypi_corpus, stdout};
+
+on_both_backends!(
+    search_a_real_package,
+    reindexing_keeps_the_shard_in_step,
+    an_index_from_another_snapshot_embeds_only_what_changed,
+    first_search_indexes_and_embeds_in_the_background,
+);
 
 /// One line per query: the top hits as `kind qualified_name`.
-fn top(dir: &Path, idx: &str, query: &str, extra: &[&str], n: usize) -> String {
+fn top(backend: &Backend, dir: &Path, idx: &str, query: &str, extra: &[&str], n: usize) -> String {
     let mut args = vec!["--index-dir", idx, "search", query, "--json", "-k", "10"];
     args.extend_from_slice(extra);
-    let out = ken_embed_in(dir, &args);
+    let out = backend.ken(dir, &args);
     if !out.status.success() {
         return format!("{query:?} {extra:?} => exit: {}", String::from_utf8_lossy(&out.stderr).trim());
     }
@@ -26,24 +33,26 @@ fn top(dir: &Path, idx: &str, query: &str, extra: &[&str], n: usize) -> String {
     format!("{query:?} {extra:?} => {}", hits.join(" | "))
 }
 
-fn check_queries(dir: &Path, idx: &str, queries: &[(&str, &[&str])], n: usize, expect: Expect) {
-    let lines: Vec<String> = queries.iter().map(|(q, extra)| top(dir, idx, q, extra, n)).collect();
+fn check_queries(backend: &Backend, dir: &Path, idx: &str, queries: &[(&str, &[&str])], n: usize, expect: Expect) {
+    let lines: Vec<String> = queries.iter().map(|(q, extra)| top(backend, dir, idx, q, extra, n)).collect();
     expect.assert_eq(&(lines.join("\n") + "\n"));
 }
 
-#[test]
-fn search_a_real_package() {
+fn search_a_real_package(backend: &Backend) {
     let corpus = pypi_corpus("requests", "2.32.3");
     let index_dir = tempfile::tempdir().unwrap();
     let idx = index_dir.path().to_str().unwrap();
-    let summary = json(&ken_embed_in(&corpus, &["--index-dir", idx, "index", ".", "--json"]));
+    let summary = json(&backend.ken(&corpus, &["--index-dir", idx, "index", ".", "--json"]));
     let embed = &summary["vectors"]["embed"];
     assert_eq!(embed["progress"]["symbols"], embed["progress"]["symbols_embedded"], "{summary}");
     assert_eq!(embed["progress"]["chunks"], embed["progress"]["chunks_embedded"], "{summary}");
     assert!(embed["model"].as_str().unwrap().starts_with("minilm-int8-onnx@"), "{summary}");
+    let p = &embed["progress"];
+    backend.assert_holds_vectors(index_dir.path(), p["symbols"].as_u64().unwrap() + p["chunks"].as_u64().unwrap());
 
     // Names, in every spelling a user types them: the symbol comes first.
     check_queries(
+        backend,
         &corpus,
         idx,
         &[
@@ -70,6 +79,7 @@ fn search_a_real_package() {
     );
     // Questions in plain words, and each mode and filter.
     check_queries(
+        backend,
         &corpus,
         idx,
         &[
@@ -95,14 +105,14 @@ fn search_a_real_package() {
         "#]],
     );
     // The JSON shape of a hit.
-    let response = json(&ken_embed_in(&corpus, &["--index-dir", idx, "search", "resolve_redirects", "--json", "-k", "1"]));
+    let response = json(&backend.ken(&corpus, &["--index-dir", idx, "search", "resolve_redirects", "--json", "-k", "1"]));
     let hit = &response["hits"][0];
     let keys: Vec<&str> = hit.as_object().unwrap().keys().map(String::as_str).collect();
     expect![[r#"["path", "start_line", "end_line", "name", "qualified_name", "kind", "unit", "symbol_id", "language", "score", "lanes", "header", "snippet"]"#]]
         .assert_eq(&format!("{keys:?}"));
     expect![[r#"{"dense":5,"sparse":5,"exact":1}"#]].assert_eq(&hit["lanes"].to_string());
     // Text output: location, kind, name, header, snippet with line numbers.
-    let text = stdout(&ken_embed_in(&corpus, &["--index-dir", idx, "search", "get_redirect_target", "-k", "1"]));
+    let text = stdout(&backend.ken(&corpus, &["--index-dir", idx, "search", "get_redirect_target", "-k", "1"]));
     expect![[r#"
         $ ken search get_redirect_target -k 1
          1. requests/sessions.py:107-125  method requests.sessions.SessionRedirectMixin.get_redirect_target  (0.0646)
@@ -167,30 +177,29 @@ const INVOICES: &str = "//- billing.py\ndef compute_invoice_total(items):\n    \
 
 /// Changing and deleting files updates the shard; unchanged text is never
 /// embedded twice; the model is recorded and never mixed.
-#[test]
-fn reindexing_keeps_the_shard_in_step() {
+fn reindexing_keeps_the_shard_in_step(backend: &Backend) {
     let repo = Repo::new(INVOICES);
-    let first = json(&ken_embed_in(repo.path(), &["index", "--json"]));
+    let first = json(&backend.ken(repo.path(), &["index", "--json"]));
     let fresh = first["vectors"]["embed"]["embedded"].as_u64().unwrap();
     assert!(fresh > 0, "{first}");
     // A body edit re-embeds only the edited units.
     repo.write("billing.py", "def compute_invoice_total(items):\n    \"\"\"Sum the line items of an invoice.\"\"\"\n    return round(sum(i.price for i in items), 2)\n");
     repo.write("shipping.py", "");
     std::fs::remove_file(repo.path().join("shipping.py")).unwrap();
-    let second = json(&ken_embed_in(repo.path(), &["index", "--json"]));
+    let second = json(&backend.ken(repo.path(), &["index", "--json"]));
     let e = &second["vectors"]["embed"];
     expect![[r#"
         embedded 2 from_cache 0 progress {"symbols":1,"symbols_embedded":1,"chunks":1,"chunks_embedded":1,"files_unsynced":0}
     "#]]
     .assert_eq(&format!("embedded {} from_cache {} progress {}\n", e["embedded"], e["from_cache"], e["progress"]));
-    let q = |query: &str| top(repo.path(), repo.path().join(".kenning").to_str().unwrap(), query, &[], 3);
+    let q = |query: &str| top(backend, repo.path(), repo.path().join(".kenning").to_str().unwrap(), query, &[], 3);
     expect![[r#"
         "round the invoice sum" [] => function billing.compute_invoice_total
         "estimate_delivery_window" [] => function billing.compute_invoice_total
     "#]]
     .assert_eq(&format!("{}\n{}\n", q("round the invoice sum"), q("estimate_delivery_window")));
     // Another model is refused, with the way out.
-    let out = ken_embed_in(repo.path(), &["search", "invoice", "--model", "minilm"]);
+    let out = backend.ken(repo.path(), &["search", "invoice", "--model", "minilm"]);
     expect![[r#"
         error: this index was embedded with `minilm-int8-onnx@08b1e3952bc20a47`, not `minilm`; run `ken index --model minilm --reembed` to embed it with the new model, or drop --model
     "#]]
@@ -254,21 +263,20 @@ fn names_answer_with_definitions() {
 /// are the dense lane, and there is no second static shard beside it.
 /// A checkout of another commit starts from an index it already has: only
 /// the text that differs goes through the model.
-#[test]
-fn an_index_from_another_snapshot_embeds_only_what_changed() {
+fn an_index_from_another_snapshot_embeds_only_what_changed(backend: &Backend) {
     let main = Repo::new(INVOICES);
-    let first = json(&ken_embed_in(main.path(), &["index", "--json"]));
+    let first = json(&backend.ken(main.path(), &["index", "--json"]));
     let all = first["vectors"]["embed"]["embedded"].as_u64().unwrap();
     let branch = Repo::new(INVOICES);
     branch.write("shipping.py", "def estimate_delivery_window(order):\n    \"\"\"Days until the parcel arrives.\"\"\"\n    return 5\n");
     let seed = main.path().join(".kenning");
-    let second = json(&ken_embed_in(branch.path(), &["index", "--from", seed.to_str().unwrap(), "--json"]));
+    let second = json(&backend.ken(branch.path(), &["index", "--from", seed.to_str().unwrap(), "--json"]));
     let embed = &second["vectors"]["embed"];
     assert_eq!(second["vectors"]["seeded"].as_u64(), Some(all), "{second}");
     // The function and its chunk changed; billing.py's units came from the seed.
     assert_eq!((embed["embedded"].as_u64().unwrap(), embed["from_cache"].as_u64().unwrap()), (2, all - 2), "{second}");
 
-    let nothing = ken_embed_in(branch.path(), &["index", "--from", "/nonexistent/place"]);
+    let nothing = backend.ken(branch.path(), &["index", "--from", "/nonexistent/place"]);
     assert!(!nothing.status.success());
     assert!(String::from_utf8_lossy(&nothing.stderr).contains("no Kenning index there"), "{nothing:?}");
 }
@@ -288,18 +296,17 @@ fn an_index_of_static_vectors_has_one_lane() {
 
 /// Searching a repository that was never indexed indexes it, answers at
 /// once from names and BM25, and embeds in the background.
-#[test]
-fn first_search_indexes_and_embeds_in_the_background() {
+fn first_search_indexes_and_embeds_in_the_background(backend: &Backend) {
     let repo = Repo::new(
         "//- net/retry.py\ndef backoff_delay(attempt):\n    \"\"\"Exponential backoff with jitter.\"\"\"\n    return 2 ** attempt\n",
     );
-    let out = ken_embed_in(repo.path(), &["search", "backoff_delay", "-k", "1"]);
+    let out = backend.ken(repo.path(), &["search", "backoff_delay", "-k", "1"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     expect!["1. net/retry.py:1-3  function net.retry.backoff_delay  (0.0492)"]
         .assert_eq(String::from_utf8_lossy(&out.stdout).lines().next().unwrap_or("").trim());
     let start = std::time::Instant::now();
     loop {
-        let status = json(&ken_in(repo.path(), &["status", "--json"]));
+        let status = json(&backend.ken(repo.path(), &["status", "--json"]));
         let p = &status["embeddings"];
         if p["symbols"] == p["symbols_embedded"] && p["chunks"] == p["chunks_embedded"] && p["symbols"].as_u64() > Some(0) {
             break;
@@ -307,7 +314,8 @@ fn first_search_indexes_and_embeds_in_the_background() {
         assert!(start.elapsed().as_secs() < 900, "background embedding did not finish: {status}");
         std::thread::sleep(std::time::Duration::from_millis(300));
     }
-    let semantic = top(repo.path(), repo.path().join(".kenning").to_str().unwrap(), "retry wait time grows", &["--mode", "semantic"], 1);
+    let semantic =
+        top(backend, repo.path(), repo.path().join(".kenning").to_str().unwrap(), "retry wait time grows", &["--mode", "semantic"], 1);
     expect![[r#"
         "retry wait time grows" ["--mode", "semantic"] => function net.retry.backoff_delay
     "#]]

@@ -70,7 +70,9 @@ pub fn ken_command(dir: &Path, args: &[&str]) -> Command {
         .env_remove("KEN_LLM_BASE_URL")
         .env_remove("KEN_LLM_MODEL")
         .env_remove("KEN_LLM_CONTEXT_TOKENS")
-        .env_remove("KEN_LLM");
+        .env_remove("KEN_LLM")
+        .env_remove("KEN_QDRANT_URL")
+        .env_remove("KEN_QDRANT_API_KEY");
     cmd
 }
 
@@ -380,5 +382,247 @@ impl Drop for Server {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+/// The Qdrant server binary: `QDRANT_BIN`, then `qdrant` on `PATH`, then
+/// `../shared/qdrant/qdrant` beside the repository (or beside the one this
+/// clone came from).
+pub fn qdrant_bin() -> Option<PathBuf> {
+    if let Some(bin) = std::env::var_os("QDRANT_BIN").map(PathBuf::from).filter(|p| p.is_file()) {
+        return Some(bin);
+    }
+    if let Some(path) = std::env::var_os("PATH") {
+        if let Some(bin) = std::env::split_paths(&path).map(|d| d.join("qdrant")).find(|p| p.is_file()) {
+            return Some(bin);
+        }
+    }
+    let workspace = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let origin = Command::new("git")
+        .args(["config", "remote.origin.url"])
+        .current_dir(&workspace)
+        .output()
+        .ok()
+        .map(|o| PathBuf::from(String::from_utf8_lossy(&o.stdout).trim()))
+        .filter(|p| p.is_absolute());
+    [Some(workspace), origin].into_iter().flatten().map(|root| root.join("../shared/qdrant/qdrant")).find(|p| p.is_file())
+}
+
+/// A real Qdrant server (one node, or a cluster) on free loopback ports,
+/// its storage in a temporary directory; every node is killed on drop, so
+/// a failing test stops its cluster too.
+pub struct Qdrant {
+    bin: PathBuf,
+    dir: tempfile::TempDir,
+    nodes: Vec<QdrantNode>,
+}
+
+struct QdrantNode {
+    child: Option<Child>,
+    http: u16,
+    grpc: u16,
+    p2p: u16,
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+/// A GET on loopback: `(status, body)`, or None when nothing answers.
+pub fn http_get(port: u16, path: &str) -> Option<(u16, String)> {
+    let agent: ureq::Agent =
+        ureq::Agent::config_builder().http_status_as_error(false).timeout_global(Some(std::time::Duration::from_secs(10))).build().into();
+    let mut response = agent.get(&format!("http://127.0.0.1:{port}{path}")).call().ok()?;
+    Some((response.status().as_u16(), response.body_mut().read_to_string().unwrap_or_default()))
+}
+
+impl Qdrant {
+    /// `nodes` nodes of one cluster (1: a plain server); None, with a note
+    /// on stderr, when no Qdrant binary is installed and the run does not
+    /// require one (`KEN_REQUIRE_QDRANT`, which scripts/test.sh sets when
+    /// it finds one).
+    pub fn start(nodes: usize) -> Option<Qdrant> {
+        let Some(bin) = qdrant_bin() else {
+            assert!(std::env::var_os("KEN_REQUIRE_QDRANT").is_none(), "KEN_REQUIRE_QDRANT is set but no Qdrant binary was found");
+            eprintln!("skipped: no Qdrant server binary (set QDRANT_BIN, or put `qdrant` on PATH)");
+            return None;
+        };
+        let mut qdrant = Qdrant { bin, dir: tempfile::tempdir().unwrap(), nodes: Vec::new() };
+        for _ in 0..nodes {
+            qdrant.nodes.push(QdrantNode { child: None, http: free_port(), grpc: free_port(), p2p: free_port() });
+        }
+        for i in 0..nodes {
+            qdrant.spawn(i);
+        }
+        qdrant.wait_for_peers();
+        Some(qdrant)
+    }
+
+    fn spawn(&mut self, i: usize) {
+        let node = &self.nodes[i];
+        let storage = self.dir.path().join(format!("n{i}"));
+        std::fs::create_dir_all(&storage).unwrap();
+        let mut command = Command::new(&self.bin);
+        command
+            .current_dir(&storage)
+            .env("QDRANT__SERVICE__HOST", "127.0.0.1")
+            .env("QDRANT__SERVICE__HTTP_PORT", node.http.to_string())
+            .env("QDRANT__SERVICE__GRPC_PORT", node.grpc.to_string())
+            .env("QDRANT__STORAGE__STORAGE_PATH", storage.join("storage"))
+            .env("QDRANT__STORAGE__SNAPSHOTS_PATH", storage.join("snapshots"))
+            .env("QDRANT__TELEMETRY_DISABLED", "true")
+            .stdout(Stdio::null())
+            .stderr(std::fs::File::create(self.dir.path().join(format!("n{i}.log"))).unwrap());
+        if self.nodes.len() > 1 {
+            command.env("QDRANT__CLUSTER__ENABLED", "true").env("QDRANT__CLUSTER__P2P__PORT", node.p2p.to_string());
+            command.args(["--uri", &format!("http://127.0.0.1:{}", node.p2p)]);
+            if i > 0 {
+                command.args(["--bootstrap", &format!("http://127.0.0.1:{}", self.nodes[0].p2p)]);
+            }
+        }
+        let child = command.spawn().expect("qdrant starts");
+        let http = node.http;
+        self.nodes[i].child = Some(child);
+        self.wait_until(|| http_get(http, "/readyz").is_some_and(|(status, _)| status == 200), "node ready");
+    }
+
+    fn wait_until(&self, ready: impl Fn() -> bool, what: &str) {
+        // Generous: a busy machine starts a server slowly; a healthy one is up in well under a second.
+        for _ in 0..1200 {
+            if ready() {
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+        let logs: Vec<String> =
+            (0..self.nodes.len()).map(|i| std::fs::read_to_string(self.dir.path().join(format!("n{i}.log"))).unwrap_or_default()).collect();
+        panic!("Qdrant: {what} never happened; logs:\n{}", logs.join("\n---\n"));
+    }
+
+    fn wait_for_peers(&self) {
+        if self.nodes.len() < 2 {
+            return;
+        }
+        let http = self.nodes[0].http;
+        let want = self.nodes.len();
+        self.wait_until(
+            || {
+                http_get(http, "/cluster")
+                    .and_then(|(_, body)| serde_json::from_str::<Value>(&body).ok())
+                    .and_then(|v| v["result"]["peers"].as_object().map(|p| p.len()))
+                    .is_some_and(|n| n >= want)
+            },
+            "every peer joined",
+        );
+    }
+
+    /// Node `i`'s gRPC address.
+    pub fn url(&self, i: usize) -> String {
+        format!("http://127.0.0.1:{}", self.nodes[i].grpc)
+    }
+
+    /// Every node's gRPC address, as `--qdrant-url` takes them.
+    pub fn urls(&self) -> String {
+        (0..self.nodes.len()).map(|i| self.url(i)).collect::<Vec<_>>().join(",")
+    }
+
+    pub fn http_port(&self, i: usize) -> u16 {
+        self.nodes[i].http
+    }
+
+    /// Kills node `i` (SIGKILL: no clean shutdown).
+    pub fn kill(&mut self, i: usize) {
+        if let Some(mut child) = self.nodes[i].child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+
+    /// Starts node `i` again on its storage and ports.
+    pub fn restart(&mut self, i: usize) {
+        self.kill(i);
+        self.spawn(i);
+    }
+
+    /// Points of a collection, counted exactly, through node `i`'s REST API.
+    pub fn count(&self, i: usize, collection: &str) -> u64 {
+        let agent: ureq::Agent = ureq::Agent::config_builder().http_status_as_error(false).build().into();
+        let url = format!("http://127.0.0.1:{}/collections/{collection}/points/count", self.nodes[i].http);
+        let mut response = agent.post(&url).header("content-type", "application/json").send(r#"{"exact": true}"#).expect("qdrant answers");
+        let body: Value = serde_json::from_str(&response.body_mut().read_to_string().unwrap()).unwrap();
+        body["result"]["count"].as_u64().unwrap_or_else(|| panic!("count of {collection}: {body}"))
+    }
+}
+
+impl Drop for Qdrant {
+    fn drop(&mut self) {
+        for i in 0..self.nodes.len() {
+            self.kill(i);
+        }
+    }
+}
+
+/// Where a test keeps its vectors: the embedded shard, or a real Qdrant
+/// server it started (and stops).
+pub enum Backend {
+    Edge,
+    Qdrant(Qdrant),
+}
+
+impl Backend {
+    /// The server backend, or None (with a note) where no Qdrant is installed.
+    pub fn qdrant() -> Option<Backend> {
+        Qdrant::start(1).map(Backend::Qdrant)
+    }
+
+    /// `ken` with the default model and this backend's vectors.
+    pub fn ken(&self, dir: &Path, args: &[&str]) -> Output {
+        self.command(dir, args).output().expect("ken runs")
+    }
+
+    pub fn command(&self, dir: &Path, args: &[&str]) -> Command {
+        let mut command = ken_command(dir, args);
+        match self {
+            Backend::Edge => command.env_remove("KEN_QDRANT_URL"),
+            Backend::Qdrant(q) => command.env("KEN_QDRANT_URL", q.urls()),
+        };
+        command
+    }
+}
+
+/// Runs each named test, `fn name(backend: &Backend)`, twice: `name::edge`
+/// on the embedded shard and `name::qdrant` on a real Qdrant server, with
+/// the same expectations.
+#[macro_export]
+macro_rules! on_both_backends {
+    ($($name:ident),* $(,)?) => {$(
+        mod $name {
+            #[test]
+            fn edge() {
+                super::$name(&crate::support::Backend::Edge)
+            }
+            #[test]
+            fn qdrant() {
+                if let Some(backend) = crate::support::Backend::qdrant() {
+                    super::$name(&backend)
+                }
+            }
+        }
+    )*};
+}
+
+impl Backend {
+    /// Asserts the index's model vectors are where this backend keeps them,
+    /// and nowhere else: `points` of them in the server's collection (the
+    /// only repository the test's server holds), or an Edge shard directory.
+    pub fn assert_holds_vectors(&self, index_dir: &Path, points: u64) {
+        let shard = index_dir.join("vectors");
+        match self {
+            Backend::Edge => assert!(shard.is_dir(), "no Edge shard at {}", shard.display()),
+            Backend::Qdrant(q) => {
+                assert!(!shard.exists(), "an Edge shard at {} beside the server", shard.display());
+                assert_eq!(q.count(0, "ken_vectors_d384"), points, "points in the server's collection");
+            }
+        }
     }
 }
