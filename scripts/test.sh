@@ -60,6 +60,23 @@ if ! "$mcp_venv/bin/python" -c "import mcp.client.stdio" >/dev/null 2>&1; then
 fi
 export KEN_TEST_MCP_PYTHON="$mcp_venv/bin/python"
 
+# A real Qdrant server for the vector-server and cluster tests. No registry
+# ships one: QDRANT_BIN, then `qdrant` on PATH, then ../shared/qdrant/qdrant
+# beside this repository or beside the one it was cloned from. Found, the
+# tests must run (KEN_REQUIRE_QDRANT); not found, they are skipped and the
+# summary says so.
+qdrant_bin=""
+origin=$(git config remote.origin.url 2>/dev/null || true)
+for candidate in "${QDRANT_BIN:-}" "$(command -v qdrant || true)" "$PWD/../shared/qdrant/qdrant" "${origin:+$origin/../shared/qdrant/qdrant}"; do
+  if [ -n "$candidate" ] && [ -x "$candidate" ]; then qdrant_bin=$(cd "$(dirname "$candidate")" && pwd)/$(basename "$candidate"); break; fi
+done
+if [ -n "$qdrant_bin" ]; then
+  export QDRANT_BIN="$qdrant_bin" KEN_REQUIRE_QDRANT=1
+  qdrant_note="Qdrant server and cluster tests ran against $qdrant_bin"
+else
+  qdrant_note="Qdrant server and cluster tests SKIPPED: no qdrant binary (set QDRANT_BIN to one, put it on PATH, or get a release from https://github.com/qdrant/qdrant/releases; docs/team.md)"
+fi
+
 # Every failure is reported in one run: all test binaries run, and the smoke
 # run below runs even when a test failed.
 status=0
@@ -75,5 +92,6 @@ KEN="$PWD/target/debug/ken" bench/eval.sh --smoke --no-install || status=$?
 # hang fails the run.
 KEN="$PWD/target/debug/ken" bench/sweep.sh --ci || status=$?
 
+echo "scripts/test.sh: $qdrant_note"
 if [ $status -eq 0 ]; then echo "scripts/test.sh: all passed"; else echo "scripts/test.sh: FAILED (see above)" >&2; fi
 exit $status

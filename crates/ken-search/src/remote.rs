@@ -104,9 +104,12 @@ fn valid_name(name: &str) -> bool {
     (1..=64).contains(&name.len()) && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
 }
 
-/// Rounds over the nodes after the first, with a doubling pause (0.25 s to 2 s).
-const RETRIES: u32 = 4;
+/// Retries of [`QdrantServer::call`]: rounds in which no node could be
+/// connected to, and the time allowed for transient errors.
+const UNREACHED_ROUNDS: usize = 3;
+const TRANSIENT_BUDGET: Duration = Duration::from_secs(60);
 const FIRST_PAUSE: Duration = Duration::from_millis(250);
+const MAX_PAUSE: Duration = Duration::from_secs(2);
 
 /// A connection to a Qdrant server (or a cluster's nodes) for one repository.
 pub struct QdrantServer {
@@ -152,6 +155,19 @@ fn transient(e: &QdrantError) -> bool {
             Code::Unavailable | Code::DeadlineExceeded | Code::Unknown | Code::Internal | Code::Aborted | Code::Cancelled
         ),
         QdrantError::ResourceExhaustedError { .. } | QdrantError::Io(_) => true,
+        _ => false,
+    }
+}
+
+/// No connection could be made (nothing listens, or the host is gone), as
+/// opposed to a node that answered with an error.
+fn unreached(e: &QdrantError) -> bool {
+    match e {
+        QdrantError::ResponseError { status } => {
+            let message = status.message().to_ascii_lowercase();
+            message.contains("failed to connect") || message.contains("connect error") || message.contains("connection refused")
+        }
+        QdrantError::Io(_) => true,
         _ => false,
     }
 }
@@ -225,9 +241,11 @@ impl QdrantServer {
     }
 
     /// Calls `op` on the node that answered last, then on the others in
-    /// turn; a round where every node failed in transit is retried after a
-    /// pause that doubles, so a dead node costs one failed connection, not
-    /// a timeout per call.
+    /// turn, round after round with a pause that doubles (to 2 s). A round
+    /// where no node could even be connected to counts against a short
+    /// budget (a server that is down is said so in about two seconds); one
+    /// where a node answered with a transient error (a replica being
+    /// marked dead after a node's loss) is retried for up to a minute.
     fn call<T, F, Fut>(&self, what: &str, op: F) -> Result<T, ShardError>
     where
         T: Send + 'static,
@@ -235,9 +253,12 @@ impl QdrantServer {
         Fut: Future<Output = Result<T, QdrantError>> + Send + 'static,
     {
         let first = self.current.load(Ordering::Relaxed);
+        let start = std::time::Instant::now();
         let mut last = String::new();
         let mut pause = FIRST_PAUSE;
-        for round in 0..=RETRIES {
+        let mut unreached_rounds = 0;
+        loop {
+            let mut all_unreached = true;
             for step in 0..self.nodes.len() {
                 let at = (first + step) % self.nodes.len();
                 let (url, client) = &self.nodes[at];
@@ -248,17 +269,19 @@ impl QdrantServer {
                     }
                     Err(e) if transient(&e) => {
                         last = describe(&e);
-                        tracing::debug!(%url, round, "Qdrant {what} failed in transit ({last})");
+                        all_unreached &= unreached(&e);
+                        tracing::debug!(%url, "Qdrant {what} failed in transit ({last})");
                     }
                     Err(e) => return Err(ShardError::Qdrant(format!("Qdrant at {url}: {what}: {}", describe(&e)))),
                 }
             }
-            if round < RETRIES {
-                std::thread::sleep(pause);
-                pause *= 2;
+            unreached_rounds += usize::from(all_unreached);
+            if unreached_rounds > UNREACHED_ROUNDS || start.elapsed() > TRANSIENT_BUDGET {
+                return Err(ShardError::Unreachable { urls: self.urls(), detail: last });
             }
+            std::thread::sleep(pause);
+            pause = (pause * 2).min(MAX_PAUSE);
         }
-        Err(ShardError::Unreachable { urls: self.urls(), detail: last })
     }
 
     /// `<prefix>_<role>_d<dim>`.

@@ -383,3 +383,34 @@ fn bad_model_directory() {
     "#]]
     .assert_eq(&text);
 }
+
+/// A Qdrant server that does not answer: `ken index` says which one and
+/// what to do, and leaves the index as it was (names and BM25 still
+/// answer); a search says why its semantic lane is off.
+#[test]
+fn an_unreachable_vector_server_is_named_and_the_index_kept() {
+    let repo = Repo::new(INVOICES);
+    stdout(&ken_embed_in(repo.path(), &["index", "-q"]));
+    let nobody = format!("http://127.0.0.1:{}", std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port());
+    let away = |args: &[&str]| support::ken_env(repo.path(), &[("KEN_QDRANT_URL", nobody.as_str())], args);
+    let out = away(&["index", "-q"]);
+    let text = String::from_utf8_lossy(&out.stderr).replace(&nobody, "URL");
+    expect![[r#"
+        error: cannot reach the Qdrant server at URL (connection refused); start it or check --qdrant-url, KEN_QDRANT_URL or `[vectors] url` in ken.toml. What was indexed is kept: `ken index` resumes once the server answers
+    "#]]
+    .assert_eq(&text);
+    let out = away(&["search", "compute_invoice_total", "-k", "1"]);
+    let text = String::from_utf8_lossy(&out.stdout).lines().next().unwrap_or_default().to_string()
+        + "\n"
+        + &String::from_utf8_lossy(&out.stderr).replace(&nobody, "URL");
+    expect![[r#"
+         1. billing.py:1-3  function billing.compute_invoice_total  (0.0492)
+        note: semantic lane off: cannot reach the Qdrant server at URL (connection refused); start it or check --qdrant-url, KEN_QDRANT_URL or `[vectors] url` in ken.toml. What was indexed is kept: `ken index` resumes once the server answers
+    "#]]
+    .assert_eq(&text);
+    let bad = support::ken_env(repo.path(), &[("KEN_QDRANT_URL", "localhost:6334")], &["search", "invoice"]);
+    expect![[r#"
+        error: environment variable KEN_QDRANT_URL: `vectors.url` `localhost:6334` is not an http:// or https:// address of a Qdrant server's gRPC port
+    "#]]
+    .assert_eq(&String::from_utf8_lossy(&bad.stderr));
+}

@@ -418,7 +418,8 @@ pub struct Qdrant {
 }
 
 struct QdrantNode {
-    child: Option<Child>,
+    /// Behind a lock: a test kills a node while other threads search.
+    child: std::sync::Mutex<Option<Child>>,
     http: u16,
     grpc: u16,
     p2p: u16,
@@ -449,7 +450,7 @@ impl Qdrant {
         };
         let mut qdrant = Qdrant { bin, dir: tempfile::tempdir().unwrap(), nodes: Vec::new() };
         for _ in 0..nodes {
-            qdrant.nodes.push(QdrantNode { child: None, http: free_port(), grpc: free_port(), p2p: free_port() });
+            qdrant.nodes.push(QdrantNode { child: Default::default(), http: free_port(), grpc: free_port(), p2p: free_port() });
         }
         for i in 0..nodes {
             qdrant.spawn(i);
@@ -458,7 +459,7 @@ impl Qdrant {
         Some(qdrant)
     }
 
-    fn spawn(&mut self, i: usize) {
+    fn spawn(&self, i: usize) {
         let node = &self.nodes[i];
         let storage = self.dir.path().join(format!("n{i}"));
         std::fs::create_dir_all(&storage).unwrap();
@@ -482,7 +483,7 @@ impl Qdrant {
         }
         let child = command.spawn().expect("qdrant starts");
         let http = node.http;
-        self.nodes[i].child = Some(child);
+        *node.child.lock().unwrap() = Some(child);
         self.wait_until(|| http_get(http, "/readyz").is_some_and(|(status, _)| status == 200), "node ready");
     }
 
@@ -531,15 +532,15 @@ impl Qdrant {
     }
 
     /// Kills node `i` (SIGKILL: no clean shutdown).
-    pub fn kill(&mut self, i: usize) {
-        if let Some(mut child) = self.nodes[i].child.take() {
+    pub fn kill(&self, i: usize) {
+        if let Some(mut child) = self.nodes[i].child.lock().unwrap().take() {
             let _ = child.kill();
             let _ = child.wait();
         }
     }
 
     /// Starts node `i` again on its storage and ports.
-    pub fn restart(&mut self, i: usize) {
+    pub fn restart(&self, i: usize) {
         self.kill(i);
         self.spawn(i);
     }
