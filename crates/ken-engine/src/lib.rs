@@ -30,6 +30,7 @@ mod eval;
 mod execute;
 mod expand;
 mod files;
+pub mod hub;
 mod impact;
 mod index;
 mod intents;

@@ -5,11 +5,14 @@
 //! - `error.rs`: the engine's errors as HTTP statuses, rendered as
 //!   `{"error": {code, message, field}}`.
 //! - `http.rs`: routes, extractors that name bad fields, limits and deadlines.
+//! - `hub.rs`: the team hub's routes (`ken serve --hub`): tokens, pushes,
+//!   search over many repositories, each repository's own read routes.
 //! - `mcp.rs`: the MCP tools.
 //! - `openapi.rs`: the OpenAPI 3.1 document, from the engine's request types.
 
 mod error;
 pub mod http;
+pub mod hub;
 pub mod mcp;
 pub mod openapi;
 

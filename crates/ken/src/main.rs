@@ -12,6 +12,7 @@ mod model;
 mod output;
 mod pack;
 mod plan_search;
+mod push;
 mod read;
 mod search;
 mod serve;
@@ -85,6 +86,13 @@ enum Command {
     Plan(impact::PlanArgs),
     /// Serve the HTTP API (hybrid search, symbols, graph, status; OpenAPI at /openapi.json).
     Serve(serve::ServeArgs),
+    /// Send this index to a team hub (`ken serve --hub`), from CI after
+    /// `ken index`: only the files that changed since the last push, with
+    /// their vectors.
+    Push(push::PushArgs),
+    /// A team hub's tokens: `ken hub token NAME --access push --dir DIR`.
+    #[command(subcommand)]
+    Hub(push::HubCommand),
     /// Serve MCP over stdio, for coding agents (search, hybrid_search, symbol, callers, …).
     Mcp(serve::McpArgs),
     /// Keep the index fresh as files change: each burst of changes is
@@ -161,7 +169,7 @@ struct IndexArgs {
 fn writes_only_to_stdout(command: &Command) -> bool {
     match command {
         Command::Read(ReadCommand::Search(args)) => !args.pipeline.wanted(),
-        Command::Serve(_) | Command::Mcp(_) | Command::Watch(_) => false,
+        Command::Serve(_) | Command::Mcp(_) | Command::Watch(_) | Command::Push(_) | Command::Hub(_) => false,
         _ => true,
     }
 }
@@ -243,6 +251,8 @@ fn run(cli: Cli) -> Result<()> {
         Command::Plan(args) => impact::plan(&cwd()?, index_dir, args),
         Command::Serve(args) => serve::serve(&cwd()?, index_dir, args),
         Command::Mcp(args) => serve::mcp(&cwd()?, index_dir, args),
+        Command::Push(args) => push::push(&cwd()?, index_dir, args),
+        Command::Hub(command) => push::hub(command),
         Command::Watch(args) => serve::watch(&cwd()?, index_dir, args),
         Command::Completions { shell } => {
             clap_complete::generate(shell, &mut <Cli as clap::CommandFactory>::command(), "ken", &mut std::io::stdout());

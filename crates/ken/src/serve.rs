@@ -23,6 +23,13 @@ pub struct ServeArgs {
     /// Keep the index fresh as files change (as `ken watch` does).
     #[arg(long)]
     pub watch: bool,
+    /// Run a team hub that keeps repositories pushed to it (`ken push`) in
+    /// this directory and searches them all; its ken.toml sets `[vectors]`.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["lsp", "watch"])]
+    pub hub: Option<PathBuf>,
+    /// The largest push a hub takes, decompressed (default 1 GiB).
+    #[arg(long, value_name = "BYTES", requires = "hub", default_value_t = 1 << 30)]
+    pub max_push_bytes: usize,
     #[command(flatten)]
     pub model: ModelArgs,
 }
@@ -87,6 +94,9 @@ fn engine(dir: PathBuf, config: PipelineConfig, model: &ModelArgs, lsp: bool) ->
 }
 
 pub fn serve(cwd: &Path, index_dir: Option<PathBuf>, args: ServeArgs) -> Result<()> {
+    if let Some(dir) = &args.hub {
+        return serve_hub(&cwd.join(dir), &args);
+    }
     let (dir, root) = locate(cwd, index_dir)?;
     let mut config = load_config(&root)?;
     if let Some(addr) = &args.addr {
@@ -128,6 +138,29 @@ pub fn serve(cwd: &Path, index_dir: Option<PathBuf>, args: ServeArgs) -> Result<
         }
         engine.shutdown().await;
         Ok(())
+    })
+}
+
+/// `ken serve --hub DIR`: the team hub, configured by `DIR/ken.toml`
+/// (`[vectors]` for a cluster, `[server]` for its address and deadline).
+fn serve_hub(dir: &Path, args: &ServeArgs) -> Result<()> {
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot make the hub directory {}", dir.display()))?;
+    let mut config = load_config(dir)?;
+    if let Some(addr) = &args.addr {
+        config.server.addr = addr.clone();
+        config.validate(&Source::Flag, "").map_err(|e| anyhow::anyhow!("--addr: {e}"))?;
+    }
+    let addr = config.server.addr.clone();
+    // A push is indexed while the client waits: minutes for a large first push.
+    let timeout = std::time::Duration::from_secs(config.server.request_timeout_secs.max(3600));
+    let hub = Arc::new(ken_engine::hub::Hub::open(dir, config)?);
+    let rt = runtime()?;
+    rt.block_on(async {
+        let listener = tokio::net::TcpListener::bind(&addr)
+            .await
+            .with_context(|| format!("cannot listen on {addr}; pass another --addr (port 0 picks a free one)"))?;
+        eprintln!("ken serve: hub listening on http://{} (repositories in {})", listener.local_addr()?, dir.display());
+        ken_server::hub::serve(hub, listener, args.max_push_bytes, timeout, shutdown_signal()).await.context("the hub failed")
     })
 }
 
