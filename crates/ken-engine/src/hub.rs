@@ -199,7 +199,8 @@ fn check_path(path: &str, field: &str) -> Result<(), Error> {
     if path.contains('\0') || path.contains('\\') {
         return bad("holds a NUL or a backslash");
     }
-    if !Path::new(path).components().all(|c| matches!(c, Component::Normal(_))) || path.ends_with('/') || path.contains("//") {
+    let plain = path.split('/').all(|part| !part.is_empty() && part != "." && part != "..");
+    if !plain || !Path::new(path).components().all(|c| matches!(c, Component::Normal(_))) {
         return bad("is not a plain relative path inside the repository (no `..`, `.`, leading `/` or empty parts)");
     }
     Ok(())
@@ -559,17 +560,15 @@ impl Hub {
         })
     }
 
-    /// Writes every point of the live version again (after a broken push
-    /// may have changed the vector server under it).
+    /// Writes every point of the live version again, on a clean slate:
+    /// the repository's points go from the vector server first (a broken
+    /// push may have added some the live version does not know), then come
+    /// back from the embedding cache, not from the model.
     fn rewrite_points(&self, name: &str, version: u64) -> Result<(), Error> {
         let options = self.engine_options(name, version);
-        {
-            let store = ken_store::Store::open_for_write(&options.index_dir)?;
-            store.set_meta("vectors_location", "")?;
-        }
         let model = ken_search::indexed_model(&ken_store::Store::open_read_only(&options.index_dir)?)?;
         let engine = Engine::open(options)?;
-        engine.index(&IndexRequest { embed: model.is_some(), embed_only: true, ..Default::default() }, &|_| {})?;
+        engine.index(&IndexRequest { embed: model.is_some(), embed_only: true, reembed: true, ..Default::default() }, &|_| {})?;
         Ok(())
     }
 

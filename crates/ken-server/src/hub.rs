@@ -42,7 +42,7 @@ pub fn router(hub: Arc<Hub>, max_push_bytes: usize, timeout: Duration) -> Router
         .route("/api/v1/search", post(search))
         .route("/api/v1/repos/{repo}/{*rest}", any(repo_api))
         .fallback(|| async { ApiError::new(404, "not_found", "no such hub route; see the README's team setup").into_response() })
-        .layer(axum::extract::DefaultBodyLimit::max(max_push_bytes))
+        .layer(axum::extract::DefaultBodyLimit::disable())
         .layer(tower_http::catch_panic::CatchPanicLayer::custom(|_| {
             ApiError::internal("the hub hit a bug answering this request; it was logged, please report it").into_response()
         }))
@@ -142,10 +142,29 @@ fn read_push(bytes: &[u8], headers: &HeaderMap, max: usize) -> Result<PushReques
     crate::http::parse_json(json)
 }
 
-async fn push(State(state): State<HubState>, headers: HeaderMap, Path(repo): Path<String>, body: Bytes) -> Response {
+/// The body, or a JSON 413 past `limit` bytes.
+async fn body_bytes(body: Body, limit: usize) -> Result<Bytes, ApiError> {
+    axum::body::to_bytes(body, limit).await.map_err(|e| {
+        let too_large =
+            std::error::Error::source(&e).is_some_and(|s| s.to_string().contains("length limit")) || e.to_string().contains("length limit");
+        if too_large {
+            ApiError::new(413, "too_large", format!("the request body is larger than {limit} bytes; see --max-push-bytes"))
+        } else {
+            ApiError::new(400, "invalid_request", format!("cannot read the request body: {e}"))
+        }
+    })
+}
+
+async fn push(State(state): State<HubState>, Path(repo): Path<String>, request: Request) -> Response {
+    let (parts, body) = request.into_parts();
+    let headers = parts.headers;
     if let Err(e) = authorize(&state, &headers, Access::Push) {
         return e.into_response();
     }
+    let body = match body_bytes(body, state.max_push_bytes).await {
+        Ok(b) => b,
+        Err(e) => return e.into_response(),
+    };
     let request = match read_push(&body, &headers, state.max_push_bytes) {
         Ok(r) => r,
         Err(e) => return e.into_response(),
@@ -153,10 +172,15 @@ async fn push(State(state): State<HubState>, headers: HeaderMap, Path(repo): Pat
     json(blocking(&state, move |hub| hub.push(&repo, &request)).await)
 }
 
-async fn search(State(state): State<HubState>, headers: HeaderMap, body: Bytes) -> Response {
-    if let Err(e) = authorize(&state, &headers, Access::Read) {
+async fn search(State(state): State<HubState>, request: Request) -> Response {
+    let (parts, body) = request.into_parts();
+    if let Err(e) = authorize(&state, &parts.headers, Access::Read) {
         return e.into_response();
     }
+    let body = match body_bytes(body, 1 << 20).await {
+        Ok(b) => b,
+        Err(e) => return e.into_response(),
+    };
     let request: HubSearchRequest = match crate::http::parse_json(&body) {
         Ok(r) => r,
         Err(e) => return e.into_response(),

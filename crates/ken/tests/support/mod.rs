@@ -547,9 +547,18 @@ impl Qdrant {
 
     /// Points of a collection, counted exactly, through node `i`'s REST API.
     pub fn count(&self, i: usize, collection: &str) -> u64 {
+        self.count_where(i, collection, json!({"exact": true}))
+    }
+
+    /// Points of one repository in a collection.
+    pub fn count_repo(&self, i: usize, collection: &str, repo: &str) -> u64 {
+        self.count_where(i, collection, json!({"exact": true, "filter": {"must": [{"key": "repo", "match": {"value": repo}}]}}))
+    }
+
+    fn count_where(&self, i: usize, collection: &str, body: Value) -> u64 {
         let agent: ureq::Agent = ureq::Agent::config_builder().http_status_as_error(false).build().into();
         let url = format!("http://127.0.0.1:{}/collections/{collection}/points/count", self.nodes[i].http);
-        let mut response = agent.post(&url).header("content-type", "application/json").send(r#"{"exact": true}"#).expect("qdrant answers");
+        let mut response = agent.post(&url).header("content-type", "application/json").send(body.to_string()).expect("qdrant answers");
         let body: Value = serde_json::from_str(&response.body_mut().read_to_string().unwrap()).unwrap();
         body["result"]["count"].as_u64().unwrap_or_else(|| panic!("count of {collection}: {body}"))
     }
