@@ -83,6 +83,11 @@ pub enum ReadCommand {
 /// and can answer it, else here. Prints the output and fails with its error.
 pub fn run(context: Context, index_dir: Option<PathBuf>, mut command: ReadCommand) -> Result<()> {
     let cwd = context.cwd.as_path();
+    if let ReadCommand::Search(args) = &command
+        && let Some(hub) = &args.hub
+    {
+        return search::on_hub(args, hub);
+    }
     let dir = index_dir_of(cwd, index_dir);
     if let ReadCommand::Search(args) = &command
         && !dir.join(ken_store::DB_FILE).is_file()

@@ -62,6 +62,73 @@ pub struct SearchArgs {
     /// qualified_name, language, score, header.
     #[arg(long, value_name = "TEMPLATE", conflicts_with = "json")]
     pub format: Option<String>,
+    /// Search a team hub (`ken serve --hub`) instead of this index, with
+    /// the token in KEN_HUB_TOKEN: every repository pushed to it, or those
+    /// named by --repo.
+    #[arg(long, env = "KEN_HUB_URL", value_name = "URL", conflicts_with_all = ["format", "pipeline", "expand"])]
+    pub hub: Option<String>,
+    /// With --hub: only this repository; repeatable.
+    #[arg(long, value_name = "NAME", requires = "hub")]
+    pub repo: Vec<String>,
+}
+
+/// `ken search --hub URL`: one search over the hub's repositories, each
+/// hit named `repo:path:lines`.
+pub fn on_hub(args: &SearchArgs, url: &str) -> Result<()> {
+    check(args)?;
+    let token = std::env::var("KEN_HUB_TOKEN").map_err(|_| anyhow::anyhow!("set KEN_HUB_TOKEN to a token of the hub (`ken hub token`)"))?;
+    let mut body = serde_json::json!({"query": args.query.join(" "), "k": args.k.unwrap_or(10), "mode": args.mode, "repos": args.repo});
+    if !args.lang.is_empty() {
+        body["languages"] = args.lang.clone().into();
+    }
+    if !args.kind.is_empty() {
+        body["kinds"] = args.kind.clone().into();
+    }
+    if let Some(path) = &args.path {
+        body["path"] = path.clone().into();
+    }
+    let agent: ureq::Agent = ureq::Agent::config_builder().http_status_as_error(false).build().into();
+    let base = url.trim_end_matches('/');
+    let mut response = agent
+        .post(&format!("{base}/api/v1/search"))
+        .header("authorization", &format!("Bearer {token}"))
+        .header("content-type", "application/json")
+        .send(body.to_string())
+        .with_context(|| format!("cannot reach the hub at {base}"))?;
+    let status = response.status().as_u16();
+    let text = response.body_mut().read_to_string()?;
+    let answer: serde_json::Value = serde_json::from_str(&text).with_context(|| format!("the hub answered {status}: {text}"))?;
+    if status != 200 {
+        bail!("the hub answered {status}: {}", answer["error"]["message"].as_str().unwrap_or(&text));
+    }
+    if args.json {
+        println!("{answer}");
+        return Ok(());
+    }
+    let hits = answer["hits"].as_array().cloned().unwrap_or_default();
+    if hits.is_empty() {
+        println!("no results for `{}` in {}", args.query.join(" "), answer["repos"]);
+    }
+    for (rank, hit) in hits.iter().enumerate() {
+        println!(
+            "{:>2}. {}:{}:{}-{}  {} {}  ({:.4})",
+            rank + 1,
+            hit["repo"].as_str().unwrap_or_default(),
+            hit["path"].as_str().unwrap_or_default(),
+            hit["start_line"],
+            hit["end_line"],
+            hit["kind"].as_str().unwrap_or_default(),
+            hit["qualified_name"].as_str().unwrap_or_default(),
+            hit["score"].as_f64().unwrap_or_default()
+        );
+        for (i, line) in hit["snippet"]["text"].as_str().unwrap_or_default().lines().take(4).enumerate() {
+            println!("      {:>5} │ {line}", hit["snippet"]["start_line"].as_u64().unwrap_or(0) + i as u64);
+        }
+    }
+    for note in answer["notes"].as_array().into_iter().flatten() {
+        eprintln!("note: {}", note.as_str().unwrap_or_default());
+    }
+    Ok(())
 }
 
 /// Checks the arguments before any work (indexing a new repository included).
