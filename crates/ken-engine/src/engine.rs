@@ -113,6 +113,22 @@ fn other_model(indexed: &str, wanted: &str, spec_text: &str) -> Error {
     ))
 }
 
+/// A query embedder shared by every engine of the process, loaded once per
+/// model: a hub holds an engine per repository, and each would otherwise
+/// keep its own copy of the model (about 100 MB for MiniLM).
+fn shared_model(
+    key: &str,
+    load: impl FnOnce() -> Result<Box<dyn Embedder>, ken_embed::EmbedError>,
+) -> Result<Arc<dyn Embedder>, ken_embed::EmbedError> {
+    static MODELS: std::sync::OnceLock<Mutex<rustc_hash::FxHashMap<String, Arc<dyn Embedder>>>> = std::sync::OnceLock::new();
+    let models = MODELS.get_or_init(Default::default);
+    if let Some(model) = models.lock().unwrap_or_else(|e| e.into_inner()).get(key) {
+        return Ok(model.clone());
+    }
+    let model: Arc<dyn Embedder> = Arc::from(load()?);
+    Ok(models.lock().unwrap_or_else(|e| e.into_inner()).entry(key.to_string()).or_insert(model).clone())
+}
+
 /// How long a search waits for another process to let go of the shard.
 const READER_WAIT: Duration = Duration::from_secs(10);
 /// Files the language model reranks for `locate` (Agentless shows its
@@ -212,9 +228,8 @@ impl Engine {
         if let Some(e) = &*slot {
             return (Some(e.clone()), None);
         }
-        match Resolver::default().load(&ModelSpec::Static) {
+        match shared_model("static", || Resolver::default().load(&ModelSpec::Static)) {
             Ok(e) => {
-                let e: Arc<dyn Embedder> = Arc::from(e);
                 *slot = Some(e.clone());
                 (Some(e), None)
             }
@@ -265,7 +280,7 @@ impl Engine {
                     return Err(other_model(id, &spec_text, &spec_text));
                 }
                 let (shard, loaded) = std::thread::scope(|scope| {
-                    let loaded = scope.spawn(|| Resolver::default().load(&spec));
+                    let loaded = scope.spawn(|| shared_model(&spec_text, || Resolver::default().load(&spec)));
                     let shard = self.shards.existing(dim);
                     (shard, loaded.join().unwrap_or_else(|_| Err(ken_embed::EmbedError::Inference("loading the model panicked".into()))))
                 });
@@ -276,7 +291,6 @@ impl Engine {
                         {
                             return Err(other_model(id, e.model_id(), &spec_text));
                         }
-                        let e: Arc<dyn Embedder> = Arc::from(e);
                         if self.serves_many {
                             // Before the first query, as servers always did: no
                             // session is made meanwhile beside a reindex's.

@@ -584,11 +584,23 @@ impl Hub {
             request.repos.clone()
         };
         let k = request.search.k.unwrap_or(10);
+        let engines: Vec<(String, Arc<Engine>)> =
+            repos.iter().map(|name| Ok((name.clone(), self.engine(name)?))).collect::<Result<_, Error>>()?;
+        // Each repository on its own thread, as many at once as there are cores.
+        let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+        let mut answers = Vec::with_capacity(engines.len());
+        for group in engines.chunks(threads) {
+            let searched: Vec<Result<_, Error>> = std::thread::scope(|scope| {
+                let running: Vec<_> = group.iter().map(|(_, engine)| scope.spawn(|| engine.search(&request.search))).collect();
+                running.into_iter().map(|r| r.join().unwrap_or_else(|_| Err(Error::internal("a repository's search panicked")))).collect()
+            });
+            for ((name, _), response) in group.iter().zip(searched) {
+                answers.push((name.clone(), response?));
+            }
+        }
         let mut hits = Vec::new();
         let mut notes = Vec::new();
-        for name in &repos {
-            let engine = self.engine(name)?;
-            let response = engine.search(&request.search)?;
+        for (name, response) in answers {
             notes.extend(response.notes.into_iter().map(|n| format!("{name}: {n}")));
             hits.extend(response.hits.into_iter().map(|hit| HubHit { repo: name.clone(), hit }));
         }

@@ -45,6 +45,9 @@ pub struct VectorsConfig {
     /// 1; a cluster wants shards ≥ nodes and 2 replicas).
     pub shards: Option<u32>,
     pub replicas: Option<u32>,
+    /// One collection per repository instead of one per model shared by
+    /// all (default false: `docs/scale.md` measures both).
+    pub collection_per_repo: Option<bool>,
 }
 
 impl VectorsConfig {
@@ -61,6 +64,7 @@ impl VectorsConfig {
         set(&mut self.repo, &other.repo);
         set(&mut self.shards, &other.shards);
         set(&mut self.replicas, &other.replicas);
+        set(&mut self.collection_per_repo, &other.collection_per_repo);
     }
 
     pub fn apply_env(&mut self, var: impl Fn(&str) -> Option<String>) {
@@ -121,6 +125,7 @@ pub struct QdrantServer {
     repo_hash: u64,
     shards: u32,
     replicas: u32,
+    per_repo: bool,
 }
 
 /// The client's runtime: one per process, never dropped (a runtime cannot
@@ -222,6 +227,7 @@ impl QdrantServer {
             repo,
             shards: config.shards.unwrap_or(1),
             replicas: config.replicas.unwrap_or(1),
+            per_repo: config.collection_per_repo.unwrap_or(false),
         }))
     }
 
@@ -233,7 +239,8 @@ impl QdrantServer {
     /// server, prefix or repository name) writes every point again.
     pub fn location(&self) -> String {
         let urls: Vec<&str> = self.nodes.iter().map(|(u, _)| u.as_str()).collect();
-        format!("qdrant {} {} {}", urls.join(","), self.prefix, self.repo)
+        let layout = if self.per_repo { " per-repo" } else { "" };
+        format!("qdrant {} {} {}{layout}", urls.join(","), self.prefix, self.repo)
     }
 
     fn urls(&self) -> String {
@@ -284,9 +291,20 @@ impl QdrantServer {
         }
     }
 
-    /// `<prefix>_<role>_d<dim>`.
+    /// `<prefix>_<role>_d<dim>`, or with `collection_per_repo`
+    /// `<prefix>_<repo>_<role>_d<dim>` (the repository's name made safe, and
+    /// its hash, so two names never share one).
     pub fn collection_name(&self, role: &str, dim: usize) -> String {
-        format!("{}_{role}_d{dim}", self.prefix)
+        format!("{}{dim}", self.collection_head(role))
+    }
+
+    fn collection_head(&self, role: &str) -> String {
+        if self.per_repo {
+            let safe: String = self.repo.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' }).take(48).collect();
+            format!("{}_{safe}{:08x}_{role}_d", self.prefix, self.repo_hash as u32)
+        } else {
+            format!("{}_{role}_d", self.prefix)
+        }
     }
 
     pub fn collection_exists(&self, name: &str) -> Result<bool, ShardError> {
@@ -306,7 +324,7 @@ impl QdrantServer {
     /// (of any dense size); other repositories' stay.
     pub fn delete_repo_everywhere(self: &Arc<Self>, role: &str) -> Result<(), ShardError> {
         let listed = self.call("collection list", |c| async move { c.list_collections().await })?;
-        let head = format!("{}_{role}_d", self.prefix);
+        let head = self.collection_head(role);
         for collection in listed.collections {
             if collection.name.strip_prefix(&head).is_some_and(|dim| dim.parse::<usize>().is_ok()) {
                 RemoteCollection { server: self.clone(), name: collection.name }.delete_repo()?;

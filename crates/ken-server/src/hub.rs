@@ -36,6 +36,7 @@ pub fn router(hub: Arc<Hub>, max_push_bytes: usize, timeout: Duration) -> Router
     let state = HubState { hub, max_push_bytes, timeout };
     Router::new()
         .route("/health", get(|| async { Json(serde_json::json!({"status": "ok", "version": env!("CARGO_PKG_VERSION"), "hub": true})) }))
+        .route("/openapi.json", get(|| async { Json(crate::openapi::hub_document()) }))
         .route("/api/v1/repos", get(repos))
         .route("/api/v1/repos/{repo}/manifest", get(manifest))
         .route("/api/v1/repos/{repo}/push", post(push))

@@ -228,3 +228,60 @@ pub fn document() -> Value {
         "components": { "schemas": Value::Object(schemas) },
     })
 }
+
+/// The team hub's OpenAPI 3.1 document (`ken serve --hub`, `GET /openapi.json`).
+pub fn hub_document() -> Value {
+    use ken_engine::hub::{HubSearchRequest, HubSearchResponse, PushRequest, PushSummary, RepoInfo, RepoManifest};
+    let mut settings = SchemaSettings::draft2020_12();
+    settings.definitions_path = "/components/schemas".into();
+    settings.meta_schema = None;
+    let mut requests = settings.clone().for_deserialize().into_generator();
+    let mut responses = settings.for_serialize().into_generator();
+    let push_request = requests.subschema_for::<PushRequest>().to_value();
+    let search_request = requests.subschema_for::<HubSearchRequest>().to_value();
+    let pushed = responses.subschema_for::<PushSummary>().to_value();
+    let repos = responses.subschema_for::<Vec<RepoInfo>>().to_value();
+    let manifest = responses.subschema_for::<RepoManifest>().to_value();
+    let found = responses.subschema_for::<HubSearchResponse>().to_value();
+    let error = responses.subschema_for::<ErrorBody>().to_value();
+    let mut schemas = requests.take_definitions(true);
+    schemas.extend(responses.take_definitions(true));
+    let ok = |schema: &Value| json!({ "description": "OK", "content": { "application/json": { "schema": schema } } });
+    let err = |what: &str| json!({ "description": what, "content": { "application/json": { "schema": error.clone() } } });
+    let body = |schema: &Value| json!({ "required": true, "content": { "application/json": { "schema": schema } } });
+    let repo = json!({ "name": "repo", "in": "path", "required": true, "schema": { "type": "string", "pattern": "^[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}$" } });
+    let auth = |mut op: Value| {
+        let responses = op["responses"].as_object_mut().expect("responses object");
+        responses.insert("401".into(), err("No token, or one the hub does not know"));
+        responses.insert("400".into(), err("Invalid request; `error.field` names the field"));
+        op["security"] = json!([{ "bearer": [] }]);
+        op
+    };
+    json!({
+        "openapi": "3.1.0",
+        "info": {
+            "title": "Kenning hub",
+            "version": env!("CARGO_PKG_VERSION"),
+            "description": "Repositories pushed from CI (`ken push`), searched together. Every route but /health and /openapi.json wants a bearer token (`ken hub token`). A repository's own read routes answer under /api/v1/repos/{repo}/ (search, hybrid-search, locate, context, map, symbols, symbol, graph/{relation}, path, untested, status, impact, plan), as in `ken serve`'s document.",
+        },
+        "paths": {
+            "/health": { "get": { "summary": "Liveness", "operationId": "health", "responses": { "200": { "description": "OK" } } } },
+            "/openapi.json": { "get": { "summary": "This document", "operationId": "openapi", "responses": { "200": { "description": "OK" } } } },
+            "/api/v1/repos": { "get": auth(json!({ "summary": "The repositories pushed, with their live versions", "operationId": "repos",
+                "responses": { "200": ok(&repos) } })) },
+            "/api/v1/repos/{repo}/manifest": { "get": auth(json!({ "summary": "The live version's file hashes: what a push diffs against",
+                "operationId": "manifest", "parameters": [repo.clone()], "responses": { "200": ok(&manifest) } })) },
+            "/api/v1/repos/{repo}/push": { "post": auth(json!({
+                "summary": "Apply a push: all of it becomes the next version, or none (a push token; the body may be zstd with Content-Encoding: zstd)",
+                "operationId": "push", "parameters": [repo], "requestBody": body(&push_request),
+                "responses": { "200": ok(&pushed), "403": err("A read token"), "409": err("Another version is live: diff again"),
+                    "413": err("Too large"), "415": err("An unknown Content-Encoding") } })) },
+            "/api/v1/search": { "post": auth(json!({ "summary": "One search over the named repositories (all when none are named)",
+                "operationId": "search", "requestBody": body(&search_request), "responses": { "200": ok(&found), "404": err("No such repository") } })) },
+        },
+        "components": {
+            "schemas": Value::Object(schemas),
+            "securitySchemes": { "bearer": { "type": "http", "scheme": "bearer" } },
+        },
+    })
+}

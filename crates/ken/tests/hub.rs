@@ -140,7 +140,10 @@ fn pushed_repositories_are_searched_together(backend: &Backend) {
 
     // The CLI searches the hub too.
     let cli = backend
-        .command(billing.path(), &["search", "--hub", &hub.base, "--repo", "shipping", "--repo", "billing", "parcel delivery days", "-k", "1"])
+        .command(
+            billing.path(),
+            &["search", "--hub", &hub.base, "--repo", "shipping", "--repo", "billing", "parcel delivery days", "-k", "1"],
+        )
         .env("KEN_HUB_TOKEN", &read_token)
         .output()
         .unwrap();
@@ -245,6 +248,16 @@ fn the_hub_refuses_what_it_must() {
         a repository never pushed: 404 not_found -
     "#]]
     .assert_eq(&(lines.join("\n") + "\n"));
+    // The OpenAPI document lists the routes and the push's fields.
+    let (status, doc) = hub.call("GET", "/openapi.json", None, None);
+    assert_eq!(status, 200);
+    let paths: Vec<&String> = doc["paths"].as_object().unwrap().keys().collect();
+    expect![[
+        r#"["/health", "/openapi.json", "/api/v1/repos", "/api/v1/repos/{repo}/manifest", "/api/v1/repos/{repo}/push", "/api/v1/search"]"#
+    ]]
+    .assert_eq(&format!("{paths:?}"));
+    let push_fields: Vec<&String> = doc["components"]["schemas"]["PushRequest"]["properties"].as_object().unwrap().keys().collect();
+    expect![[r#"["base_version", "files", "deleted", "model", "model_id", "vectors"]"#]].assert_eq(&format!("{push_fields:?}"));
     assert!(!hub_dir.path().join("repos/escaped.py").exists() && !hub_dir.path().parent().unwrap().join("escaped.py").exists());
     assert!(!hub_dir.path().join("repos/a").exists(), "a refused push wrote a repository");
 }
