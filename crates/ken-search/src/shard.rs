@@ -105,7 +105,7 @@ pub struct VectorShard {
 }
 
 enum Store {
-    Edge(Edge),
+    Edge(Box<Edge>),
     Server(RemoteCollection),
 }
 
@@ -122,7 +122,7 @@ impl VectorShard {
     /// waiting up to `wait` for another process to let go of it. `dim` is
     /// the dense size.
     pub fn open(index_dir: &Path, name: &str, dim: usize, wait: Duration) -> Result<VectorShard> {
-        Ok(VectorShard { store: Store::Edge(Edge::open(index_dir, name, dim, wait)?) })
+        Ok(VectorShard { store: Store::Edge(Box::new(Edge::open(index_dir, name, dim, wait)?)) })
     }
 
     /// Deletes the Edge shard directory (under the lock): the next open starts empty.

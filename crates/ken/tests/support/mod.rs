@@ -392,10 +392,10 @@ pub fn qdrant_bin() -> Option<PathBuf> {
     if let Some(bin) = std::env::var_os("QDRANT_BIN").map(PathBuf::from).filter(|p| p.is_file()) {
         return Some(bin);
     }
-    if let Some(path) = std::env::var_os("PATH") {
-        if let Some(bin) = std::env::split_paths(&path).map(|d| d.join("qdrant")).find(|p| p.is_file()) {
-            return Some(bin);
-        }
+    if let Some(path) = std::env::var_os("PATH")
+        && let Some(bin) = std::env::split_paths(&path).map(|d| d.join("qdrant")).find(|p| p.is_file())
+    {
+        return Some(bin);
     }
     let workspace = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
     let origin = Command::new("git")
@@ -609,11 +609,11 @@ macro_rules! on_both_backends {
         mod $name {
             #[test]
             fn edge() {
-                super::$name(&crate::support::Backend::Edge)
+                super::$name(&$crate::support::Backend::Edge)
             }
             #[test]
             fn qdrant() {
-                if let Some(backend) = crate::support::Backend::qdrant() {
+                if let Some(backend) = $crate::support::Backend::qdrant() {
                     super::$name(&backend)
                 }
             }
