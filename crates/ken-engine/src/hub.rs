@@ -283,33 +283,18 @@ fn sha256_hex(text: &str) -> String {
     sha2::Sha256::digest(text.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// Copies `from` into `to` (which must not exist): files hard-linked (a
-/// push never writes into a file, it replaces it), falling back to a copy.
-fn link_tree(from: &Path, to: &Path) -> std::io::Result<()> {
+/// Copies the tree `from` into `to`. `link`: files are hard-linked (a push
+/// never writes into a source file, it replaces it), falling back to a
+/// copy; else copied (an index is written in place). Sockets stay behind.
+fn copy_tree(from: &Path, to: &Path, link: bool) -> std::io::Result<()> {
     std::fs::create_dir_all(to)?;
     for entry in std::fs::read_dir(from)? {
         let entry = entry?;
         let target = to.join(entry.file_name());
         let kind = entry.file_type()?;
         if kind.is_dir() {
-            link_tree(&entry.path(), &target)?;
-        } else if kind.is_file() && std::fs::hard_link(entry.path(), &target).is_err() {
-            std::fs::copy(entry.path(), &target)?;
-        }
-    }
-    Ok(())
-}
-
-/// Copies `from` into `to`, every file copied (an index is written in place).
-fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
-    std::fs::create_dir_all(to)?;
-    for entry in std::fs::read_dir(from)? {
-        let entry = entry?;
-        let target = to.join(entry.file_name());
-        let kind = entry.file_type()?;
-        if kind.is_dir() {
-            copy_tree(&entry.path(), &target)?;
-        } else if kind.is_file() && !entry.file_name().to_string_lossy().ends_with(".sock") {
+            copy_tree(&entry.path(), &target, link)?;
+        } else if kind.is_file() && !(link && std::fs::hard_link(entry.path(), &target).is_ok()) {
             std::fs::copy(entry.path(), &target)?;
         }
     }
@@ -495,10 +480,10 @@ impl Hub {
         match current {
             Some(live) => {
                 let from = self.version_dir(name, live);
-                link_tree(&from.join("src"), &dir.join("src")).map_err(hub_error)?;
+                copy_tree(&from.join("src"), &dir.join("src"), true).map_err(hub_error)?;
                 // A consistent copy of the index: the live engine only reads,
                 // and pushes (the only writers) are serialised.
-                copy_tree(&from.join("index"), &dir.join("index")).map_err(hub_error)?;
+                copy_tree(&from.join("index"), &dir.join("index"), false).map_err(hub_error)?;
             }
             None => std::fs::create_dir_all(dir.join("src")).map_err(hub_error)?,
         }

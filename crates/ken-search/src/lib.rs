@@ -1,9 +1,10 @@
-//! Retrieval: the BM25 documents (SQLite FTS5) and the Qdrant Edge shard of
-//! dense vectors, kept in step with the SQLite index, and hybrid search.
+//! Retrieval: the BM25 documents (SQLite FTS5) and the vector stores (Qdrant
+//! Edge shards, or a Qdrant server), kept in step with the SQLite index, and hybrid search.
 //!
-//! - `shard.rs`: the embedded shard (one process at a time, by lock file),
-//!   and `SharedShard`, the one handle a process shares between its
+//! - `shard.rs`: a store of one role, Edge shard (one process at a time, by
+//!   lock file) or server collection, and `SharedShard`, the one handle a process shares between its
 //!   searches and its writer.
+//! - `points.rs`: what every vector store holds and says (payload, filter, errors).
 //! - `remote.rs`: a Qdrant server or cluster in place of the Edge shards,
 //!   one collection per role shared by repositories (`[vectors] url`).
 //! - `lexical.rs`: code-aware tokenizer into hashed FTS5 tokens. Pure.
@@ -17,6 +18,7 @@ mod hybrid;
 mod intents;
 pub mod lexical;
 mod locate;
+mod points;
 mod remote;
 pub mod report;
 mod shard;

@@ -14,7 +14,7 @@
 //! then tried on the next URL of the list; when none answers the error
 //! names them all.
 
-use crate::shard::{PointFilter, PointPayload, ShardError};
+use crate::points::{DENSE, PointFilter, PointPayload, ShardError};
 use qdrant_client::qdrant::{
     Condition, CountPointsBuilder, CreateCollectionBuilder, CreateFieldIndexCollectionBuilder, DeletePointsBuilder, Distance, FieldType,
     Filter, KeywordIndexParamsBuilder, PointId, PointStruct, QueryPointsBuilder, UpsertPointsBuilder, VectorParamsBuilder,
@@ -343,7 +343,7 @@ impl QdrantServer {
                 let request = CreateCollectionBuilder::new(create.clone())
                     .vectors_config({
                         let mut v = VectorsConfigBuilder::default();
-                        v.add_named_vector_params(crate::shard::DENSE, VectorParamsBuilder::new(dim as u64, Distance::Cosine));
+                        v.add_named_vector_params(DENSE, VectorParamsBuilder::new(dim as u64, Distance::Cosine));
                         v
                     })
                     .shard_number(shards)
@@ -381,16 +381,14 @@ impl QdrantServer {
                 .and_then(|c| c.params)
                 .and_then(|p| p.vectors_config)
                 .and_then(|v| match v.config {
-                    Some(qdrant_client::qdrant::vectors_config::Config::ParamsMap(map)) => {
-                        map.map.get(crate::shard::DENSE).map(|p| p.size == dim as u64)
-                    }
+                    Some(qdrant_client::qdrant::vectors_config::Config::ParamsMap(map)) => map.map.get(DENSE).map(|p| p.size == dim as u64),
                     _ => Some(false),
                 })
                 .unwrap_or(false);
             if !same {
                 return Err(ShardError::Qdrant(format!(
                     "the Qdrant collection {name} exists but is not one of ken's (no `{}` vector of size {dim}); choose another vectors.collection_prefix",
-                    crate::shard::DENSE
+                    DENSE
                 )));
             }
         }
@@ -457,7 +455,7 @@ impl RemoteCollection {
                     "chunk": p.is_chunk, "name": p.name, "qname": p.qualified_name,
                 });
                 let payload = qdrant_client::Payload::try_from(payload).expect("a JSON object");
-                PointStruct::new(self.point_id(id), std::collections::HashMap::from([(crate::shard::DENSE.to_string(), dense)]), payload)
+                PointStruct::new(self.point_id(id), std::collections::HashMap::from([(DENSE.to_string(), dense)]), payload)
             })
             .collect();
         let name = self.name.clone();
@@ -515,7 +513,7 @@ impl RemoteCollection {
         let points = self.server.call("search", move |c| {
             let request = QueryPointsBuilder::new(name.clone())
                 .query(vector.clone())
-                .using(crate::shard::DENSE)
+                .using(DENSE)
                 .filter(filter.clone())
                 .limit(limit as u64)
                 .with_payload(false);

@@ -6,8 +6,8 @@
 //! term's whole posting list. SQLite stays the system of record: the shard
 //! can always be rebuilt from it (`ken index --rebuild`).
 
+pub use crate::points::{DENSE, PointFilter, PointPayload, Result, ShardError};
 use crate::remote::{QdrantServer, RemoteCollection};
-pub use ken_store::UnitFilter as PointFilter;
 use qdrant_edge::{
     AnyVariants, Condition, CreateIndex, Distance, EdgeConfig, EdgeShard, EdgeVectorParams, FieldCondition, FieldIndexOperations, Filter,
     HasIdCondition, Match, NamedQuery, PayloadFieldSchema, PayloadSchemaType, PointId, PointInsertOperations, PointOperations, PointStruct,
@@ -18,50 +18,13 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-pub const DENSE: &str = "dense";
 /// The model's shard.
 pub const SHARD_DIR: &str = "vectors";
 /// The static vectors' shard.
 pub const STATIC_SHARD_DIR: &str = "static";
 
-#[derive(Debug, thiserror::Error)]
-pub enum ShardError {
-    #[error(
-        "the vector index in {0} is in use by another ken process (an index or embedding run, or a `ken serve` or `ken mcp` that holds it); retry when it is done, or ask the server"
-    )]
-    Busy(PathBuf),
-    #[error("the vector index in {path} is damaged ({detail}); run `ken index --rebuild` to rebuild it from the index")]
-    Corrupt { path: PathBuf, detail: String },
-    #[error(
-        "the disk holding the vector index {path} is full ({available_kib} KiB free, about {needed_kib} KiB needed); free some space or pass --index-dir on another disk, then run `ken index` again: it resumes from its last commit"
-    )]
-    DiskFull { path: PathBuf, available_kib: u64, needed_kib: u64 },
-    #[error("vector index error: {0}")]
-    Qdrant(String),
-    #[error(
-        "cannot reach the Qdrant server at {urls} ({detail}); start it or check --qdrant-url, KEN_QDRANT_URL or `[vectors] url` in ken.toml. What was indexed is kept: `ken index` resumes once the server answers"
-    )]
-    Unreachable { urls: String, detail: String },
-    #[error("bad vector store settings: {0}")]
-    Config(String),
-}
-
-pub type Result<T, E = ShardError> = std::result::Result<T, E>;
-
 fn qdrant(e: impl std::fmt::Display) -> ShardError {
     ShardError::Qdrant(e.to_string())
-}
-
-/// What a point is, for filtering.
-#[derive(Clone, Debug)]
-pub struct PointPayload<'a> {
-    pub file_id: i64,
-    pub path: &'a str,
-    pub language: &'a str,
-    pub kind: &'a str,
-    pub is_chunk: bool,
-    pub name: &'a str,
-    pub qualified_name: &'a str,
 }
 
 /// The payload fields filters use (`to_qdrant`), and the only ones indexed:
