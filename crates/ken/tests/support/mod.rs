@@ -482,9 +482,16 @@ impl Qdrant {
             }
         }
         let child = command.spawn().expect("qdrant starts");
-        let http = node.http;
+        let (http, grpc) = (node.http, node.grpc);
         *node.child.lock().unwrap() = Some(child);
         self.wait_until(|| http_get(http, "/readyz").is_some_and(|(status, _)| status == 200), "node ready");
+        // The gRPC listener (what ken talks to) comes up on its own, after
+        // the HTTP one on a busy machine.
+        let grpc_addr = std::net::SocketAddr::from(([127, 0, 0, 1], grpc));
+        self.wait_until(
+            || std::net::TcpStream::connect_timeout(&grpc_addr, std::time::Duration::from_secs(1)).is_ok(),
+            "the node's gRPC port listening",
+        );
     }
 
     fn wait_until(&self, ready: impl Fn() -> bool, what: &str) {
