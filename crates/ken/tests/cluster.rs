@@ -76,16 +76,30 @@ fn a_lost_node_costs_no_search_and_no_point() {
     let Backend::Qdrant(cluster) = &backend else { unreachable!() };
     let repo = replicated_repo();
 
-    // A node dies while the index writes its vectors.
-    let index = backend.command(repo.path(), &["index", "--json"]).stdout(std::process::Stdio::piped()).spawn().unwrap();
+    // A node dies while the index writes its vectors: once the first are
+    // in, however long the index takes to get there on a busy machine.
+    // Its stderr in a file, which no pipe left unread can block.
+    let stderr = tempfile::NamedTempFile::new().unwrap();
+    let mut index = backend
+        .command(repo.path(), &["index", "--json"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(stderr.reopen().unwrap())
+        .spawn()
+        .unwrap();
+    let index_log = || std::fs::read_to_string(stderr.path()).unwrap_or_default();
     let written = || {
         support::http_get(cluster.http_port(0), &format!("/collections/{COLLECTION}")).is_some_and(|(status, _)| status == 200)
             && cluster.count(0, COLLECTION) > 0
     };
-    wait_until("the first vectors written", written);
+    while !written() {
+        if index.try_wait().unwrap().is_some() {
+            panic!("ken index ended ({}) before any vector was seen: {}\nnodes' logs:\n{}", index.wait().unwrap(), index_log(), cluster.logs());
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
     cluster.kill(2);
     let out = index.wait_with_output().unwrap();
-    assert!(out.status.success(), "ken index failed with a node down: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "ken index failed with a node down: {}", index_log());
     let summary = json(&out);
     let progress = &summary["vectors"]["embed"]["progress"];
     let points = progress["symbols"].as_u64().unwrap() + progress["chunks"].as_u64().unwrap();

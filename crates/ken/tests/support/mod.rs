@@ -312,6 +312,22 @@ impl Drop for McpSession {
     }
 }
 
+/// The official Python MCP SDK's client over streamable HTTP at `url`
+/// (with a bearer token, or none): lists the tools and makes each call of
+/// `calls` (tool name → arguments). Its report: `{server, tools: {name:
+/// {description, required}}, calls: {name: {is_error, text}}}`.
+pub fn mcp_http_client(url: &str, token: Option<&str>, calls: &Value) -> Value {
+    let python =
+        std::env::var("KEN_TEST_MCP_PYTHON").expect("KEN_TEST_MCP_PYTHON names a python with the `mcp` SDK; scripts/test.sh installs it");
+    let client = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/mcp_client/client.py");
+    let out = Command::new(python)
+        .args([client, "--http", url, token.unwrap_or("-"), &calls.to_string()])
+        .output()
+        .expect("the MCP client runs");
+    assert!(out.status.success(), "the MCP client failed: {}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
 /// A running `ken serve`; killed on drop.
 pub struct Server {
     child: Child,
@@ -502,9 +518,14 @@ impl Qdrant {
             }
             std::thread::sleep(std::time::Duration::from_millis(100));
         }
+        panic!("Qdrant: {what} never happened; logs:\n{}", self.logs());
+    }
+
+    /// Every node's log, for a failing test's message.
+    pub fn logs(&self) -> String {
         let logs: Vec<String> =
             (0..self.nodes.len()).map(|i| std::fs::read_to_string(self.dir.path().join(format!("n{i}.log"))).unwrap_or_default()).collect();
-        panic!("Qdrant: {what} never happened; logs:\n{}", logs.join("\n---\n"));
+        logs.join("\n---\n")
     }
 
     fn wait_for_peers(&self) {
