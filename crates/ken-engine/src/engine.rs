@@ -314,6 +314,20 @@ impl Engine {
         Ok(embedder.map(|embedder| DenseLane { shard, embedder }))
     }
 
+    /// The query's vector from the model this index was embedded with
+    /// (what the hub's first stage searches a shared collection with);
+    /// None before any point is embedded.
+    pub fn query_vector(&self, query: &str) -> Result<Option<Vec<f32>>, Error> {
+        let store = self.store()?;
+        match self.dense_lane(&store)? {
+            Ok(lane) => {
+                let vector = lane.embedder.embed_query(query).map_err(|e| Error::new(ErrorKind::ModelUnavailable, e.to_string()))?;
+                Ok(Some(vector))
+            }
+            Err(_) => Ok(None),
+        }
+    }
+
     /// Stage 1 only: the hybrid retrieval of `ken search`. A dense lane that
     /// is off fails `semantic` mode and leaves a note in the others.
     pub fn search(&self, request: &SearchRequest) -> Result<SearchResponse, Error> {

@@ -25,7 +25,8 @@
 use crate::api::SearchRequest;
 use crate::{Engine, EngineOptions, Error, ErrorKind, IndexRequest};
 use ken_pipeline::PipelineConfig;
-use rustc_hash::FxHashMap;
+use ken_search::QdrantServer;
+use rustc_hash::{FxHashMap, FxHashSet};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use sha2::Digest;
@@ -140,6 +141,13 @@ pub struct HubSearchRequest {
     pub search: SearchRequest,
     #[serde(default)]
     pub repos: Vec<String>,
+    /// With the vectors in a Qdrant server: search in full only the
+    /// `route` repositories whose points match the query best there (one
+    /// Query API call, dense and BM25 fused by rank). Default 8; 0 searches
+    /// every repository in scope.
+    #[serde(default)]
+    #[schemars(range(max = 1000))]
+    pub route: Option<usize>,
 }
 
 #[derive(Clone, Debug, Serialize, JsonSchema)]
@@ -152,7 +160,11 @@ pub struct HubHit {
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct HubSearchResponse {
     pub query: String,
+    /// The repositories searched in full: all in scope, or those the first
+    /// stage routed the query to, best first.
     pub repos: Vec<String>,
+    /// How many repositories were in scope.
+    pub in_scope: usize,
     pub hits: Vec<HubHit>,
     pub notes: Vec<String>,
 }
@@ -168,6 +180,13 @@ pub struct Hub {
     dir: PathBuf,
     config: PipelineConfig,
     repos: Mutex<FxHashMap<String, Arc<HubRepo>>>,
+    /// The token file as last read, with its modification time: every
+    /// request checks a token, and the file changes only when one is made
+    /// or revoked (by this process or by `ken hub token`).
+    tokens_read: Mutex<Option<(std::time::SystemTime, Arc<Vec<TokenRecord>>)>>,
+    /// The vector server, for the first stage of searches over many
+    /// repositories (connected on first use).
+    server: std::sync::OnceLock<Arc<QdrantServer>>,
 }
 
 fn hub_error(e: impl std::fmt::Display) -> Error {
@@ -314,7 +333,7 @@ impl Hub {
     /// every repository's points go (a cluster, or each version's own shard).
     pub fn open(dir: &Path, config: PipelineConfig) -> Result<Hub, Error> {
         std::fs::create_dir_all(dir.join("repos")).map_err(hub_error)?;
-        Ok(Hub { dir: dir.to_path_buf(), config, repos: Mutex::default() })
+        Ok(Hub { dir: dir.to_path_buf(), config, repos: Mutex::default(), tokens_read: Mutex::default(), server: Default::default() })
     }
 
     fn tokens(&self) -> Result<Vec<TokenRecord>, Error> {
@@ -338,7 +357,7 @@ impl Hub {
         getrandom::fill(&mut secret).map_err(hub_error)?;
         let secret: String = format!("ken_{}", secret.iter().map(|b| format!("{b:02x}")).collect::<String>());
         tokens.push(TokenRecord { name: name.to_string(), access, sha256: sha256_hex(&secret) });
-        write_atomic(&self.dir.join(TOKENS_FILE), &serde_json::to_vec_pretty(&tokens).map_err(hub_error)?).map_err(hub_error)?;
+        self.write_tokens(&tokens)?;
         Ok(secret)
     }
 
@@ -347,14 +366,39 @@ impl Hub {
         let mut tokens = self.tokens()?;
         let before = tokens.len();
         tokens.retain(|t| t.name != name);
-        write_atomic(&self.dir.join(TOKENS_FILE), &serde_json::to_vec_pretty(&tokens).map_err(hub_error)?).map_err(hub_error)?;
+        self.write_tokens(&tokens)?;
         Ok(tokens.len() < before)
+    }
+
+    fn write_tokens(&self, tokens: &[TokenRecord]) -> Result<(), Error> {
+        write_atomic(&self.dir.join(TOKENS_FILE), &serde_json::to_vec_pretty(tokens).map_err(hub_error)?).map_err(hub_error)?;
+        // A change made here counts at once, whatever the clock's grain.
+        *self.tokens_read.lock().unwrap_or_else(|e| e.into_inner()) = None;
+        Ok(())
     }
 
     /// The access a presented secret grants, if any.
     pub fn access(&self, secret: &str) -> Result<Option<Access>, Error> {
         let hash = sha256_hex(secret);
-        Ok(self.tokens()?.into_iter().find(|t| t.sha256 == hash).map(|t| t.access))
+        Ok(self.current_tokens()?.iter().find(|t| t.sha256 == hash).map(|t| t.access))
+    }
+
+    /// The tokens, read again only when the file's modification time moved.
+    fn current_tokens(&self) -> Result<Arc<Vec<TokenRecord>>, Error> {
+        let modified = match std::fs::metadata(self.dir.join(TOKENS_FILE)) {
+            Ok(meta) => meta.modified().map_err(hub_error)?,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Arc::default()),
+            Err(e) => return Err(hub_error(e)),
+        };
+        let mut cached = self.tokens_read.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((at, tokens)) = &*cached
+            && *at == modified
+        {
+            return Ok(tokens.clone());
+        }
+        let tokens = Arc::new(self.tokens()?);
+        *cached = Some((modified, tokens.clone()));
+        Ok(tokens)
     }
 
     fn repo_dir(&self, name: &str) -> PathBuf {
@@ -560,13 +604,33 @@ impl Hub {
     /// One search over the named repositories (all when none are named),
     /// merged by score; each hit names its repository.
     pub fn search(&self, request: &HubSearchRequest) -> Result<HubSearchResponse, Error> {
-        let repos: Vec<String> = if request.repos.is_empty() {
-            self.repos()?.into_iter().map(|r| r.repo).collect()
+        if request.route.is_some_and(|r| r > 1000) {
+            return Err(Error::invalid("route", "give 0 (every repository) to 1000"));
+        }
+        let scope: Vec<String> = if request.repos.is_empty() {
+            let mut names = Vec::new();
+            collect_repos(&self.dir.join("repos"), &mut names).map_err(hub_error)?;
+            names.sort();
+            names
         } else {
             for name in &request.repos {
                 check_repo_name(name)?;
             }
             request.repos.clone()
+        };
+        let mut notes = Vec::new();
+        let route = request.route.unwrap_or(DEFAULT_ROUTE);
+        let repos = if route > 0 && route < scope.len() {
+            match self.route(request, &scope, route) {
+                Ok(Some(routed)) if !routed.is_empty() => routed,
+                Ok(_) => scope.clone(),
+                Err(e) => {
+                    notes.push(format!("the first stage failed ({e}); every repository in scope was searched"));
+                    scope.clone()
+                }
+            }
+        } else {
+            scope.clone()
         };
         let k = request.search.k.unwrap_or(10);
         let engines: Vec<(String, Arc<Engine>)> =
@@ -584,16 +648,42 @@ impl Hub {
             }
         }
         let mut hits = Vec::new();
-        let mut notes = Vec::new();
         for (name, response) in answers {
             notes.extend(response.notes.into_iter().map(|n| format!("{name}: {n}")));
             hits.extend(response.hits.into_iter().map(|hit| HubHit { repo: name.clone(), hit }));
         }
         hits.sort_by(|a, b| b.hit.score.total_cmp(&a.hit.score).then_with(|| a.repo.cmp(&b.repo)));
         hits.truncate(k);
-        Ok(HubSearchResponse { query: request.search.query.clone(), repos, hits, notes })
+        Ok(HubSearchResponse { query: request.search.query.clone(), repos, in_scope: scope.len(), hits, notes })
+    }
+
+    /// The repositories of `scope` a query is routed to, best first: the
+    /// cluster's first stage over the shared collection. None where the
+    /// vectors are not in a server, or nothing is embedded to route with.
+    fn route(&self, request: &HubSearchRequest, scope: &[String], route: usize) -> Result<Option<Vec<String>>, Error> {
+        if self.config.vectors.url.is_none() {
+            return Ok(None);
+        }
+        let server = match self.server.get() {
+            Some(server) => server.clone(),
+            None => {
+                let server = QdrantServer::connect(&self.config.vectors, "hub")?;
+                self.server.get_or_init(|| server).clone()
+            }
+        };
+        // The query's vector, from the model of the repositories' points.
+        let Some(vector) = self.engine(&scope[0])?.query_vector(&request.search.query)? else { return Ok(None) };
+        let in_scope: FxHashSet<&str> = scope.iter().map(String::as_str).collect();
+        // Named repositories filter inside the server; "all" filters here,
+        // as the collection may hold repositories this hub does not serve.
+        let (filter, ask) = if request.repos.is_empty() { (&[][..], route + 8) } else { (scope, route) };
+        let routed = server.route(ken_search::SHARD_DIR, vector, &request.search.query, filter, ask)?;
+        Ok(routed.map(|repos| repos.into_iter().map(|(repo, _)| repo).filter(|r| in_scope.contains(r.as_str())).take(route).collect()))
     }
 }
+
+/// Repositories a hub search reads in full after the first stage.
+const DEFAULT_ROUTE: usize = 8;
 
 /// Repository names under `dir`: directories holding a `current` file.
 fn collect_repos(dir: &Path, out: &mut Vec<String>) -> std::io::Result<()> {

@@ -110,6 +110,7 @@ fn payload(row: &IntentRow) -> PointPayload<'_> {
         is_chunk: false,
         name: &row.name,
         qualified_name: &row.qualified_name,
+        text: "",
     }
 }
 

@@ -42,4 +42,8 @@ pub struct PointPayload<'a> {
     pub is_chunk: bool,
     pub name: &'a str,
     pub qualified_name: &'a str,
+    /// The text a server's BM25 vector is made of, beside the names (a
+    /// symbol's code, a chunk's text). The Edge shard keeps no text: its
+    /// BM25 lane is SQLite's.
+    pub text: &'a str,
 }

@@ -8,6 +8,12 @@
 //! repository's hash and the index's point id, so repositories never
 //! collide and a search maps hits back to points without reading payload.
 //!
+//! Every point also carries a sparse BM25 vector of its names and code
+//! (the server weighs terms by IDF). A repository's own searches keep
+//! SQLite's BM25 and ken's fusion, the same as on Edge; the sparse lane
+//! serves [`QdrantServer::route`], the first stage of a search over many
+//! repositories: one Query API call, dense and BM25 fused by rank.
+//!
 //! The client is gRPC (`qdrant-client`) on a runtime of its own, so the
 //! engine's blocking callers need not be async. Calls that fail in transit
 //! are retried (writes are idempotent upserts and deletes by filter) and
@@ -17,8 +23,9 @@
 use crate::points::{DENSE, PointFilter, PointPayload, ShardError};
 use qdrant_client::qdrant::{
     Condition, CountPointsBuilder, CreateCollectionBuilder, CreateFieldIndexCollectionBuilder, DeletePointsBuilder, Distance, FieldType,
-    Filter, KeywordIndexParamsBuilder, PointId, PointStruct, QueryPointsBuilder, UpsertPointsBuilder, VectorParamsBuilder,
-    VectorsConfigBuilder, point_id::PointIdOptions,
+    Filter, Fusion, KeywordIndexParamsBuilder, Modifier, NamedVectors, PointId, PointStruct, PrefetchQueryBuilder, Query,
+    QueryPointGroupsBuilder, QueryPointsBuilder, SparseVectorParamsBuilder, SparseVectorsConfigBuilder, UpsertPointsBuilder, Vector,
+    VectorInput, VectorParamsBuilder, VectorsConfigBuilder, group_id, point_id::PointIdOptions,
 };
 use qdrant_client::{Qdrant, QdrantError};
 use serde::{Deserialize, Serialize};
@@ -106,6 +113,49 @@ impl VectorsConfig {
 
 fn valid_name(name: &str) -> bool {
     (1..=64).contains(&name.len()) && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
+/// The name of every server point's sparse BM25 vector. The server weighs
+/// each term by its inverse document frequency over the collection (the
+/// `Idf` modifier); the point carries BM25's term-frequency part.
+pub const BM25: &str = "bm25";
+
+/// BM25's constants; the average length (in terms) is fixed, as the
+/// collection's grows with every push and a point's weights must not
+/// depend on when it was written.
+const BM25_K1: f32 = 1.2;
+const BM25_B: f32 = 0.75;
+const BM25_AVERAGE_TERMS: f32 = 150.0;
+
+/// A term's dimension in the sparse vector.
+fn term_dimension(term: &str) -> u32 {
+    xxhash_rust::xxh3::xxh3_64(term.as_bytes()) as u32
+}
+
+/// A point's sparse BM25 vector over the code-aware terms of its names
+/// (counted twice, as SQLite's lane boosts them) and its text.
+pub fn bm25_document(point: &PointPayload<'_>) -> (Vec<u32>, Vec<f32>) {
+    let mut counts: rustc_hash::FxHashMap<u32, f32> = Default::default();
+    for term in crate::lexical::terms(&format!("{} {}", point.name, point.qualified_name), false) {
+        *counts.entry(term_dimension(&term)).or_default() += 2.0;
+    }
+    for term in crate::lexical::terms(point.text, false) {
+        *counts.entry(term_dimension(&term)).or_default() += 1.0;
+    }
+    let length: f32 = counts.values().sum();
+    let norm = BM25_K1 * (1.0 - BM25_B + BM25_B * length / BM25_AVERAGE_TERMS);
+    let mut weights: Vec<(u32, f32)> = counts.into_iter().map(|(d, tf)| (d, tf * (BM25_K1 + 1.0) / (tf + norm))).collect();
+    weights.sort_unstable_by_key(|w| w.0);
+    weights.into_iter().unzip()
+}
+
+/// A query's sparse vector: each distinct term once (stopwords dropped).
+pub fn bm25_query(query: &str) -> (Vec<u32>, Vec<f32>) {
+    let mut dims: Vec<u32> = crate::lexical::terms(query, true).iter().map(|t| term_dimension(t)).collect();
+    dims.sort_unstable();
+    dims.dedup();
+    let ones = vec![1.0; dims.len()];
+    (dims, ones)
 }
 
 /// Retries of [`QdrantServer::call`]: rounds in which no node could be
@@ -333,6 +383,66 @@ impl QdrantServer {
         Ok(())
     }
 
+    /// The repositories whose code best matches a query, best first, with
+    /// their best hit's fused score: one Query API call over the shared
+    /// collection of `role` and the vector's size, the dense and BM25
+    /// prefetches fused by reciprocal rank and grouped by repository.
+    /// `repos` narrows the scope (empty: every repository). None where each
+    /// repository has its own collection (nothing to search across).
+    pub fn route(
+        &self,
+        role: &str,
+        vector: Vec<f32>,
+        query: &str,
+        repos: &[String],
+        limit: usize,
+    ) -> Result<Option<Vec<(String, f32)>>, ShardError> {
+        if self.per_repo {
+            return Ok(None);
+        }
+        let name = self.collection_name(role, vector.len());
+        if !self.collection_exists(&name)? {
+            return Ok(Some(Vec::new()));
+        }
+        let filter = (!repos.is_empty()).then(|| Filter::must([Condition::matches("repo", repos.to_vec())]));
+        let (dims, weights) = bm25_query(query);
+        // Each lane brings enough candidates for several per repository.
+        let depth = (limit * 8).clamp(64, 1000) as u64;
+        let groups = self.call("routing", move |c| {
+            let prefetch = |query: Query, using: &str| {
+                let mut p = PrefetchQueryBuilder::default().query(query).using(using).limit(depth);
+                if let Some(f) = &filter {
+                    p = p.filter(f.clone());
+                }
+                p
+            };
+            let mut request = QueryPointGroupsBuilder::new(name.clone(), "repo")
+                .add_prefetch(prefetch(Query::new_nearest(VectorInput::new_dense(vector.clone())), DENSE))
+                .query(Query::new_fusion(Fusion::Rrf))
+                .group_size(1u64)
+                .limit(limit as u64)
+                .with_payload(false);
+            if !dims.is_empty() {
+                request = request.add_prefetch(prefetch(Query::new_nearest(VectorInput::new_sparse(dims.clone(), weights.clone())), BM25));
+            }
+            async move { c.query_groups(request).await }
+        })?;
+        let routed = groups
+            .result
+            .map(|r| r.groups)
+            .unwrap_or_default()
+            .into_iter()
+            .filter_map(|g| {
+                let score = g.hits.first().map_or(0.0, |h| h.score);
+                match g.id?.kind? {
+                    group_id::Kind::StringValue(repo) => Some((repo, score)),
+                    _ => None,
+                }
+            })
+            .collect();
+        Ok(Some(routed))
+    }
+
     /// The collection, created with its payload indexes if it is missing.
     pub fn open(self: &Arc<Self>, role: &str, dim: usize) -> Result<RemoteCollection, ShardError> {
         let name = self.collection_name(role, dim);
@@ -344,6 +454,11 @@ impl QdrantServer {
                     .vectors_config({
                         let mut v = VectorsConfigBuilder::default();
                         v.add_named_vector_params(DENSE, VectorParamsBuilder::new(dim as u64, Distance::Cosine));
+                        v
+                    })
+                    .sparse_vectors_config({
+                        let mut v = SparseVectorsConfigBuilder::default();
+                        v.add_named_vector_params(BM25, SparseVectorParamsBuilder::default().modifier(Modifier::Idf));
                         v
                     })
                     .shard_number(shards)
@@ -375,20 +490,18 @@ impl QdrantServer {
                 let name = info_name.clone();
                 async move { c.collection_info(name).await }
             })?;
-            let same = size
-                .result
-                .and_then(|r| r.config)
-                .and_then(|c| c.params)
+            let params = size.result.and_then(|r| r.config).and_then(|c| c.params);
+            let sparse = params.as_ref().and_then(|p| p.sparse_vectors_config.as_ref()).is_some_and(|v| v.map.contains_key(BM25));
+            let same = params
                 .and_then(|p| p.vectors_config)
                 .and_then(|v| match v.config {
                     Some(qdrant_client::qdrant::vectors_config::Config::ParamsMap(map)) => map.map.get(DENSE).map(|p| p.size == dim as u64),
                     _ => Some(false),
                 })
                 .unwrap_or(false);
-            if !same {
+            if !same || !sparse {
                 return Err(ShardError::Qdrant(format!(
-                    "the Qdrant collection {name} exists but is not one of ken's (no `{}` vector of size {dim}); choose another vectors.collection_prefix",
-                    DENSE
+                    "the Qdrant collection {name} exists but is not one of ken's (no `{DENSE}` vector of size {dim} and `{BM25}` sparse vector); choose another vectors.collection_prefix"
                 )));
             }
         }
@@ -455,7 +568,12 @@ impl RemoteCollection {
                     "chunk": p.is_chunk, "name": p.name, "qname": p.qualified_name,
                 });
                 let payload = qdrant_client::Payload::try_from(payload).expect("a JSON object");
-                PointStruct::new(self.point_id(id), std::collections::HashMap::from([(DENSE.to_string(), dense)]), payload)
+                let (dims, weights) = bm25_document(&p);
+                let mut vectors = NamedVectors::default().add_vector(DENSE, Vector::new_dense(dense));
+                if !dims.is_empty() {
+                    vectors = vectors.add_vector(BM25, Vector::new_sparse(dims, weights));
+                }
+                PointStruct::new(self.point_id(id), vectors, payload)
             })
             .collect();
         let name = self.name.clone();

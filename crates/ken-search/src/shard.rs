@@ -543,6 +543,7 @@ mod tests {
                 is_chunk: false,
                 name: "f",
                 qualified_name: "a.f",
+                text: "def f(): pass",
             };
             (id, payload, vec![1.0, 0.0, 0.0, id as f32])
         };

@@ -299,6 +299,7 @@ fn payload(unit: &UnitText) -> PointPayload<'_> {
         is_chunk: unit.is_chunk,
         name: &unit.name,
         qualified_name: &unit.qualified_name,
+        text: head(&unit.code, 8000),
     }
 }
 

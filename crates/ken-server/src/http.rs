@@ -352,11 +352,19 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequestParts<S> for ApiQuery<T> {
     }
 }
 
-/// Serves until `shutdown` completes.
+/// Serves until `shutdown` completes: the API, and the MCP tools over
+/// streamable HTTP at `/mcp`.
 pub async fn serve(
     engine: Arc<Engine>,
     listener: tokio::net::TcpListener,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(listener, router(engine)).with_graceful_shutdown(shutdown).await
+    let stop = tokio_util::sync::CancellationToken::new();
+    let app = router(engine.clone()).nest_service("/mcp", crate::mcp::http_service(crate::mcp::KenMcp::new(engine), stop.clone(), false));
+    axum::serve(listener, app)
+        .with_graceful_shutdown(async move {
+            shutdown.await;
+            stop.cancel();
+        })
+        .await
 }

@@ -5,7 +5,8 @@
 //! body may be zstd-compressed (`Content-Encoding: zstd`); it is limited
 //! in size both as sent and once decompressed. A repository's own API (the
 //! single-index server's read routes) answers under
-//! `/api/v1/repos/{repo}/…`, on its live version.
+//! `/api/v1/repos/{repo}/…`, on its live version; the MCP tools over
+//! streamable HTTP at `/mcp` (a read token).
 
 use crate::error::ApiError;
 use axum::body::{Body, Bytes};
@@ -17,6 +18,7 @@ use axum::{Json, Router};
 use ken_engine::hub::{Access, Hub, HubSearchRequest, PushRequest};
 use std::sync::Arc;
 use std::time::Duration;
+use tokio_util::sync::CancellationToken;
 use tower::ServiceExt;
 
 #[derive(Clone)]
@@ -32,9 +34,14 @@ const REPO_ROUTES: [&str; 13] =
     ["search", "hybrid-search", "locate", "context", "map", "symbols", "symbol", "graph", "path", "untested", "status", "impact", "plan"];
 
 /// `max_push_bytes`: the largest push, decompressed.
-pub fn router(hub: Arc<Hub>, max_push_bytes: usize, timeout: Duration) -> Router {
-    let state = HubState { hub, max_push_bytes, timeout };
+/// `stop` ends the MCP sessions (at shutdown).
+pub fn router(hub: Arc<Hub>, max_push_bytes: usize, timeout: Duration, stop: CancellationToken) -> Router {
+    let state = HubState { hub: hub.clone(), max_push_bytes, timeout };
+    let mcp = Router::new()
+        .nest_service("/mcp", crate::mcp::http_service(crate::mcp_hub::HubMcp::new(hub), stop, true))
+        .layer(axum::middleware::from_fn_with_state(state.clone(), require_read));
     Router::new()
+        .merge(mcp)
         .route("/health", get(|| async { Json(serde_json::json!({"status": "ok", "version": env!("CARGO_PKG_VERSION"), "hub": true})) }))
         .route("/openapi.json", get(|| async { Json(crate::openapi::hub_document()) }))
         .route("/api/v1/repos", get(repos))
@@ -222,5 +229,20 @@ pub async fn serve(
     timeout: Duration,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(listener, router(hub, max_push_bytes, timeout)).with_graceful_shutdown(shutdown).await
+    let stop = tokio_util::sync::CancellationToken::new();
+    let app = router(hub, max_push_bytes, timeout, stop.clone());
+    axum::serve(listener, app)
+        .with_graceful_shutdown(async move {
+            shutdown.await;
+            stop.cancel();
+        })
+        .await
+}
+
+/// `/mcp` wants a read token, as the routes do.
+async fn require_read(State(state): State<HubState>, request: Request, next: axum::middleware::Next) -> Response {
+    match authorize(&state, request.headers(), Access::Read) {
+        Ok(()) => next.run(request).await,
+        Err(e) => e.into_response(),
+    }
 }

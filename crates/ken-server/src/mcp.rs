@@ -9,10 +9,13 @@ use ken_engine::Engine;
 use ken_engine::api::*;
 use rmcp::handler::server::{router::tool::ToolRouter, wrapper::Parameters};
 use rmcp::model::{CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig};
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use rmcp::{ErrorData, ServerHandler, ServiceExt, tool, tool_handler, tool_router};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use std::sync::Arc;
+use tokio_util::sync::CancellationToken;
 
 #[derive(Clone)]
 pub struct KenMcp {
@@ -25,7 +28,27 @@ pub struct KenMcp {
 #[serde(deny_unknown_fields)]
 pub struct NoArguments {}
 
-type ToolResult = Result<CallToolResult, ErrorData>;
+pub(crate) type ToolResult = Result<CallToolResult, ErrorData>;
+
+/// Runs blocking engine work off the async threads and shapes its answer:
+/// JSON text; a bad field as `invalid_params`; any other failure as a
+/// result with `isError`, which the agent reads.
+pub(crate) async fn blocking_tool<T: serde::Serialize + Send + 'static>(
+    work: impl FnOnce() -> Result<T, ken_engine::Error> + Send + 'static,
+) -> ToolResult {
+    let result = tokio::task::spawn_blocking(work).await.map_err(|e| ErrorData::internal_error(format!("the tool failed: {e}"), None))?;
+    match result {
+        Ok(value) => {
+            let text = serde_json::to_string_pretty(&value)
+                .map_err(|e| ErrorData::internal_error(format!("cannot encode the answer: {e}"), None))?;
+            Ok(CallToolResult::success(vec![ContentBlock::text(text)]))
+        }
+        Err(e) if e.kind == ken_engine::ErrorKind::InvalidField => {
+            Err(ErrorData::invalid_params(e.to_string(), Some(serde_json::json!({ "code": e.kind.code(), "field": e.field }))))
+        }
+        Err(e) => Ok(CallToolResult::error(vec![ContentBlock::text(e.to_string())])),
+    }
+}
 
 impl KenMcp {
     pub fn new(engine: Arc<Engine>) -> KenMcp {
@@ -38,20 +61,7 @@ impl KenMcp {
         work: impl FnOnce(&Engine) -> Result<T, ken_engine::Error> + Send + 'static,
     ) -> ToolResult {
         let engine = self.engine.clone();
-        let result = tokio::task::spawn_blocking(move || work(&engine))
-            .await
-            .map_err(|e| ErrorData::internal_error(format!("the tool failed: {e}"), None))?;
-        match result {
-            Ok(value) => {
-                let text = serde_json::to_string_pretty(&value)
-                    .map_err(|e| ErrorData::internal_error(format!("cannot encode the answer: {e}"), None))?;
-                Ok(CallToolResult::success(vec![ContentBlock::text(text)]))
-            }
-            Err(e) if e.kind == ken_engine::ErrorKind::InvalidField => {
-                Err(ErrorData::invalid_params(e.to_string(), Some(serde_json::json!({ "code": e.kind.code(), "field": e.field }))))
-            }
-            Err(e) => Ok(CallToolResult::error(vec![ContentBlock::text(e.to_string())])),
-        }
+        blocking_tool(move || work(&engine)).await
     }
 
     async fn walk(&self, relation: GraphRelation, request: GraphRequest) -> ToolResult {
@@ -250,6 +260,23 @@ impl ServerHandler for KenMcp {
              copy, checked by a type checker, and returns the patch.",
         )
     }
+}
+
+/// MCP over streamable HTTP, for a server's `/mcp`: a session per client,
+/// all ended when `stop` is cancelled (else open event streams would keep
+/// a graceful shutdown waiting). `any_host`: accept any `Host` header, for
+/// a server behind tokens (the hub); otherwise loopback names only, which
+/// keeps a local server out of reach of DNS rebinding.
+pub(crate) fn http_service<S>(server: S, stop: CancellationToken, any_host: bool) -> StreamableHttpService<S, LocalSessionManager>
+where
+    S: ServerHandler + Clone + Send + 'static,
+{
+    let mut config = StreamableHttpServerConfig::default();
+    config.cancellation_token = stop;
+    if any_host {
+        config = config.disable_allowed_hosts();
+    }
+    StreamableHttpService::new(move || Ok(server.clone()), Arc::new(LocalSessionManager::default()), config)
 }
 
 /// Serves MCP on stdin/stdout until the client disconnects.

@@ -8,12 +8,40 @@ use ken_engine::api::*;
 use schemars::generate::SchemaSettings;
 use serde_json::{Value, json};
 
-pub fn document() -> Value {
+/// Schema generators for request bodies (as deserialized) and responses
+/// (as serialized), both filing their definitions under components.
+fn generators() -> (schemars::SchemaGenerator, schemars::SchemaGenerator) {
     let mut settings = SchemaSettings::draft2020_12();
     settings.definitions_path = "/components/schemas".into();
     settings.meta_schema = None;
-    let mut requests = settings.clone().for_deserialize().into_generator();
-    let mut responses = settings.for_serialize().into_generator();
+    (settings.clone().for_deserialize().into_generator(), settings.for_serialize().into_generator())
+}
+
+fn ok(schema: &Value) -> Value {
+    json!({ "description": "OK", "content": { "application/json": { "schema": schema } } })
+}
+
+fn error_response(what: &str, error: &Value) -> Value {
+    json!({ "description": what, "content": { "application/json": { "schema": error } } })
+}
+
+fn body(schema: &Value) -> Value {
+    json!({ "required": true, "content": { "application/json": { "schema": schema } } })
+}
+
+/// `/mcp`: JSON-RPC messages of the Model Context Protocol, whose shapes
+/// its specification gives (and `tools/list` describes each tool's).
+fn mcp_operation(summary: &str) -> Value {
+    json!({ "summary": summary, "operationId": "mcp",
+        "externalDocs": { "url": "https://modelcontextprotocol.io/specification/2025-06-18/basic/transports#streamable-http" },
+        "requestBody": { "required": true, "content": { "application/json": { "schema": { "type": "object",
+            "description": "A JSON-RPC 2.0 request, notification or response" } } } },
+        "responses": { "200": { "description": "A JSON-RPC response, as JSON or as an event stream" },
+            "202": { "description": "A notification or response was accepted" } } })
+}
+
+pub fn document() -> Value {
+    let (mut requests, mut responses) = generators();
     let req = |schema: schemars::Schema| schema.to_value();
     let hybrid_request = req(requests.subschema_for::<HybridSearchRequest>());
     let search_request = req(requests.subschema_for::<SearchRequest>());
@@ -49,9 +77,7 @@ pub fn document() -> Value {
     let mut schemas = requests.take_definitions(true);
     schemas.extend(responses.take_definitions(true));
 
-    let ok = |schema: &Value| json!({ "description": "OK", "content": { "application/json": { "schema": schema } } });
-    let err = |what: &str| json!({ "description": what, "content": { "application/json": { "schema": error.clone() } } });
-    let body = |schema: &Value| json!({ "required": true, "content": { "application/json": { "schema": schema } } });
+    let err = |what: &str| error_response(what, &error);
     let query = |name: &str, required: bool, schema: Value, description: &str| json!({ "name": name, "in": "query", "required": required, "schema": schema, "description": description });
     let errors = |op: &mut Value| {
         let responses = op["responses"].as_object_mut().expect("responses object");
@@ -193,6 +219,7 @@ pub fn document() -> Value {
         },
         "paths": {
             "/health": { "get": { "summary": "Liveness", "operationId": "health", "responses": { "200": ok(&health) } } },
+            "/mcp": { "post": mcp_operation("The MCP tools (those of `ken mcp`) over streamable HTTP; from loopback host names only") },
             "/ready": { "get": { "summary": "Readiness: the index can be read", "operationId": "ready",
                 "responses": { "200": { "description": "Ready" }, "503": err("Not ready") } } },
             "/openapi.json": { "get": { "summary": "This document", "operationId": "openapi", "responses": { "200": { "description": "OK" } } } },
@@ -232,11 +259,7 @@ pub fn document() -> Value {
 /// The team hub's OpenAPI 3.1 document (`ken serve --hub`, `GET /openapi.json`).
 pub fn hub_document() -> Value {
     use ken_engine::hub::{HubSearchRequest, HubSearchResponse, PushRequest, PushSummary, RepoInfo, RepoManifest};
-    let mut settings = SchemaSettings::draft2020_12();
-    settings.definitions_path = "/components/schemas".into();
-    settings.meta_schema = None;
-    let mut requests = settings.clone().for_deserialize().into_generator();
-    let mut responses = settings.for_serialize().into_generator();
+    let (mut requests, mut responses) = generators();
     let push_request = requests.subschema_for::<PushRequest>().to_value();
     let search_request = requests.subschema_for::<HubSearchRequest>().to_value();
     let pushed = responses.subschema_for::<PushSummary>().to_value();
@@ -246,9 +269,7 @@ pub fn hub_document() -> Value {
     let error = responses.subschema_for::<ErrorBody>().to_value();
     let mut schemas = requests.take_definitions(true);
     schemas.extend(responses.take_definitions(true));
-    let ok = |schema: &Value| json!({ "description": "OK", "content": { "application/json": { "schema": schema } } });
-    let err = |what: &str| json!({ "description": what, "content": { "application/json": { "schema": error.clone() } } });
-    let body = |schema: &Value| json!({ "required": true, "content": { "application/json": { "schema": schema } } });
+    let err = |what: &str| error_response(what, &error);
     let repo = json!({ "name": "repo", "in": "path", "required": true, "schema": { "type": "string", "pattern": "^[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}$" } });
     let auth = |mut op: Value| {
         let responses = op["responses"].as_object_mut().expect("responses object");
@@ -266,6 +287,7 @@ pub fn hub_document() -> Value {
         },
         "paths": {
             "/health": { "get": { "summary": "Liveness", "operationId": "health", "responses": { "200": { "description": "OK" } } } },
+            "/mcp": { "post": auth(mcp_operation("The hub's MCP tools over streamable HTTP: `repos`, `search` over many repositories, and one repository's read tools (a read token)")) },
             "/openapi.json": { "get": { "summary": "This document", "operationId": "openapi", "responses": { "200": { "description": "OK" } } } },
             "/api/v1/repos": { "get": auth(json!({ "summary": "The repositories pushed, with their live versions", "operationId": "repos",
                 "responses": { "200": ok(&repos) } })) },

@@ -71,6 +71,28 @@ pub fn hub(command: HubCommand) -> Result<()> {
     Ok(())
 }
 
+/// The push body, handed to the socket in pieces (as a large upload goes).
+/// The failpoint `push.upload` aborts the client halfway through: a CI job
+/// killed mid-upload, which the hub must survive.
+struct Upload {
+    body: Vec<u8>,
+    sent: usize,
+}
+
+impl std::io::Read for Upload {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let half = self.body.len() / 2;
+        if self.sent > 0 && self.sent >= half && self.sent < self.body.len() {
+            ken_core::failpoint("push.upload");
+        }
+        let end = if self.sent < half { half } else { self.body.len() };
+        let n = buf.len().min(end - self.sent).min(1 << 16);
+        buf[..n].copy_from_slice(&self.body[self.sent..self.sent + n]);
+        self.sent += n;
+        Ok(n)
+    }
+}
+
 fn agent() -> ureq::Agent {
     ureq::Agent::config_builder().http_status_as_error(false).timeout_global(Some(std::time::Duration::from_secs(3600))).build().into()
 }
@@ -118,7 +140,7 @@ pub fn push(cwd: &Path, index_dir: Option<PathBuf>, args: PushArgs) -> Result<()
             .header("authorization", &bearer)
             .header("content-type", "application/json")
             .header("content-encoding", "zstd")
-            .send(&compressed[..])
+            .send(ureq::SendBody::from_owned_reader(Upload { body: compressed.clone(), sent: 0 }))
             .with_context(|| format!("cannot reach the hub at {base}"))?;
         let status = response.status().as_u16();
         let body = response.body_mut().read_to_string()?;

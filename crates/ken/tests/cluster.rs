@@ -93,7 +93,12 @@ fn a_lost_node_costs_no_search_and_no_point() {
     };
     while !written() {
         if index.try_wait().unwrap().is_some() {
-            panic!("ken index ended ({}) before any vector was seen: {}\nnodes' logs:\n{}", index.wait().unwrap(), index_log(), cluster.logs());
+            panic!(
+                "ken index ended ({}) before any vector was seen: {}\nnodes' logs:\n{}",
+                index.wait().unwrap(),
+                index_log(),
+                cluster.logs()
+            );
         }
         std::thread::sleep(std::time::Duration::from_millis(100));
     }

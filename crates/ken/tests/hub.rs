@@ -138,6 +138,25 @@ fn pushed_repositories_are_searched_together(backend: &Backend) {
     "#]]
     .assert_eq(&(lines.join("\n") + "\n"));
 
+    // With the vectors in a server, the cluster's first stage (dense and
+    // BM25, fused) routes a query to the repositories that match it best;
+    // an Edge hub has no shared collection, and searches them all.
+    let routed = |query: &str| {
+        let (status, body) = hub.call("POST", "/api/v1/search", Some(&read_token), Some(&json!({"query": query, "k": 2, "route": 1})));
+        assert_eq!((status, body["in_scope"].as_u64()), (200, Some(2)), "{body}");
+        format!("{query:?} => {}", body["repos"])
+    };
+    let lines = [routed("when does my parcel arrive"), routed("compute_invoice_total"), routed("estimate_delivery_window")];
+    match backend {
+        Backend::Qdrant(_) => expect![[r#"
+            "when does my parcel arrive" => ["shipping"]
+            "compute_invoice_total" => ["billing"]
+            "estimate_delivery_window" => ["shipping"]
+        "#]]
+        .assert_eq(&(lines.join("\n") + "\n")),
+        Backend::Edge => assert!(lines.iter().all(|l| l.ends_with(r#"["billing","shipping"]"#)), "{lines:?}"),
+    }
+
     // The CLI searches the hub too.
     let cli = backend
         .command(
@@ -176,6 +195,65 @@ fn pushed_repositories_are_searched_together(backend: &Backend) {
     assert!(symbol.to_string().contains("discount"), "{symbol}");
     let (_, repos) = hub.call("GET", "/api/v1/repos", Some(&read_token), None);
     expect![[r#"[{"repo":"billing","version":2,"files":1},{"repo":"shipping","version":1,"files":1}]"#]].assert_eq(&repos.to_string());
+}
+
+/// An agent on the hub's MCP endpoint (the official Python SDK's client
+/// over streamable HTTP, with a read token): every tool, each naming its
+/// repository where it reads one; no token, no session.
+#[test]
+fn agents_search_the_hub_over_mcp() {
+    let backend = Backend::Edge;
+    let billing = Repo::new(BILLING);
+    let shipping = Repo::new(SHIPPING);
+    for repo in [&billing, &shipping] {
+        stdout(&backend.ken(repo.path(), &["index", "-q"]));
+    }
+    let hub_dir = tempfile::tempdir().unwrap();
+    let (push_token, read_token) = (token(&backend, hub_dir.path(), "ci", "push"), token(&backend, hub_dir.path(), "dev", "read"));
+    let hub = Hub::start(&backend, hub_dir.path(), &[], &[]);
+    push(&backend, billing.path(), &hub, &push_token, "billing");
+    push(&backend, shipping.path(), &hub, &push_token, "shipping");
+
+    let (status, refused) = hub.call("POST", "/mcp", None, Some(&json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"})));
+    assert_eq!((status, refused["error"]["code"].as_str()), (401, Some("unauthorized")), "{refused}");
+
+    let cases: &[(&str, Value, &str)] = &[
+        ("repos", json!({}), "\"repo\": \"shipping\""),
+        ("search", json!({"query": "when does my parcel arrive", "k": 2}), "\"repo\": \"shipping\""),
+        ("hybrid_search", json!({"repo": "billing", "query": "invoice total", "top_k": 2}), "compute_invoice_total"),
+        (
+            "locate",
+            json!({"repo": "billing", "report": "Wrong total\n  File \"/srv/billing.py\", line 4, in compute_invoice_total"}),
+            "billing.py",
+        ),
+        ("context", json!({"repo": "shipping", "task": "how is delivery estimated", "budget": 512}), "def estimate_delivery_window"),
+        ("map", json!({"repo": "billing", "budget": 256}), "def vat_rate(country)"),
+        ("find_symbols", json!({"repo": "billing", "name": "vat"}), "tax.vat_rate"),
+        ("symbol", json!({"repo": "billing", "symbol": "billing.compute_invoice_total"}), "return sum(i.price for i in items)"),
+        ("callers", json!({"repo": "billing", "symbol": "tax.vat_rate"}), "\"hits\""),
+        ("callees", json!({"repo": "billing", "symbol": "billing.compute_invoice_total"}), "\"hits\""),
+        ("refs", json!({"repo": "billing", "symbol": "tax.vat_rate"}), "\"hits\""),
+        ("subclasses", json!({"repo": "billing", "symbol": "tax.vat_rate"}), "\"hits\""),
+        ("outline", json!({"repo": "billing", "path": "tax.py"}), "tax.vat_rate"),
+        ("grep", json!({"repo": "shipping", "pattern": "def \\w+_window"}), "def estimate_delivery_window(order):"),
+        ("index_status", json!({"repo": "shipping"}), "\"files\""),
+    ];
+    let calls: serde_json::Map<String, Value> = cases.iter().map(|(name, args, _)| (name.to_string(), args.clone())).collect();
+    let report = support::mcp_http_client(&format!("{}/mcp", hub.base), Some(&read_token), &Value::Object(calls));
+    assert_eq!(report["server"], "kenning-hub", "{report}");
+    let mut listed: Vec<&String> = report["tools"].as_object().unwrap().keys().collect();
+    listed.sort();
+    let mut called: Vec<&str> = cases.iter().map(|c| c.0).collect();
+    called.sort();
+    assert_eq!(listed, called, "every tool listed has a case here, and no other");
+    for (name, args, holds) in cases {
+        let call = &report["calls"][*name];
+        assert_eq!(call["is_error"], false, "{name} {args}: {call}");
+        assert!(call["text"].as_str().unwrap().contains(holds), "{name} answered without `{holds}`: {call}");
+        if args.get("repo").is_some() {
+            assert!(report["tools"][*name]["required"].as_array().unwrap().contains(&json!("repo")), "{name} must require `repo`");
+        }
+    }
 }
 
 /// Tokens, paths, sizes and fields: each refused with its status, nothing written.
@@ -217,11 +295,12 @@ fn the_hub_refuses_what_it_must() {
         ("an unknown field", "/api/v1/repos/a/push", Some(&push_token), json!({"filez": []})),
         ("another base version", "/api/v1/repos/a/push", Some(&push_token), json!({"base_version": 7})),
         ("a repository never pushed", "/api/v1/repos/nothere/symbols", Some(&read_token), json!({})),
+        ("a route out of range", "/api/v1/search", Some(&read_token), json!({"query": "x", "route": 5000})),
     ];
     let lines: Vec<String> = cases
         .iter()
         .map(|(what, path, token, body)| {
-            let method = if path.ends_with("/push") { "POST" } else { "GET" };
+            let method = if path.ends_with("/push") || path.ends_with("/search") { "POST" } else { "GET" };
             let (status, answer) = hub.call(method, path, *token, Some(body));
             format!(
                 "{what}: {status} {} {}",
@@ -246,6 +325,7 @@ fn the_hub_refuses_what_it_must() {
         an unknown field: 400 invalid_field filez
         another base version: 409 conflict -
         a repository never pushed: 404 not_found -
+        a route out of range: 400 invalid_field route
     "#]]
     .assert_eq(&(lines.join("\n") + "\n"));
     // The OpenAPI document lists the routes and the push's fields.
@@ -253,7 +333,7 @@ fn the_hub_refuses_what_it_must() {
     assert_eq!(status, 200);
     let paths: Vec<&String> = doc["paths"].as_object().unwrap().keys().collect();
     expect![[
-        r#"["/health", "/openapi.json", "/api/v1/repos", "/api/v1/repos/{repo}/manifest", "/api/v1/repos/{repo}/push", "/api/v1/search"]"#
+        r#"["/health", "/mcp", "/openapi.json", "/api/v1/repos", "/api/v1/repos/{repo}/manifest", "/api/v1/repos/{repo}/push", "/api/v1/search"]"#
     ]]
     .assert_eq(&format!("{paths:?}"));
     let push_fields: Vec<&String> = doc["components"]["schemas"]["PushRequest"]["properties"].as_object().unwrap().keys().collect();
@@ -263,8 +343,9 @@ fn the_hub_refuses_what_it_must() {
 }
 
 /// The hub dies while applying a push (after the new version is indexed,
-/// before it is made live): the previous version answers, and the same
-/// push again ends where a push into a fresh hub does.
+/// before it is made live), then a client dies halfway through its upload:
+/// the previous version answers, and the same push again ends where a push
+/// into a fresh hub does.
 fn a_push_that_breaks_off_leaves_the_previous_version(backend: &Backend) {
     let repo = Repo::new(BILLING);
     stdout(&backend.ken(repo.path(), &["index", "-q"]));
@@ -298,6 +379,15 @@ fn a_push_that_breaks_off_leaves_the_previous_version(backend: &Backend) {
         String::from_utf8_lossy(&out.stderr).lines().next().unwrap_or_default().to_string()
     };
     let hub = Hub::start(backend, hub_dir.path(), &[], &[]);
+    // The client dies halfway through its upload (a CI job killed).
+    let killed = backend
+        .command(repo.path(), &["push", &hub.base, "--repo", "billing"])
+        .env("KEN_HUB_TOKEN", &push_token)
+        .env("KEN_FAILPOINT", "push.upload")
+        .output()
+        .unwrap();
+    assert!(!killed.status.success(), "the push went through the client's failpoint");
+    let killed = String::from_utf8_lossy(&killed.stderr).lines().next().unwrap_or_default().to_string();
     let before = status(&hub);
     let again = push(backend, repo.path(), &hub, &push_token, "billing");
     let after = status(&hub);
@@ -315,13 +405,14 @@ fn a_push_that_breaks_off_leaves_the_previous_version(backend: &Backend) {
     fresh_status.push_str(" points in a fresh hub");
     expect![[r#"
         broken: error: cannot reach the hub at URL
+        killed: failpoint push.upload: aborting
         before: 4 points, 4 embedded; discount_rate found 0
         again: version 2 written 1 deleted 0 vectors 2 embedded_by_hub 0 files 3
         after: 6 points, 6 embedded; discount_rate found 1
         fresh: 6 points in a fresh hub
     "#]]
     .assert_eq(&format!(
-        "broken: {}\nbefore: {before}\nagain: {}\nafter: {after}\nfresh: {fresh_status}\n",
+        "broken: {}\nkilled: {killed}\nbefore: {before}\nagain: {}\nafter: {after}\nfresh: {fresh_status}\n",
         broken.split(" at http").next().unwrap().to_string() + " at URL",
         summary(&again)
     ));

@@ -451,6 +451,7 @@ fn symbols_graph_status_and_openapi() {
     let paths: Vec<&str> = doc["paths"].as_object().unwrap().keys().map(String::as_str).collect();
     expect![[r#"
         /health
+        /mcp
         /ready
         /openapi.json
         /api/v1/hybrid-search
@@ -478,6 +479,27 @@ fn symbols_graph_status_and_openapi() {
     for reference in text.split("\"$ref\":\"#/components/schemas/").skip(1) {
         let name = reference.split('"').next().unwrap();
         assert!(doc["components"]["schemas"].get(name).is_some(), "dangling $ref {name}");
+    }
+}
+
+/// The server's `/mcp`: the same tools as `ken mcp`, over streamable HTTP,
+/// for the official Python SDK's client.
+#[test]
+fn the_server_answers_mcp_over_http() {
+    let repo = shop();
+    let server = Server::start(&repo, &[]);
+    let calls = serde_json::json!({
+        "search": {"query": "issue_token", "k": 3},
+        "callers": {"symbol": "auth.tokens.sign"},
+        "outline": {"path": "auth/users.py"},
+    });
+    let report = support::mcp_http_client(&format!("{}/mcp", server.base), None, &calls);
+    assert_eq!(report["server"], "kenning", "{report}");
+    assert!(report["tools"].as_object().unwrap().len() > 20, "{report}");
+    for (name, holds) in [("search", "auth.tokens.issue_token"), ("callers", "validate_token"), ("outline", "auth.users.UserStore")] {
+        let call = &report["calls"][name];
+        assert_eq!(call["is_error"], false, "{name}: {call}");
+        assert!(call["text"].as_str().unwrap().contains(holds), "{name} answered without `{holds}`: {call}");
     }
 }
 

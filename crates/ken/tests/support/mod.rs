@@ -320,10 +320,8 @@ pub fn mcp_http_client(url: &str, token: Option<&str>, calls: &Value) -> Value {
     let python =
         std::env::var("KEN_TEST_MCP_PYTHON").expect("KEN_TEST_MCP_PYTHON names a python with the `mcp` SDK; scripts/test.sh installs it");
     let client = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/mcp_client/client.py");
-    let out = Command::new(python)
-        .args([client, "--http", url, token.unwrap_or("-"), &calls.to_string()])
-        .output()
-        .expect("the MCP client runs");
+    let out =
+        Command::new(python).args([client, "--http", url, token.unwrap_or("-"), &calls.to_string()]).output().expect("the MCP client runs");
     assert!(out.status.success(), "the MCP client failed: {}", String::from_utf8_lossy(&out.stderr));
     serde_json::from_slice(&out.stdout).unwrap()
 }
