@@ -70,6 +70,10 @@ pub struct SearchArgs {
     /// With --hub: only this repository; repeatable.
     #[arg(long, value_name = "NAME", requires = "hub")]
     pub repo: Vec<String>,
+    /// With --hub whose vectors are in a cluster: search in full only the N
+    /// repositories the cluster's first stage ranks best (default 8; 0: all).
+    #[arg(long, value_name = "N", requires = "hub", value_parser = clap::value_parser!(u16).range(0..=1000))]
+    pub route: Option<u16>,
 }
 
 /// `ken search --hub URL`: one search over the hub's repositories, each
@@ -86,6 +90,9 @@ pub fn on_hub(args: &SearchArgs, url: &str) -> Result<()> {
     }
     if let Some(path) = &args.path {
         body["path"] = path.clone().into();
+    }
+    if let Some(route) = args.route {
+        body["route"] = route.into();
     }
     let agent: ureq::Agent = ureq::Agent::config_builder().http_status_as_error(false).build().into();
     let base = url.trim_end_matches('/');

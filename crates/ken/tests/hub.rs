@@ -161,19 +161,19 @@ fn pushed_repositories_are_searched_together(backend: &Backend) {
     let cli = backend
         .command(
             billing.path(),
-            &["search", "--hub", &hub.base, "--repo", "shipping", "--repo", "billing", "parcel delivery days", "-k", "1"],
+            &["search", "--hub", &hub.base, "--repo", "shipping", "--repo", "billing", "--route", "1", "parcel delivery days", "-k", "1"],
         )
         .env("KEN_HUB_TOKEN", &read_token)
         .output()
         .unwrap();
     expect![[r#"
-        $ ken search --hub URL --repo shipping --repo billing "parcel delivery days" -k 1
+        $ ken search --hub URL --repo shipping --repo billing --route 1 "parcel delivery days" -k 1
          1. shipping:shipping.py:1-3  function shipping.estimate_delivery_window  (0.0492)
                   1 │ def estimate_delivery_window(order):
                   2 │     """Days until the parcel arrives."""
                   3 │     return 3
     "#]]
-    .assert_eq(&format!("$ ken search --hub URL --repo shipping --repo billing \"parcel delivery days\" -k 1\n{}", stdout(&cli)));
+    .assert_eq(&format!("$ ken search --hub URL --repo shipping --repo billing --route 1 \"parcel delivery days\" -k 1\n{}", stdout(&cli)));
 
     // A change: one file edited, one deleted; only they travel.
     billing.write("billing.py", "def compute_invoice_total(items, discount):\n    \"\"\"Sum the line items, less a discount.\"\"\"\n    return sum(i.price for i in items) - discount\n");
