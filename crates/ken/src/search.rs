@@ -71,7 +71,7 @@ pub struct SearchArgs {
     #[arg(long, value_name = "NAME", requires = "hub")]
     pub repo: Vec<String>,
     /// With --hub whose vectors are in a cluster: search in full only the N
-    /// repositories the cluster's first stage ranks best (default 8; 0: all).
+    /// repositories the cluster's first stage ranks best (default 32; 0: all).
     #[arg(long, value_name = "N", requires = "hub", value_parser = clap::value_parser!(u16).range(0..=1000))]
     pub route: Option<u16>,
 }
