@@ -28,6 +28,7 @@ CODE_CORPORA = ["flask", "requests", "httpx", "tokio", "rxjs"]
 
 # Each grid: name → list of (label, overrides). The first row is the baseline.
 GRIDS = {
+    "defaults": [("defaults", {})],
     "weights": [(f"code {c} prose {p}", {"code_weights": c, "prose_weights": p}) for c, p in [
         ([1, 1, 2], [1, 1, 2]),
         ([1, 1, 2], [2, 1, 2]), ([1, 1, 2], [1, 2, 2]), ([1, 1, 2], [0.5, 1, 2]), ([1, 1, 2], [1, 1, 0.5]),

@@ -1,7 +1,12 @@
-//! A static embedder: one vector per vocabulary token, distilled once from
-//! a transformer, averaged over a text's tokens.
+//! A static embedder: one vector per vocabulary token, averaged over a
+//! text's tokens.
 //!
-//! The method is model2vec's: run every vocabulary token through the teacher
+//! Two tables: the one Kenning ships ([`StaticEmbedder::bundled`], trained
+//! on code by `bench/static/train.py`), and one distilled here from any
+//! local transformer ([`StaticEmbedder::distill`]), the trained table's
+//! starting point.
+//!
+//! Distilling follows model2vec: run every vocabulary token through the teacher
 //! on its own (`[CLS] token [SEP]`, mean-pooled), centre and rotate the
 //! table with PCA, keep the leading components, and weigh each token by
 //! SIF over a Zipf estimate of its frequency (the vocabulary is ordered by
@@ -157,6 +162,14 @@ const CODE_WORDS: &[&str] = &[
 /// The factor on a code word's vector.
 const CODE_WORD_FACTOR: f32 = 0.1;
 
+/// The table trained on code: the table distilled from MiniLM int8,
+/// fine-tuned so a docstring's first paragraph lands near its code, over
+/// pairs mined from 239 packages of 12 languages that no quality benchmark
+/// searches (`bench/static/`). int8 rows with a scale each, in safetensors.
+const BUNDLED_TABLE: &[u8] = include_bytes!("../models/code-static.safetensors.zst");
+/// all-MiniLM-L6-v2's tokenizer (BERT uncased), which the table indexes.
+const BUNDLED_TOKENIZER: &[u8] = include_bytes!("../models/tokenizer.json.zst");
+
 pub struct StaticEmbedder {
     tokenizer: Tokenizer,
     /// `vocab × dim`, row-major.
@@ -171,6 +184,31 @@ pub(crate) fn static_model_id(teacher_id: &str) -> String {
 }
 
 impl StaticEmbedder {
+    /// The table shipped in the binary: nothing to fetch or distill.
+    pub fn bundled() -> Result<StaticEmbedder> {
+        let corrupt = |detail: String| EmbedError::Inference(format!("the bundled static model: {detail}"));
+        let bytes = zstd::decode_all(BUNDLED_TABLE).map_err(|e| corrupt(e.to_string()))?;
+        let (_, header) = safetensors::SafeTensors::read_metadata(&bytes).map_err(|e| corrupt(e.to_string()))?;
+        let model_id = header.metadata().as_ref().and_then(|m| m.get("model_id").cloned()).ok_or_else(|| corrupt("no model_id".into()))?;
+        let tensors = safetensors::SafeTensors::deserialize(&bytes).map_err(|e| corrupt(e.to_string()))?;
+        let rows = tensors.tensor("embeddings").map_err(|e| corrupt(e.to_string()))?;
+        let scales = tensors.tensor("scales").map_err(|e| corrupt(e.to_string()))?;
+        let (&[vocab, dim], safetensors::Dtype::I8, safetensors::Dtype::F32) = (rows.shape(), rows.dtype(), scales.dtype()) else {
+            return Err(corrupt(format!("embeddings {:?} {:?}, scales {:?}", rows.shape(), rows.dtype(), scales.dtype())));
+        };
+        if scales.data().len() != vocab * 4 {
+            return Err(corrupt(format!("{} scales for {vocab} rows", scales.data().len() / 4)));
+        }
+        let scales: Vec<f32> = scales.data().chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect();
+        let table = rows.data().iter().enumerate().map(|(i, &q)| q as i8 as f32 * scales[i / dim]).collect();
+        let tokenizer = zstd::decode_all(BUNDLED_TOKENIZER).map_err(|e| corrupt(format!("tokenizer: {e}")))?;
+        let mut tokenizer = Tokenizer::from_bytes(tokenizer).map_err(|e| corrupt(format!("tokenizer: {e}")))?;
+        tokenizer.with_truncation(None).map_err(|e| corrupt(format!("tokenizer truncation: {e}")))?;
+        tokenizer.with_padding(None);
+        // Training weighed code words itself: no factor on top.
+        Ok(StaticEmbedder { tokenizer, table, dim, model_id })
+    }
+
     /// Loads a table written by [`StaticEmbedder::distill`].
     pub fn load(dir: &Path) -> Result<StaticEmbedder> {
         let corrupt = |detail: String| EmbedError::ModelCorrupt { dir: dir.to_path_buf(), detail };

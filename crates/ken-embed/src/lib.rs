@@ -4,9 +4,10 @@
 //!   process, by ONNX Runtime (`model.onnx`, int8 by default: the fastest
 //!   here) or by candle (`model.safetensors`, f32). Mean pooling,
 //!   normalisation, query/document prefixes, batches grouped by length.
-//! - [`StaticEmbedder`]: a token-vector table distilled once from the local
-//!   transformer (model2vec's method); a text is the mean of its tokens'
-//!   vectors, hundreds of times faster to embed.
+//! - [`StaticEmbedder`]: a token-vector table, the one trained on code and
+//!   shipped in the binary or one distilled from the local transformer
+//!   (model2vec's method); a text is the mean of its tokens' vectors,
+//!   hundreds of times faster to embed.
 //! - [`OpenAiEmbedder`]: any OpenAI-compatible `/v1/embeddings` endpoint
 //!   (OpenAI, ollama, TEI, llama.cpp, vLLM).
 //!

@@ -15,8 +15,11 @@ pub enum ModelSpec {
     MiniLmInt8,
     /// all-MiniLM-L6-v2, f32 safetensors, run by candle.
     MiniLm,
-    /// A static token table distilled from the int8 MiniLM on first use.
+    /// The static token table trained on code, shipped in the binary.
     Static,
+    /// A static token table distilled from the int8 MiniLM (or `--model-dir`'s
+    /// model) on first use: the trained table's starting point.
+    StaticDistilled,
     /// Any HuggingFace-format BERT-family directory.
     Dir(PathBuf),
     /// An OpenAI-compatible endpoint and model name.
@@ -26,16 +29,17 @@ pub enum ModelSpec {
 impl ModelSpec {
     pub const DEFAULT: &'static str = "minilm-int8";
 
-    /// Parses `minilm-int8`, `minilm`, `openai:MODEL` or a directory path.
+    /// Parses `minilm-int8`, `minilm`, `static`, `static-distilled`, `openai:MODEL` or a directory path.
     pub fn parse(text: &str) -> std::result::Result<ModelSpec, String> {
         match text {
             "minilm-int8" | "all-minilm-l6-v2-int8" => Ok(ModelSpec::MiniLmInt8),
             "minilm" | "all-minilm-l6-v2" | "all-MiniLM-L6-v2" => Ok(ModelSpec::MiniLm),
-            "static" | "minilm-static" => Ok(ModelSpec::Static),
+            "static" | "static-code" => Ok(ModelSpec::Static),
+            "static-distilled" | "minilm-static" => Ok(ModelSpec::StaticDistilled),
             _ if text.starts_with("openai:") => Ok(ModelSpec::OpenAi { model: text["openai:".len()..].to_string() }),
             _ if Path::new(text).is_dir() => Ok(ModelSpec::Dir(PathBuf::from(text))),
             _ => Err(format!(
-                "unknown model `{text}`: use minilm-int8 (default), minilm (f32), static (distilled from minilm-int8), openai:MODEL, or a model directory"
+                "unknown model `{text}`: use minilm-int8 (default), minilm (f32), static (trained on code, built in), static-distilled (distilled from minilm-int8), openai:MODEL, or a model directory"
             )),
         }
     }
@@ -54,6 +58,7 @@ impl ModelSpec {
             ModelSpec::MiniLmInt8 => "minilm-int8".into(),
             ModelSpec::MiniLm => "minilm".into(),
             ModelSpec::Static => "static".into(),
+            ModelSpec::StaticDistilled => "static-distilled".into(),
             ModelSpec::Dir(d) => d.display().to_string(),
             ModelSpec::OpenAi { model } => format!("openai:{model}"),
         }
@@ -125,15 +130,17 @@ impl Resolver {
             options.model = model.clone();
             return Ok(Box::new(OpenAiEmbedder::connect(options)?));
         }
-        if *spec == ModelSpec::Static {
-            return Ok(Box::new(self.load_static()?));
+        match spec {
+            ModelSpec::Static => return Ok(Box::new(StaticEmbedder::bundled()?)),
+            ModelSpec::StaticDistilled => return Ok(Box::new(self.load_distilled()?)),
+            _ => {}
         }
         Ok(Box::new(self.load_local(spec, self.batch_size)?))
     }
 
     /// The static table distilled from the int8 MiniLM (or `--model-dir`'s
     /// model), distilling it into the cache first if it is not there.
-    fn load_static(&self) -> Result<StaticEmbedder> {
+    fn load_distilled(&self) -> Result<StaticEmbedder> {
         let teacher = self.resolve(&ModelSpec::MiniLmInt8)?;
         let dir = self.cache_dir.join(format!("static-{}", teacher.model_id.replace(['@', '/'], "-")));
         let complete = || dir.join(".complete").is_file();

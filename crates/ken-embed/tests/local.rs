@@ -64,12 +64,13 @@ fn unknown_model_names_say_what_exists() {
     let err = ModelSpec::parse("bert-huge").unwrap_err();
     assert_eq!(
         err,
-        "unknown model `bert-huge`: use minilm-int8 (default), minilm (f32), static (distilled from minilm-int8), openai:MODEL, or a model directory"
+        "unknown model `bert-huge`: use minilm-int8 (default), minilm (f32), static (trained on code, built in), static-distilled (distilled from minilm-int8), openai:MODEL, or a model directory"
     );
 }
 
-/// The static table, distilled from the int8 model into the tests' cache on
-/// first use, answers questions about code by meaning, with unit vectors.
+/// Both static tables answer questions about code by meaning, with unit
+/// vectors: the one trained on code and shipped in the binary, and the one
+/// distilled from the int8 model into the tests' cache on first use.
 #[test]
 fn static_vectors_place_questions_near_the_code_they_describe() {
     let resolver = Resolver {
@@ -77,37 +78,40 @@ fn static_vectors_place_questions_near_the_code_they_describe() {
         explicit_dir: None,
         ..Resolver::default()
     };
-    let model = resolver.load(&ModelSpec::Static).unwrap();
-    assert_eq!(model.dim(), 256);
-    assert!(model.model_id().starts_with("static-v1-pca256(minilm-int8-onnx@"), "{}", model.model_id());
+    let bundled = resolver.load(&ModelSpec::Static).unwrap();
+    assert_eq!(bundled.model_id(), "ken-static-code-v1");
+    let distilled = resolver.load(&ModelSpec::StaticDistilled).unwrap();
+    assert!(distilled.model_id().starts_with("static-v1-pca256(minilm-int8-onnx@"), "{}", distilled.model_id());
     let code = [
         "def parse_json(text):\n    return json.loads(text)",
         "class HttpRetry:\n    def backoff(self, attempt):\n        time.sleep(2 ** attempt)",
         "fn readFile(path: &Path) -> String {\n    fs::read_to_string(path).unwrap()\n}",
         "SELECT name FROM users WHERE age > 30",
     ];
-    let vectors = model.embed_documents(&code).unwrap();
-    for v in &vectors {
-        assert!((cosine(v, v) - 1.0).abs() < 1e-3, "unit length");
-    }
-    let nearest = |query: &str| {
-        let q = model.embed_query(query).unwrap();
-        let best = (0..code.len()).max_by(|&a, &b| cosine(&q, &vectors[a]).total_cmp(&cosine(&q, &vectors[b]))).unwrap();
-        code[best].lines().next().unwrap().to_string()
-    };
-    let answers: Vec<String> = [
+    let questions = [
         "decode a json string",
         "wait before trying the request again",
         "read a whole file from disk into a string",
         "query the database for people",
-    ]
-    .iter()
-    .map(|q| format!("{q} -> {}", nearest(q)))
-    .collect();
-    expect_test::expect![[r#"
+    ];
+    let answers = |model: &dyn ken_embed::Embedder| {
+        assert_eq!(model.dim(), 256);
+        let vectors = model.embed_documents(&code).unwrap();
+        for v in &vectors {
+            assert!((cosine(v, v) - 1.0).abs() < 1e-3, "unit length");
+        }
+        let nearest = |query: &str| {
+            let q = model.embed_query(query).unwrap();
+            let best = (0..code.len()).max_by(|&a, &b| cosine(&q, &vectors[a]).total_cmp(&cosine(&q, &vectors[b]))).unwrap();
+            code[best].lines().next().unwrap().to_string()
+        };
+        questions.iter().map(|q| format!("{q} -> {}", nearest(q))).collect::<Vec<_>>().join("\n")
+    };
+    let expected = expect_test::expect![[r#"
         decode a json string -> def parse_json(text):
         wait before trying the request again -> class HttpRetry:
         read a whole file from disk into a string -> fn readFile(path: &Path) -> String {
-        query the database for people -> SELECT name FROM users WHERE age > 30"#]]
-    .assert_eq(&answers.join("\n"));
+        query the database for people -> SELECT name FROM users WHERE age > 30"#]];
+    expected.assert_eq(&answers(bundled.as_ref()));
+    expected.assert_eq(&answers(distilled.as_ref()));
 }

@@ -286,7 +286,7 @@ fn an_index_of_static_vectors_has_one_lane() {
     let repo = Repo::new(INVOICES);
     let summary = json(&ken_embed_in(repo.path(), &["index", "--model", "static", "--json"]));
     let embed = &summary["vectors"]["embed"];
-    assert!(embed["model"].as_str().unwrap().starts_with("static-"), "{summary}");
+    assert_eq!(embed["model"], "ken-static-code-v1", "{summary}");
     assert_eq!(embed["progress"]["symbols"], embed["progress"]["symbols_embedded"], "{summary}");
     assert!(!repo.path().join(".kenning/static").exists(), "a second shard of the same vectors");
     let out = ken_embed_in(repo.path(), &["search", "when does my parcel arrive", "--mode", "semantic", "--json", "-k", "1"]);
