@@ -135,12 +135,13 @@ pub fn push(cwd: &Path, index_dir: Option<PathBuf>, args: PushArgs) -> Result<()
         let request = engine.push_request(&manifest)?;
         let json = serde_json::to_vec(&request)?;
         let compressed = zstd::encode_all(&json[..], 3)?;
+        let bytes_sent = compressed.len();
         let mut response = agent
             .post(&format!("{base}/api/v1/repos/{repo}/push"))
             .header("authorization", &bearer)
             .header("content-type", "application/json")
             .header("content-encoding", "zstd")
-            .send(ureq::SendBody::from_owned_reader(Upload { body: compressed.clone(), sent: 0 }))
+            .send(ureq::SendBody::from_owned_reader(Upload { body: compressed, sent: 0 }))
             .with_context(|| format!("cannot reach the hub at {base}"))?;
         let status = response.status().as_u16();
         let body = response.body_mut().read_to_string()?;
@@ -154,7 +155,7 @@ pub fn push(cwd: &Path, index_dir: Option<PathBuf>, args: PushArgs) -> Result<()
         let seconds = started.elapsed().as_secs_f64();
         if args.json {
             let mut value = serde_json::to_value(&summary)?;
-            value["bytes_sent"] = compressed.len().into();
+            value["bytes_sent"] = bytes_sent.into();
             value["client_seconds"] = seconds.into();
             println!("{value}");
         } else {
@@ -164,7 +165,7 @@ pub fn push(cwd: &Path, index_dir: Option<PathBuf>, args: PushArgs) -> Result<()
                 summary.files_written,
                 summary.files_deleted,
                 summary.vectors_received,
-                compressed.len() / 1024,
+                bytes_sent / 1024,
                 summary.files
             );
         }
