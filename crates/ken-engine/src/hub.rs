@@ -185,8 +185,9 @@ pub struct Hub {
     /// or revoked (by this process or by `ken hub token`).
     tokens_read: Mutex<Option<(std::time::SystemTime, Arc<Vec<TokenRecord>>)>>,
     /// The vector server, for the first stage of searches over many
-    /// repositories (connected on first use).
-    server: std::sync::OnceLock<Arc<QdrantServer>>,
+    /// repositories (connected on first use, once: concurrent first
+    /// searches wait for the one connection).
+    server: Mutex<Option<Arc<QdrantServer>>>,
 }
 
 fn hub_error(e: impl std::fmt::Display) -> Error {
@@ -664,11 +665,11 @@ impl Hub {
         if self.config.vectors.url.is_none() {
             return Ok(None);
         }
-        let server = match self.server.get() {
-            Some(server) => server.clone(),
-            None => {
-                let server = QdrantServer::connect(&self.config.vectors, "hub")?;
-                self.server.get_or_init(|| server).clone()
+        let server = {
+            let mut slot = self.server.lock().unwrap_or_else(|e| e.into_inner());
+            match &*slot {
+                Some(server) => server.clone(),
+                None => slot.insert(QdrantServer::connect(&self.config.vectors, "hub")?).clone(),
             }
         };
         // The query's vector, from the model of the repositories' points.
