@@ -133,6 +133,38 @@ def evaluate(table, sets):
 
 # ------------------------------------------------------------------ training
 
+def batches(pairs, size, group, rng):
+    """One epoch of batches. With `group`, a batch is made of runs of `group`
+    pairs from one package (its other symbols are the hard negatives: the
+    same vocabulary, the same domain); without, pairs are drawn at random."""
+    if not group:
+        order = list(range(len(pairs)))
+        rng.shuffle(order)
+        return [order[b:b + size] for b in range(0, len(order) - size + 1, size)]
+    by_pkg = {}
+    for i, p in enumerate(pairs):
+        by_pkg.setdefault(p["pkg"], []).append(i)
+    runs = []
+    for members in by_pkg.values():
+        rng.shuffle(members)
+        runs += [members[b:b + group] for b in range(0, len(members) - group + 1, group)]
+    rng.shuffle(runs)
+    per = size // group
+    return [sum(runs[b:b + per], []) for b in range(0, len(runs) - per + 1, per)]
+
+
+def without_name_words(query, doc):
+    """The query without the words of the symbol's own name (its last dotted
+    part, split like an identifier): the harness's questions name no
+    identifier, and a docstring that repeats the name teaches the table only
+    to match it."""
+    header = doc.split("\n", 1)[0].split()
+    name = header[1].rsplit(".", 1)[-1] if len(header) > 1 else ""
+    parts = {w.lower() for w in split_identifiers(name).split() if len(w) > 2}
+    kept = [w for w in query.split() if re.sub(r"\W", "", w).lower() not in parts]
+    return " ".join(kept) if kept else query
+
+
 def train(args, table0, encoder, pairs, sets):
     import jax
     import jax.numpy as jnp
@@ -143,7 +175,11 @@ def train(args, table0, encoder, pairs, sets):
     factor[[w for w in words if w is not None]] = CODE_WORD_FACTOR
     base = table0 * factor[:, None]
     print("encoding pairs…", flush=True)
-    q_ids = encoder.ids([p["q"] for p in pairs], QUERY_TOKENS)
+    queries = [p["q"] for p in pairs]
+    if args.mask_names:
+        masker = random.Random(2)
+        queries = [without_name_words(q, p["d"]) if masker.random() < args.mask_names else q for q, p in zip(queries, pairs)]
+    q_ids = encoder.ids(queries, QUERY_TOKENS)
     d_ids = encoder.ids([p["d"] for p in pairs], MAX_TOKENS)
 
     params = {"table": jnp.asarray(base), "log_w": jnp.zeros(vocab, dtype=jnp.float32)}
@@ -185,14 +221,11 @@ def train(args, table0, encoder, pairs, sets):
     m = jax.tree_util.tree_map(jnp.zeros_like, params)
     v = jax.tree_util.tree_map(jnp.zeros_like, params)
     rng = random.Random(0)
-    order = list(range(len(pairs)))
     started = time.time()
     t = 0
     while t < args.steps:
-        rng.shuffle(order)
-        for b in range(0, len(order) - args.batch + 1, args.batch):
+        for idx in batches(pairs, args.batch, args.group, rng):
             t += 1
-            idx = order[b:b + args.batch]
             qi, qm = pad([q_ids[i] for i in idx], QUERY_TOKENS)
             di, dm = pad([d_ids[i] for i in idx], MAX_TOKENS)
             params, m, v, loss = step(params, m, v, t, qi, qm, di, dm)
@@ -245,6 +278,8 @@ def main():
     ap.add_argument("--eval", action="store_true")
     ap.add_argument("--eval-every", type=int, default=500)
     ap.add_argument("--limit", type=int, default=0)
+    ap.add_argument("--group", type=int, default=0, help="pairs per package run in a batch (0: random batches)")
+    ap.add_argument("--mask-names", type=float, default=0.0, help="share of queries whose name words are dropped")
     args = ap.parse_args()
 
     table0, meta = load_table(args.init)
@@ -259,15 +294,18 @@ def main():
         words = [encoder.tok.token_to_id(w) for w in code_words()]
         loaded = table0.copy()
         loaded[[w for w in words if w is not None]] *= CODE_WORD_FACTOR
-        print("distilled: tune/heldout/all %.3f %.3f %.3f" % evaluate(loaded, sets)[:3], evaluate(loaded, sets)[3], flush=True)
+        before = evaluate(loaded, sets)
+        print("distilled: tune/heldout/all %.3f %.3f %.3f" % before[:3], before[3], flush=True)
     table, _ = train(args, table0, encoder, pairs, sets)
     if sets:
-        print("trained: tune/heldout/all %.3f %.3f %.3f" % evaluate(table, sets)[:3], evaluate(table, sets)[3], flush=True)
+        after = evaluate(table, sets)
+        print("trained: tune/heldout/all %.3f %.3f %.3f" % after[:3], after[3], flush=True)
     if args.out:
         export(table, Path(args.init) / "tokenizer.json", Path(args.out), {
             "model_id": args.model_id, "init": meta["model_id"], "pairs": str(len(pairs)),
             "packages": str(len({p['pkg'] for p in pairs})), "steps": str(args.steps), "lr": str(args.lr),
-            "tau": str(args.tau), "reg": str(args.reg), "train": args.train})
+            "tau": str(args.tau), "reg": str(args.reg), "train": args.train,
+            "group": str(args.group), "mask_names": str(args.mask_names)})
 
 if __name__ == "__main__":
     main()
