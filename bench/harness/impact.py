@@ -1,8 +1,18 @@
-"""Change impact: add a required parameter to a function's signature and ask
-a type checker what breaks. The gold set is the type checker's new
-diagnostics (pyright for Python, `tsc --noEmit` for TypeScript) minus the
-baseline's, as {path, line} locations: call sites now missing an argument and
-overrides that no longer match.
+"""Change impact: edit a definition mechanically and ask a type checker what
+breaks. Four kinds of edit, each a set of rows (`category`):
+
+- add-parameter: a required parameter appended to a function or method;
+- constructor: the same, on a class's constructor (`__init__`,
+  `constructor`, Rust's `new`);
+- delete: a function or method removed (its lines blanked, so every other
+  line keeps its number);
+- rename: a function or method renamed where it is defined, not where it is
+  used.
+
+The gold set is the type checker's new diagnostics (pyright for Python,
+`tsc --noEmit` for TypeScript, `cargo check` for Rust) minus the baseline's,
+as {path, line} locations: call sites now missing an argument or calling
+what is gone, overrides that no longer match.
 
 A system is asked, for the changed definition, which locations must change;
 precision and recall are over locations (a predicted range counts when it
@@ -28,11 +38,35 @@ class CheckerMissing(Exception):
     pass
 
 
+# Each kind: (row id prefix, what the query says, the seed's name in it).
+KINDS = {
+    "add-parameter": ("c", "add a required parameter to"),
+    "constructor": ("k", "add a required parameter to the constructor"),
+    "delete": ("d", "delete"),
+    "rename": ("r", "rename"),
+}
+RENAMED = "_ken_bench_renamed"
+
+
 def impact_set(name, syms, n):
+    """n rows of each kind of edit (fewer where the corpus has fewer
+    candidates that break something)."""
+    rows = []
+    for kind in KINDS:
+        part = _kind_set(name, syms, n, kind)
+        if part is None:
+            return None
+        rows += [{**r, "category": kind} for r in part]
+    return rows
+
+
+def _kind_set(name, syms, n, kind):
     corpus = corpora.CORPORA[name]
     if corpus.language not in ("python", "typescript", "rust"):
         return None
-    cache = CACHE / "impact" / f"{name}-{corpus.version}-{n}.json"
+    # add-parameter keeps its first file name: the rows measured before the other kinds.
+    suffix = "" if kind == "add-parameter" else f"-{kind}"
+    cache = CACHE / "impact" / f"{name}-{corpus.version}{suffix}-{n}.json"
     if cache.is_file():
         return json.loads(cache.read_text())
     root = corpora.fetch(name)
@@ -45,16 +79,23 @@ def impact_set(name, syms, n):
         if corpus.language == "typescript":
             _write_tsconfig(work)
         baseline = Counter(check(work))
-        candidates = _candidates(work, syms, corpus.language)
-        r = __import__("random").Random(f"kenning-bench-1/{name}/impact")
+        candidates = _constructors(work, syms, corpus.language) if kind == "constructor" else _candidates(work, syms, corpus.language)
+        seed = f"kenning-bench-1/{name}/impact" + ("" if kind == "add-parameter" else f"/{kind}")
+        r = __import__("random").Random(seed)
         r.shuffle(candidates)
+        prefix, verb = KINDS[kind]
         rows = []
         for s in candidates:
             if len(rows) >= n:
                 break
             path = work / s.path
             original = path.read_bytes()
-            edited = _add_parameter(original, s, corpus.language)
+            target = {"path": s.path, "line": s.name_line, "name": s.name, "qual": s.qual,
+                      "name_line": s.name_line, "name_col": s.name_col, "edit": kind,
+                      "start_line": s.start_line, "end_line": s.end_line}
+            if kind == "constructor":
+                target["class"] = s.container
+            edited = apply_edit(original, target, corpus.language)
             if edited is None:
                 continue
             path.write_bytes(edited)
@@ -67,16 +108,107 @@ def impact_set(name, syms, n):
                            if not (p == s.path and l == s.name_line)})
             if not gold:
                 continue  # nothing breaks: no caller the checker can see
-            target = {"path": s.path, "line": s.name_line, "name": s.name, "qual": s.qual,
-                      "name_line": s.name_line, "name_col": s.name_col}
-            rows.append({"id": f"c{len(rows) + 1}", "set": "impact", "style": s.kind,
-                         "query": f"add a required parameter to {s.qual} ({s.path}:{s.name_line})",
+            shown = s.container if kind == "constructor" else s.qual
+            rows.append({"id": f"{prefix}{len(rows) + 1}", "set": "impact", "style": s.kind,
+                         "query": f"{verb} {shown} ({s.path}:{s.name_line})",
                          "target": target, "gold": [{"path": p, "start_line": l, "end_line": l} for p, l in gold]})
         cache.parent.mkdir(parents=True, exist_ok=True)
         cache.write_text(json.dumps(rows, indent=1))
         return rows
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+_CALLS = {}
+
+
+def call_sites(root, language, target):
+    """The calls of the target in the corpus, found in the syntax tree by
+    name (a constructor's by its class's name): the checker's diagnostics
+    are a lower bound, and a call of what changed is no false alarm even
+    where the checker stays silent (it reports the import of a deleted
+    function, not its calls). Precision is also given against the gold set
+    plus these (`P+calls`)."""
+    key = (str(root), language)
+    if key not in _CALLS:
+        _CALLS[key] = _call_index(Path(root), language)
+    name = target.get("class") or target["name"]
+    return [{"path": p, "start_line": l, "end_line": l} for p, l in sorted(_CALLS[key].get(name, ()))]
+
+
+def _call_index(root, language):
+    index = {}
+    for path in symbols.source_files(root, language):
+        rel = str(path.relative_to(root))
+        data = path.read_bytes()
+        if language == "python":
+            try:
+                tree = ast.parse(data)
+            except (SyntaxError, ValueError):
+                continue
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Call):
+                    f = node.func
+                    name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else None
+                    if name:
+                        index.setdefault(name, set()).add((rel, node.lineno))
+            continue
+        stack = [symbols.parser(language).parse(data).root_node]
+        while stack:
+            node = stack.pop()
+            stack.extend(node.children)
+            if node.type not in ("call_expression", "new_expression"):
+                continue
+            callee = node.child_by_field_name("function") or node.child_by_field_name("constructor")
+            while callee is not None and callee.type not in ("identifier", "property_identifier", "field_identifier", "type_identifier"):
+                callee = (callee.child_by_field_name("property") or callee.child_by_field_name("field")
+                          or callee.child_by_field_name("name") or (callee.named_children[-1] if callee.named_children else None))
+            if callee is not None:
+                name = data[callee.start_byte:callee.end_byte].decode("utf-8", "replace")
+                index.setdefault(name, set()).add((rel, callee.start_point[0] + 1))
+    return index
+
+
+def apply_edit(data, target, language):
+    """The source with the target's edit made, or None when it cannot be made
+    simply (see each kind)."""
+    from types import SimpleNamespace
+    s = SimpleNamespace(**{k: target[k] for k in ("name", "name_line", "name_col")})
+    kind = target.get("edit", "add-parameter")
+    if kind in ("add-parameter", "constructor"):
+        return _add_parameter(data, s, language)
+    if kind == "rename":
+        return _rename(data, s, language)
+    if kind == "delete":
+        return _delete(data, target["start_line"], target["end_line"], language)
+    raise ValueError(f"unknown edit {kind}")
+
+
+def _rename(data, s, language):
+    """The definition's name, and only it, renamed."""
+    text = data.decode("utf-8")
+    lines = text.split("\n")
+    offset = sum(len(l) + 1 for l in lines[:s.name_line - 1]) + s.name_col
+    if text[offset:offset + len(s.name)] != s.name:
+        return None
+    edited = (text[:offset] + s.name + RENAMED + text[offset + len(s.name):]).encode()
+    return edited if symbols.parses_cleanly(edited, language) else None
+
+
+def _delete(data, start_line, end_line, language):
+    """The definition's lines (decorators included) blanked, so every other
+    line keeps its number; a Python body left empty gets a `pass`."""
+    lines = data.decode("utf-8").split("\n")
+    if not (1 <= start_line <= end_line <= len(lines)):
+        return None
+    indent = re.match(r"\s*", lines[start_line - 1]).group(0)
+    for i in range(start_line - 1, end_line):
+        lines[i] = ""
+    edited = "\n".join(lines).encode()
+    if language == "python" and not symbols.parses_cleanly(edited, language):
+        lines[start_line - 1] = indent + "pass"
+        edited = "\n".join(lines).encode()
+    return edited if symbols.parses_cleanly(edited, language) else None
 
 
 def _candidates(work, syms, language):
@@ -87,6 +219,17 @@ def _candidates(work, syms, language):
     names = Counter(s.name for s in syms)
     return [s for s in syms if s.kind in ("function", "method") and len(s.name) > 3
             and not (s.name.startswith("__") and s.name != "__init__") and names[s.name] == 1 and words[s.name] >= 2]
+
+
+def _constructors(work, syms, language):
+    """Constructors (`__init__`, `constructor`, `new`) of classes whose name
+    occurs elsewhere, so an instantiation can break."""
+    words = Counter()
+    for p in symbols.source_files(work, language):
+        words.update(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", p.read_text("utf-8", "replace")))
+    classes = Counter(s.name for s in syms if s.kind == "class")
+    return [s for s in syms if s.kind == "method" and s.name in ("__init__", "constructor", "new") and s.container
+            and classes[s.container] == 1 and words[s.container] >= 2]
 
 
 def _add_parameter(data, s, language):

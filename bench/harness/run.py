@@ -78,6 +78,7 @@ def run_queries(system, set_name, queries, k=10):
             elif set_name == "impact":
                 answer = system.impact(q["target"])
                 row.update(metrics.set_valued(answer, q["gold"]))
+                row["precision_calls"] = metrics.set_valued(answer, q["gold"] + q.get("calls", []))["precision"]
             else:
                 answer = system.search(q["query"], k)
                 row.update(metrics.ranked(answer, q["gold"], k))
@@ -118,6 +119,8 @@ def summarise(rows, set_name):
         out["precision"] = metrics.mean([r.get("precision", 0.0) for r in rows])
         out["recall"] = metrics.mean([r.get("recall", 0.0) for r in rows])
         out["f1"] = metrics.mean([r.get("f1", 0.0) for r in rows])
+        if set_name == "impact":
+            out["precision_calls"] = metrics.mean([r.get("precision_calls", 0.0) for r in rows])
     else:
         out["mrr@10"] = metrics.mean([r.get("rr", 0.0) for r in rows])
         out["recall@10"] = metrics.mean([r.get("recall", 0.0) for r in rows])
@@ -170,6 +173,8 @@ def build_sets(name, wanted, size_index):
                                 if name in corpora.GRAPH_CORPORA else "jedi oracles cover Python corpora only")
             elif s == "impact":
                 qs = impact.impact_set(name, syms, n)
+                for q in qs or []:
+                    q["calls"] = impact.call_sites(root, corpus.language, q["target"])
                 if qs:
                     built[s] = (qs, root)
                 else:
@@ -372,6 +377,8 @@ def fmt_summary(m):
              f"by file MRR@10 {fmt(m.get('file_mrr@10'))} nDCG@10 {fmt(m.get('file_ndcg@10'))}")
     else:
         q = f"P {fmt(m['precision'])} R {fmt(m['recall'])} F1 {fmt(m['f1'])}"
+        if "precision_calls" in m:
+            q += f" P+calls {fmt(m['precision_calls'])}"
     return f"{q}  p50 {fmt(m['p50_ms'], 1)} ms  p95 {fmt(m['p95_ms'], 1)} ms  n {m['queries']}  failed {m['failures']}"
 
 
@@ -387,7 +394,7 @@ def print_table(report):
         ken = per_system.get("ken")
         print(f"\n{s}")
         head = f"  {'system':13} {'MRR@10':>7} {'R@10':>6} {'nDCG@10':>7}" if ranked else f"  {'system':13} {'P':>7} {'R':>6} {'F1':>7}"
-        head += f" {'file MRR':>8} {'file nDCG':>9}" if ranked else f" {'':>8} {'':>9}"
+        head += f" {'file MRR':>8} {'file nDCG':>9}" if ranked else f" {'P+calls':>8} {'':>9}"
         print(head + f" {'p50 ms':>8} {'p95 ms':>8} {'n':>5} {'fail':>4} {'ken ×quality':>12} {'×latency':>9} {'hit lines':>9}  corpora")
         for system, m in sorted(per_system.items(), key=lambda kv: -(primary(kv[1]) or 0)):
             a, b, c = (m.get("mrr@10"), m.get("recall@10"), m.get("ndcg@10")) if ranked else (m.get("precision"), m.get("recall"), m.get("f1"))
@@ -397,7 +404,7 @@ def print_table(report):
                     q_ratio = f"{primary(ken) / primary(m):.2f}×"
                 if m.get("p50_ms") and ken.get("p50_ms"):
                     l_ratio = f"{m['p50_ms'] / ken['p50_ms']:.2f}×"
-            print(f"  {system:13} {fmt(a):>7} {fmt(b):>6} {fmt(c):>7} {fmt(m.get('file_mrr@10')):>8} {fmt(m.get('file_ndcg@10')):>9} "
+            print(f"  {system:13} {fmt(a):>7} {fmt(b):>6} {fmt(c):>7} {fmt(m.get('file_mrr@10', m.get('precision_calls'))):>8} {fmt(m.get('file_ndcg@10')):>9} "
                   f"{fmt(m.get('p50_ms'), 1):>8} {fmt(m.get('p95_ms'), 1):>8} "
                   f"{m['queries']:5d} {m['failures']:4d} {q_ratio:>12} {l_ratio:>9} {fmt(m.get('mean_hit_lines'), 0):>9}  {','.join(m['corpora'])}")
     rows = [(n, sys_, st) for n, e in report["corpora"].items() for sys_, st in e["index"].items()]

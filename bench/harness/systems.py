@@ -202,13 +202,11 @@ class Ken(System):
     def _codeplan_impact(self, target):
         """`POST /api/v1/impact` with the file before and after the benchmark's
         edit: the sites of the rules that reach each impacted block."""
-        from types import SimpleNamespace
-        from .impact import _add_parameter
+        from .impact import apply_edit
         path = Path(self.server.root) / target["path"]
         original = path.read_bytes()
-        language = "python" if target["path"].endswith(".py") else "typescript"
-        edited = _add_parameter(original, SimpleNamespace(name=target["name"], name_line=target["name_line"],
-                                                          name_col=target["name_col"]), language)
+        language = "python" if target["path"].endswith(".py") else "rust" if target["path"].endswith(".rs") else "typescript"
+        edited = apply_edit(original, target, language)
         if edited is None:
             raise Failure(f"the benchmark's edit does not apply to {target['path']}:{target['name_line']}")
         files = [{"path": target["path"], "before": original.decode("utf-8", "replace"),
@@ -333,7 +331,8 @@ class Ripgrep(System):
         raise Failure(f"ripgrep cannot answer {relation}")
 
     def impact(self, target):
-        rows = self._rg(["-w", "-e", target["name"]])
+        # A constructor is used through its class's name.
+        rows = self._rg(["-w", "-e", target.get("class") or target["name"]])
         return [{"path": p, "start_line": l, "end_line": l} for p, l, _ in rows
                 if not (p == target["path"] and l == target["name_line"])]
 

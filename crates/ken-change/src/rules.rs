@@ -1,6 +1,13 @@
 //! Table 1's fourth column: for each atomic change, the relations that
 //! reach the blocks it may impact. `Rel(D, M, CalledBy)` reads "the blocks
 //! related to M by CalledBy in the graph before the change": M's callers.
+//!
+//! Three additions to the paper's table, each measured against type
+//! checkers (bench/README, the impact set's delete, rename and constructor
+//! rows): a deleted method or class also breaks what reads it without a
+//! call (`UsedBy`: a property read, a method passed as a callback, a type
+//! annotation) and the imports naming it (`ImportedBy`); and a constructor's
+//! change reaches its explicit calls (`CalledBy`: `super().__init__(…)`).
 
 use crate::ChangeLabel;
 use ken_core::Relation;
@@ -127,11 +134,17 @@ pub fn rules(label: ChangeLabel, escaping: bool) -> Vec<Rule> {
             rule(D2, S, Rel::DerivedClassOf),
         ],
         ChangeLabel::MCC | ChangeLabel::ACC | ChangeLabel::DCC => {
-            let mut r = vec![rule(D, C, Rel::InstantiatedBy)];
+            let mut r = vec![rule(D, C, Rel::InstantiatedBy), rule(D, S, Rel::CalledBy)];
             r.extend(CLASS_FAMILY);
             r
         }
-        ChangeLabel::DC => vec![rule(D, S, Rel::InstantiatedBy), rule(D, S, Rel::BaseClassOf), rule(D, S, Rel::DerivedClassOf)],
+        ChangeLabel::DC => vec![
+            rule(D, S, Rel::InstantiatedBy),
+            rule(D, S, Rel::BaseClassOf),
+            rule(D, S, Rel::DerivedClassOf),
+            rule(D, S, Rel::UsedBy),
+            rule(D, S, Rel::ImportedBy),
+        ],
         ChangeLabel::MI | ChangeLabel::DI => vec![rule(D, S, Rel::ImportedBy)],
         ChangeLabel::AM => {
             let mut r = CLASS_FAMILY.to_vec();
@@ -144,7 +157,13 @@ pub fn rules(label: ChangeLabel, escaping: bool) -> Vec<Rule> {
             r
         }
         ChangeLabel::AC | ChangeLabel::AI => vec![],
-        ChangeLabel::DM => vec![rule(D, S, Rel::CalledBy), rule(D, S, Rel::Overrides), rule(D, S, Rel::OverriddenBy)],
+        ChangeLabel::DM => vec![
+            rule(D, S, Rel::CalledBy),
+            rule(D, S, Rel::UsedBy),
+            rule(D, S, Rel::ImportedBy),
+            rule(D, S, Rel::Overrides),
+            rule(D, S, Rel::OverriddenBy),
+        ],
     }
 }
 
@@ -153,7 +172,7 @@ mod tests {
     use super::*;
     use expect_test::expect;
 
-    /// Table 1's fourth column, as this crate reads it.
+    /// Table 1's fourth column, as this crate reads it (with the additions above).
     #[test]
     fn table_1() {
         let lines: Vec<String> = ChangeLabel::ALL
@@ -168,17 +187,17 @@ mod tests {
             MMS: Rel(D, M, CalledBy), Rel(D, M, Overrides), Rel(D, M, OverriddenBy), Rel(D′, M, Overrides), Rel(D′, M, OverriddenBy)
             MF: Rel(D, F, UsedBy), Rel(D, C, ConstructedBy), Rel(D, C, BaseClassOf), Rel(D, C, DerivedClassOf)
             MC: Rel(D, C, InstantiatedBy), Rel(D, C, BaseClassOf), Rel(D, C, DerivedClassOf), Rel(D′, C, BaseClassOf), Rel(D′, C, DerivedClassOf)
-            MCC: Rel(D, C, InstantiatedBy), Rel(D, C, BaseClassOf), Rel(D, C, DerivedClassOf)
+            MCC: Rel(D, C, InstantiatedBy), Rel(D, M, CalledBy), Rel(D, C, BaseClassOf), Rel(D, C, DerivedClassOf)
             MI: Rel(D, I, ImportedBy)
             AM: Rel(D, C, BaseClassOf), Rel(D, C, DerivedClassOf), Rel(D′, M, CalledBy)
             AF: Rel(D, C, ConstructedBy), Rel(D, C, BaseClassOf), Rel(D, C, DerivedClassOf)
             AC: Nil
-            ACC: Rel(D, C, InstantiatedBy), Rel(D, C, BaseClassOf), Rel(D, C, DerivedClassOf)
+            ACC: Rel(D, C, InstantiatedBy), Rel(D, M, CalledBy), Rel(D, C, BaseClassOf), Rel(D, C, DerivedClassOf)
             AI: Nil
-            DM: Rel(D, M, CalledBy), Rel(D, M, Overrides), Rel(D, M, OverriddenBy)
+            DM: Rel(D, M, CalledBy), Rel(D, M, UsedBy), Rel(D, M, ImportedBy), Rel(D, M, Overrides), Rel(D, M, OverriddenBy)
             DF: Rel(D, F, UsedBy), Rel(D, C, ConstructedBy), Rel(D, C, BaseClassOf), Rel(D, C, DerivedClassOf)
-            DC: Rel(D, C, InstantiatedBy), Rel(D, C, BaseClassOf), Rel(D, C, DerivedClassOf)
-            DCC: Rel(D, C, InstantiatedBy), Rel(D, C, BaseClassOf), Rel(D, C, DerivedClassOf)
+            DC: Rel(D, C, InstantiatedBy), Rel(D, C, BaseClassOf), Rel(D, C, DerivedClassOf), Rel(D, C, UsedBy), Rel(D, C, ImportedBy)
+            DCC: Rel(D, C, InstantiatedBy), Rel(D, M, CalledBy), Rel(D, C, BaseClassOf), Rel(D, C, DerivedClassOf)
             DI: Rel(D, I, ImportedBy)"#]]
         .assert_eq(&lines.join("\n"));
         assert!(rules(ChangeLabel::MMB, false).is_empty(), "a body change that modifies no escaping object impacts nothing");

@@ -214,7 +214,10 @@ fn impacted_blocks(store: &Store, changes: &[FileChange], depth: u32) -> Result<
                 Target::Container => change.container.as_deref(),
             };
             let Some(subject) = subject else { continue };
-            let hits = if rule.rel == Rel::ImportedBy {
+            // An import changed: the uses in its file of the names it binds.
+            // Otherwise ImportedBy is the graph's imports of the symbol.
+            let import_changed = matches!(change.label, ChangeLabel::MI | ChangeLabel::DI);
+            let hits = if rule.rel == Rel::ImportedBy && import_changed {
                 importers(store, path, change)?
             } else {
                 let (relations, incoming) = rule.rel.edge();

@@ -280,6 +280,11 @@ fn resolve_call(ctx: &mut Ctx, scope: Sym, qualifier: Option<&str>, name: &str, 
             if ctx.family() == Scoping::Python && matches!(name, "cls") {
                 return p.enclosing_type(scope).map(|c| (c, Resolution::Exact));
             }
+            if ctx.family() == Scoping::Python
+                && let Some(class) = class_typed_local(ctx, scope, name, depth + 1)
+            {
+                return Some((class, Resolution::TypeInferred));
+            }
             let found = lookup_name(ctx, scope, name, depth + 1);
             match found {
                 Some(f) => Some(f),
@@ -293,7 +298,11 @@ fn resolve_call(ctx: &mut Ctx, scope: Sym, qualifier: Option<&str>, name: &str, 
         Some(q) => {
             let receiver = eval(ctx, scope, q, line, depth + 1);
             match receiver {
-                Some((value, how)) => member_of_value(ctx, value, name).map(|s| (s, how)),
+                Some((value, how)) => {
+                    let member = member_of_value(ctx, value, name)?;
+                    // `self.config_class(…)`: calling a field that holds a class makes one.
+                    Some((class_held_by(ctx, member, depth + 1).unwrap_or(member), how))
+                }
                 // A receiver imported from outside the repository (`os.path`,
                 // `logging`) is not one of our classes: no guessing.
                 None if names_import(ctx, scope, q) => None,
@@ -302,6 +311,44 @@ fn resolve_call(ctx: &mut Ctx, scope: Sym, qualifier: Option<&str>, name: &str, 
             }
         }
     }
+}
+
+/// The class a class-level field holds, as its declaration writes it:
+/// `session_class = SecureCookieSession`, or an annotation
+/// `json_provider_class: type[JSONProvider] = …` (flask's pluggable
+/// classes). Calling the field instantiates that class.
+fn class_held_by(ctx: &mut Ctx, field: Sym, depth: u32) -> Option<Sym> {
+    let p = ctx.program;
+    if p.kinds[field] != SymbolKind::Field || ctx.family() != Scoping::Python {
+        return None;
+    }
+    let class = p.parent[field]?;
+    let name = &p.syms[field].name;
+    let b = p.bindings.get(&class)?.iter().find(|b| &b.name == name)?.clone();
+    match b.source.as_str() {
+        "annotation" => class_annotated(ctx, class, &b.type_text, depth + 1),
+        "alias" => match eval(ctx, class, &b.type_text, b.line, depth + 1)? {
+            (Value::Class(t), _) => Some(t),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The class a `type[X]` annotation names (X itself, not an instance of it).
+fn class_annotated(ctx: &mut Ctx, scope: Sym, annotation: &str, depth: u32) -> Option<Sym> {
+    let inner = ["type[", "Type[", "t.Type[", "typing.Type["]
+        .iter()
+        .find_map(|open| annotation.trim().strip_prefix(open).and_then(|rest| rest.strip_suffix(']')))?;
+    resolve_type_text(ctx, scope, inner, depth + 1)
+}
+
+/// A parameter or local of `scope` annotated `type[X]` (`tag_class:
+/// type[JSONTag]`): calling it makes an X.
+fn class_typed_local(ctx: &mut Ctx, scope: Sym, name: &str, depth: u32) -> Option<Sym> {
+    let p = ctx.program;
+    let b = p.bindings.get(&scope)?.iter().find(|b| b.name == name && b.source == "annotation")?.clone();
+    class_annotated(ctx, scope, &b.type_text, depth)
 }
 
 /// `qualifier.name` read or written (not called) from `scope`.

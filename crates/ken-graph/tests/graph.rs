@@ -135,6 +135,50 @@ fn python_relations_across_files() {
     );
 }
 
+/// Pluggable classes, flask's way: a class-level field or a `type[X]`
+/// parameter holds a class, and calling it makes one.
+#[test]
+fn python_classes_held_by_fields_and_parameters() {
+    check_edges(
+        r#"
+//- app/config.py
+class Config:
+    def __init__(self, root):
+        self.root = root
+
+//- app/app.py
+from .config import Config
+
+
+class Session:
+    pass
+
+
+class App:
+    config_class = Config
+    session_class: type[Session] = Session
+    name = "app"
+
+    def make_config(self):
+        return self.config_class("/")
+
+    def open_session(self):
+        return self.session_class()
+
+
+def build(kind: type[Session], other: Session):
+    return kind()
+"#,
+        expect![[r#"
+            app.app -imports-> app.config.Config
+            app.app.App.make_config -instantiates-> app.config.Config
+            app.app.App.open_session -instantiates-> app.app.Session
+            app.app.build -instantiates-> app.app.Session [type_inferred]
+            app.config.Config.__init__ -construct-> app.config.Config
+        "#]],
+    );
+}
+
 #[test]
 fn python_queries() {
     check_queries(

@@ -125,7 +125,7 @@ fn changes_in_the_working_tree_reach_callers_overrides_and_importers() {
     edit(&repo, "shop/cart.py", "def total(self, tax):\n        return sum", "def total(self, tax, discount=0):\n        return sum");
     // A body that changes a field: callers of add.
     edit(&repo, "shop/cart.py", "self.items.append(item)", "self.items.append(item)\n        self.count = len(self.items)");
-    // A deleted function: its callers.
+    // A deleted function: its callers and its import.
     edit(&repo, "shop/prices.py", "\n\ndef legacy_price(item):\n    return item.cost\n", "\n");
     check(
         &repo,
@@ -135,6 +135,7 @@ fn changes_in_the_working_tree_reach_callers_overrides_and_importers() {
             shop/cart.py MMB shop.cart.Cart.add
             shop/prices.py DM shop.prices.legacy_price
               -> shop.cart.GiftCart.total [Rel(D, M, OverriddenBy) of MMS@16]
+              -> shop.checkout [Rel(D, M, ImportedBy) of DM@2]
               -> shop.checkout.checkout [Rel(D, M, CalledBy) of MMS@8,11; Rel(D, M, CalledBy) of MMB@10]
               -> shop.checkout.refund [Rel(D, M, CalledBy) of DM@19]
         "#]],
@@ -274,6 +275,61 @@ fn the_plan_graph_from_seeds_and_from_edits() {
 /// A field added to a Rust struct reaches the places that write the struct
 /// out (it has no constructor to reach), and a changed signature its callers
 /// in other modules.
+/// Beyond Table 1, as the type checkers see it: a deleted function breaks
+/// its imports, a deleted method its reads as a value (`[self.stop]`),
+/// and a constructor's change reaches `super().__init__(…)` and the calls
+/// of a field that holds its class (`self.base_class(…)`).
+#[test]
+fn deletions_reach_imports_and_constructors_reach_held_classes() {
+    let repo = committed(
+        r#"//- app/hooks.py
+def on_start(app):
+    return app
+
+
+class Base:
+    def __init__(self, name):
+        self.name = name
+
+
+class Child(Base):
+    def __init__(self):
+        super().__init__("child")
+
+//- app/app.py
+from .hooks import Base, on_start
+
+
+class App:
+    base_class = Base
+
+    def __init__(self):
+        self.callbacks = [self.stop]
+        on_start(self)
+        self.base = self.base_class("app")
+
+    def stop(self):
+        return None
+"#,
+    );
+    edit(&repo, "app/hooks.py", "def on_start(app):\n    return app\n", "");
+    edit(&repo, "app/app.py", "\n    def stop(self):\n        return None\n", "");
+    edit(&repo, "app/hooks.py", "def __init__(self, name):", "def __init__(self, name, size):");
+    check(
+        &repo,
+        &[],
+        expect![[r#"
+        app/app.py DM app.app.App.stop
+        app/hooks.py DM app.hooks.on_start
+        app/hooks.py MCC app.hooks.Base.__init__
+          -> app.app [Rel(D, M, ImportedBy) of DM@1]
+          -> app.app.App.__init__ [Rel(D, M, UsedBy) of DM@8; Rel(D, M, CalledBy) of DM@9; Rel(D, C, InstantiatedBy) of MCC@10; Rel(D, M, CalledBy) of MCC@10]
+          -> app.hooks.Child [Rel(D, C, BaseClassOf) of MCC@10]
+          -> app.hooks.Child.__init__ [Rel(D, M, CalledBy) of MCC@12]
+    "#]],
+    );
+}
+
 #[test]
 fn rust_struct_fields_and_signatures() {
     let repo = committed(

@@ -36,3 +36,12 @@
 (assignment
   left: (attribute) @name
   right: (identifier) @alias) @binding
+
+; class App: session_class = SecureCookieSession (a field that holds a class:
+; calling it makes one)
+(class_definition
+  body: (block
+    (expression_statement
+      (assignment
+        left: (identifier) @name
+        right: [(identifier) (attribute)] @alias) @binding)))
