@@ -223,7 +223,8 @@ def main(argv=None):
     report = {"started": time.strftime("%Y-%m-%d %H:%M:%S"), "machine": machine(), "argv": sys.argv[1:],
               "skipped_systems": skipped, "corpora": {}}
     detail = {}
-    work_root = CACHE / "harness-work"
+    # Its own directory lets two runs (two binaries) go side by side.
+    work_root = Path(os.environ.get("KEN_HARNESS_WORK", CACHE / "harness-work"))
     try:
         for name in names:
             entry = report["corpora"][name] = {"pin": corpora.CORPORA[name].pin, "index": {}, "sets": {}, "notes": {}}
