@@ -353,7 +353,15 @@ fn class_typed_local(ctx: &mut Ctx, scope: Sym, name: &str, depth: u32) -> Optio
 
 /// `qualifier.name` read or written (not called) from `scope`.
 fn resolve_member_use(ctx: &mut Ctx, scope: Sym, qualifier: Option<&str>, name: &str, line: u32) -> Option<(Sym, Resolution)> {
-    let q = qualifier?;
+    let Some(q) = qualifier else {
+        // A Python definition read by its bare name (`callback=validate`):
+        // a use of it; a name that is no function or class is none.
+        if ctx.family() != Scoping::Python {
+            return None;
+        }
+        let (s, how) = lookup_name(ctx, scope, name, 0)?;
+        return (ctx.program.kinds[s].is_callable() || ctx.program.kinds[s].is_type()).then_some((s, how));
+    };
     let Some((value, how)) = eval(ctx, scope, q, line, 0) else { return by_qualified_path(ctx, scope, q, name) };
     member_of_value(ctx, value, name).map(|s| (s, how))
 }

@@ -171,6 +171,8 @@ def build(kind: type[Session], other: Session):
 "#,
         expect![[r#"
             app.app -imports-> app.config.Config
+            app.app.App -uses-> app.app.Session
+            app.app.App -uses-> app.config.Config
             app.app.App.make_config -instantiates-> app.config.Config
             app.app.App.open_session -instantiates-> app.app.Session
             app.app.build -instantiates-> app.app.Session [type_inferred]

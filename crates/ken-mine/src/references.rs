@@ -92,6 +92,22 @@ pub(crate) fn mine(config: &LanguageConfig, src: &Source, root: Node, mined: &Mi
     }
 
     found.retain(|f| f.reference.kind != RefKind::FieldUse || !anchored.contains(&f.node));
+    if config.language == ken_core::Language::Python {
+        // A bare name read (no receiver) counts where it names one of the
+        // file's definitions or imports; other bare names are locals, and as
+        // raw references they would only weigh on the index.
+        let bound: FxHashSet<String> =
+            mined
+                .symbols
+                .iter()
+                .map(|s| s.name.clone())
+                // `from m import x [as y]` binds x (or y); `import a.b` binds a.
+                .chain(found.iter().filter(|f| f.reference.kind == RefKind::Import).map(|f| {
+                    f.reference.alias.clone().unwrap_or_else(|| f.reference.name.split('.').next().unwrap_or_default().to_string())
+                }))
+                .collect();
+        found.retain(|f| f.reference.kind != RefKind::FieldUse || f.reference.qualifier.is_some() || bound.contains(&f.reference.name));
+    }
     // A definition's own name is not a use of it: Elixir's `def add(x)` head
     // parses as a call of `add`.
     found.retain(|f| f.reference.kind != RefKind::Call || !mined.name_positions.contains(&(f.reference.line, f.reference.col)));

@@ -956,15 +956,15 @@ fn graph_commands_on_a_real_package() {
         $ ken graph untested -k 3
             190 public functions and methods are not reached by any test (most important first):
               function    requests._internal_utils.to_native_string  requests/_internal_utils.py:25
-              method      requests.sessions.Session.request  requests/sessions.py:500
               function    requests.api.request  requests/api.py:14
+              method      requests.sessions.Session.request  requests/sessions.py:500
         $ ken symbols --rank -k 3
             requests/exceptions.py:12:1  class       requests.exceptions.RequestException
                 class RequestException(IOError)
             requests/_internal_utils.py:25:1  function    requests._internal_utils.to_native_string
                 def to_native_string(string, encoding="ascii")
-            requests/sessions.py:500:5  method      requests.sessions.Session.request
-                def request(self, method, url, params=None, data=None, headers=None, cookies=None, files=None, auth=None, timeout=None, allow_redirects=True, proxies=None, hooks=None, stream=None, verify=None, cert=None, json=None,)
+            requests/api.py:14:1  function    requests.api.request
+                def request(method, url, **kwargs)
         $ ken graph export requests.api.get --format dot --depth 1
             digraph kenning {
               rankdir=LR;

@@ -46,3 +46,18 @@
 (attribute
   object: (_) @receiver
   attribute: (identifier) @name) @reference.field_use
+
+; A definition passed or stored by its bare name: f(callback), key=handler,
+; [on_start], x = handler. Kept only where the name is one of the file's
+; definitions or imports (references.rs): most bare names are locals.
+(argument_list
+  (identifier) @name @reference.field_use)
+
+(keyword_argument
+  value: (identifier) @name @reference.field_use)
+
+(list
+  (identifier) @name @reference.field_use)
+
+(assignment
+  right: (identifier) @name @reference.field_use)
