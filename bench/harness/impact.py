@@ -211,11 +211,17 @@ def _delete(data, start_line, end_line, language):
     return edited if symbols.parses_cleanly(edited, language) else None
 
 
-def _candidates(work, syms, language):
-    """Functions and methods whose name occurs elsewhere, so a change can break something."""
+def _word_counts(work, language):
+    """How often each identifier-like word occurs in the corpus's sources."""
     words = Counter()
     for p in symbols.source_files(work, language):
         words.update(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", p.read_text("utf-8", "replace")))
+    return words
+
+
+def _candidates(work, syms, language):
+    """Functions and methods whose name occurs elsewhere, so a change can break something."""
+    words = _word_counts(work, language)
     names = Counter(s.name for s in syms)
     return [s for s in syms if s.kind in ("function", "method") and len(s.name) > 3
             and not (s.name.startswith("__") and s.name != "__init__") and names[s.name] == 1 and words[s.name] >= 2]
@@ -224,9 +230,7 @@ def _candidates(work, syms, language):
 def _constructors(work, syms, language):
     """Constructors (`__init__`, `constructor`, `new`) of classes whose name
     occurs elsewhere, so an instantiation can break."""
-    words = Counter()
-    for p in symbols.source_files(work, language):
-        words.update(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", p.read_text("utf-8", "replace")))
+    words = _word_counts(work, language)
     classes = Counter(s.name for s in syms if s.kind == "class")
     return [s for s in syms if s.kind == "method" and s.name in ("__init__", "constructor", "new") and s.container
             and classes[s.container] == 1 and words[s.container] >= 2]

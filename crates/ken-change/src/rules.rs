@@ -2,12 +2,13 @@
 //! reach the blocks it may impact. `Rel(D, M, CalledBy)` reads "the blocks
 //! related to M by CalledBy in the graph before the change": M's callers.
 //!
-//! Three additions to the paper's table, each measured against type
-//! checkers (bench/README, the impact set's delete, rename and constructor
-//! rows): a deleted method or class also breaks what reads it without a
-//! call (`UsedBy`: a property read, a method passed as a callback, a type
-//! annotation) and the imports naming it (`ImportedBy`); and a constructor's
-//! change reaches its explicit calls (`CalledBy`: `super().__init__(…)`).
+//! Three additions to the paper's table, called for by type checkers
+//! (bench/README, the impact set's delete, rename and constructor rows): a
+//! deleted method also breaks what reads it without a call (`UsedBy`: a
+//! property read, a method passed as a callback) and the imports naming it
+//! (`ImportedBy`); and a constructor's change reaches its explicit calls
+//! (`CalledBy`: `super().__init__(…)`). A deleted class gets the same two
+//! by analogy; no benchmark row deletes a class yet.
 
 use crate::ChangeLabel;
 use ken_core::Relation;
