@@ -177,6 +177,17 @@ impl Store {
             .optional()?)
     }
 
+    /// The first `bytes` bytes of a file's indexed text (a header says
+    /// whether the file is generated), or `None` if not indexed.
+    pub fn file_head(&self, file_id: i64, bytes: usize) -> Result<Option<String>> {
+        Ok(self
+            .conn
+            .query_row("SELECT ken_slice(text, 0, ?2) FROM file_text WHERE file_id = ?1", rusqlite::params![file_id, bytes as i64], |r| {
+                r.get(0)
+            })
+            .optional()?)
+    }
+
     /// Indexed paths that end with `suffix`, for resolving a path the user typed.
     pub fn paths_ending_with(&self, suffix: &str) -> Result<Vec<String>> {
         let pattern = format!("%{}", suffix.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_"));

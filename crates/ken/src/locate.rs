@@ -26,7 +26,7 @@ pub struct LocateArgs {
     #[arg(long, default_value_t = 5, value_name = "N")]
     symbols: usize,
     /// Lane weights and priors over the defaults, as JSON:
-    /// `{"frames":2,"paths":2,"names":1,"phrases":1,"text":1.5,"semantic":1,"rrf_k":10,"test_weight":0.3,"docs_weight":0.3}`.
+    /// `{"frames":2,"paths":2,"path_words":1,"names":1,"phrases":1,"text":1.5,"semantic":1,"rrf_k":10,"test_weight":0.3,"docs_weight":0.3,"generated_weight":0.3}`.
     #[arg(long, value_name = "JSON")]
     weights: Option<String>,
     /// `llm`: the language model (`[llm]` in ken.toml, `KEN_LLM_*`, else
