@@ -338,7 +338,7 @@ impl Searcher<'_> {
         let (text_lane, term_hits) = self.text_lane(&report, &table, weights.title)?;
         let path_words = path_words_lane(&report, &table, weights.title);
         let frames = self.frame_lane(&report, &table);
-        let paths = self.path_lane(&report, &table, &term_hits.files_with);
+        let paths = path_lane(&report, &table, &term_hits.files_with);
         let (names, defined) = self.name_lane(&report, &table)?;
         let (graph, reached) = self.graph_lane(&defined, &table, weights.graph > 0.0)?;
         let (phrases, holders) = self.phrase_lane(&report, &table)?;
@@ -438,83 +438,6 @@ impl Searcher<'_> {
                 let at = frame.line.map(|l| format!(":{l}")).unwrap_or_default();
                 let function = frame.function.as_deref().map(|f| format!(" in {f}")).unwrap_or_default();
                 lane.add(file, format!("frame {}: {}{at}{function}", frame.depth, table.files[file].1));
-            }
-        }
-        lane
-    }
-
-    /// Files the report names: paths, dotted module paths, and words that
-    /// are a file's stem. A word most files say (`command` in a CLI
-    /// parser) names none of them; the rarer the word, the surer.
-    fn path_lane(&self, report: &Report, table: &FileTable, files_with: &FxHashMap<String, usize>) -> LaneFiles {
-        let mut lane = LaneFiles::default();
-        for (path, _) in &report.paths {
-            let found = table.resolve(path);
-            if found.len() <= 5 {
-                for file in found {
-                    lane.add(file, format!("names the path {path}"));
-                }
-            }
-        }
-        // `django.db.models.query` is `django/db/models/query.py`.
-        for name in report.names.iter().filter(|n| n.contains('.') || n.contains("::")) {
-            let segments: Vec<&str> = name.split(['.', ':']).filter(|s| !s.is_empty()).collect();
-            for end in (2..=segments.len()).rev() {
-                let as_path = segments[..end].join("/");
-                let found: Vec<usize> = table
-                    .by_stem
-                    .get(&fold(segments[end - 1]))
-                    .into_iter()
-                    .flatten()
-                    .copied()
-                    .filter(|&i| {
-                        let p = &table.files[i].1;
-                        let without_ext = p.rsplit_once('.').map_or(p.as_str(), |(a, _)| a);
-                        without_ext.ends_with(&as_path) || as_path.ends_with(without_ext)
-                    })
-                    .collect();
-                if !found.is_empty() && found.len() <= 3 {
-                    for file in found {
-                        lane.add(file, format!("names the module {name}"));
-                    }
-                    break;
-                }
-            }
-        }
-        // Words that are a file's name, rarest in the repository first.
-        // Folded word → (files that say it, the word as the report spells it).
-        let mut words: FxHashMap<String, (usize, String)> = FxHashMap::default();
-        // A hyphenated name is one word to its file (an ESLint rule
-        // `object-shorthand`, a command `sql-migrate`): as specific as a
-        // path, whoever else says it; its parts then name no file.
-        let mut parts_of_names: FxHashSet<String> = FxHashSet::default();
-        for compound in HYPHENATED.find_iter(&report.text) {
-            let folded = fold(compound.as_str());
-            if table.by_stem.contains_key(&folded) {
-                parts_of_names.extend(compound.as_str().split('-').map(fold));
-                words.insert(folded, (0, compound.as_str().to_string()));
-            }
-        }
-        let rare = (table.files.len() / 50).max(3);
-        for word in lexical::words(&report.text) {
-            for part in word.text.split(['.', ':']) {
-                let folded = fold(part);
-                let said_by = files_with.get(&part.to_lowercase()).copied().unwrap_or(0);
-                if folded.len() >= 4
-                    && !lexical::is_stopword(&folded)
-                    && said_by <= rare
-                    && !parts_of_names.contains(&folded)
-                    && table.by_stem.contains_key(&folded)
-                {
-                    words.entry(folded).or_insert((said_by, part.to_string()));
-                }
-            }
-        }
-        let mut words: Vec<(String, (usize, String))> = words.into_iter().collect();
-        words.sort_by(|a, b| a.1.0.cmp(&b.1.0).then(a.0.cmp(&b.0)));
-        for (folded, (_, word)) in words {
-            for &file in &table.by_stem[&folded] {
-                lane.add(file, format!("says `{word}`, the file's name"));
             }
         }
         lane
@@ -899,6 +822,89 @@ struct UnitRanks {
     semantic: FxHashMap<i64, usize>,
 }
 
+/// Files the report names: paths, dotted module paths, and words that
+/// are a file's stem. A word most files say (`command` in a CLI
+/// parser) names none of them; the rarer the word, the surer.
+fn path_lane(report: &Report, table: &FileTable, files_with: &FxHashMap<String, usize>) -> LaneFiles {
+    let mut lane = LaneFiles::default();
+    for (path, _) in &report.paths {
+        let found = table.resolve(path);
+        if found.len() <= 5 {
+            for file in found {
+                lane.add(file, format!("names the path {path}"));
+            }
+        }
+    }
+    // `django.db.models.query` is `django/db/models/query.py`.
+    for name in report.names.iter().filter(|n| n.contains('.') || n.contains("::")) {
+        let segments: Vec<&str> = name.split(['.', ':']).filter(|s| !s.is_empty()).collect();
+        let folded: Vec<String> = segments.iter().map(|s| fold(s)).collect();
+        for end in (2..=segments.len()).rev() {
+            let found: Vec<usize> = table
+                .by_stem
+                .get(&folded[end - 1])
+                .into_iter()
+                .flatten()
+                .copied()
+                .filter(|&i| {
+                    // From the end, segment by segment, spelling aside
+                    // (`tokio::io::Join` is `src/io/join.rs`): the
+                    // file and at least its directory agree, or all of
+                    // the file's path does.
+                    let p = &table.files[i].1;
+                    let without_ext = p.rsplit_once('.').map_or(p.as_str(), |(a, _)| a);
+                    let parts: Vec<String> = without_ext.split('/').map(fold).collect();
+                    let agree = folded[..end].iter().rev().zip(parts.iter().rev()).take_while(|(a, b)| a == b).count();
+                    agree >= 2 || agree == parts.len()
+                })
+                .collect();
+            if !found.is_empty() && found.len() <= 3 {
+                for file in found {
+                    lane.add(file, format!("names the module {name}"));
+                }
+                break;
+            }
+        }
+    }
+    // Words that are a file's name, rarest in the repository first.
+    // Folded word → (files that say it, the word as the report spells it).
+    let mut words: FxHashMap<String, (usize, String)> = FxHashMap::default();
+    // A hyphenated name is one word to its file (an ESLint rule
+    // `object-shorthand`, a command `sql-migrate`): as specific as a
+    // path, whoever else says it; its parts then name no file.
+    let mut parts_of_names: FxHashSet<String> = FxHashSet::default();
+    for compound in HYPHENATED.find_iter(&report.text) {
+        let folded = fold(compound.as_str());
+        if table.by_stem.contains_key(&folded) {
+            parts_of_names.extend(compound.as_str().split('-').map(fold));
+            words.insert(folded, (0, compound.as_str().to_string()));
+        }
+    }
+    let rare = (table.files.len() / 50).max(3);
+    for word in lexical::words(&report.text) {
+        for part in word.text.split(['.', ':']) {
+            let folded = fold(part);
+            let said_by = files_with.get(&part.to_lowercase()).copied().unwrap_or(0);
+            if folded.len() >= 4
+                && !lexical::is_stopword(&folded)
+                && said_by <= rare
+                && !parts_of_names.contains(&folded)
+                && table.by_stem.contains_key(&folded)
+            {
+                words.entry(folded).or_insert((said_by, part.to_string()));
+            }
+        }
+    }
+    let mut words: Vec<(String, (usize, String))> = words.into_iter().collect();
+    words.sort_by(|a, b| a.1.0.cmp(&b.1.0).then(a.0.cmp(&b.0)));
+    for (folded, (_, word)) in words {
+        for &file in &table.by_stem[&folded] {
+            lane.add(file, format!("says `{word}`, the file's name"));
+        }
+    }
+    lane
+}
+
 /// A word without a plural's `s`, so `transitions.js` is about a transition.
 fn singular(word: &str) -> &str {
     match word.strip_suffix('s') {
@@ -950,11 +956,35 @@ fn path_words_lane(report: &Report, table: &FileTable, title: f32) -> LaneFiles 
     lane
 }
 
-/// `a.b.C.f` ends with the segments `[C, f]` (`::` counts as `.`).
+/// The written path `segments` names `qualified`: the same last name, and
+/// at least one of the written qualifiers among the qualified name's, in
+/// order. Leading segments may be missing (`tokio::io::Join` is
+/// `io::join::Join`: the crate and re-exports are not in it), as may the
+/// qualified name's (`Session.send` is `requests.sessions.Session.send`).
 fn qualified_ends_with(qualified: &str, segments: &[&str]) -> bool {
-    let q = qualified.replace("::", ".");
-    let suffix = segments.join(".");
-    q == suffix || q.ends_with(&format!(".{suffix}"))
+    let q: Vec<String> = qualified.split(['.', ':']).filter(|s| !s.is_empty()).map(fold).collect();
+    let w: Vec<String> = segments.iter().map(|s| fold(s)).collect();
+    let (Some((last_q, q_rest)), Some((last_w, w_rest))) = (q.split_last(), w.split_last()) else { return false };
+    if last_q != last_w {
+        return false;
+    }
+    if w_rest.is_empty() {
+        return true;
+    }
+    // The longest tail of the written qualifiers that is a subsequence of
+    // the qualified name's; one is enough.
+    let mut at = q_rest.len();
+    let mut matched = 0;
+    for segment in w_rest.iter().rev() {
+        match q_rest[..at].iter().rposition(|s| s == segment) {
+            Some(i) => {
+                at = i;
+                matched += 1;
+            }
+            None => break,
+        }
+    }
+    matched > 0
 }
 
 /// A frame's written path means this indexed path (one ends the other).
@@ -1034,6 +1064,38 @@ mod tests {
             ("a\nb\nc\nd\ne\n# generated, do not edit\n", false),
         ] {
             assert_eq!(says_generated(head), generated, "{head}");
+        }
+    }
+
+    #[test]
+    fn written_paths_name_definitions() {
+        for (qualified, written, names) in [
+            ("io::join::Join", "tokio::io::Join", true),
+            ("io::join::Join", "tokio::fs::Join", false),
+            ("requests.sessions.Session.send", "Session.send", true),
+            ("requests.sessions.Session.send", "requests.Session.send", true),
+            ("a.b.f", "x.f", false),
+            ("a.b.f", "f", true),
+            ("a.b.f", "a.b.g", false),
+        ] {
+            let segments: Vec<&str> = written.split(['.', ':']).filter(|s| !s.is_empty()).collect();
+            assert_eq!(qualified_ends_with(qualified, &segments), names, "{written} names {qualified}");
+        }
+    }
+
+    #[test]
+    fn reports_name_files_by_module_paths() {
+        let paths = ["src/io/join.rs", "src/fs/join.rs", "django/db/models/query.py", "src/io/mod.rs"];
+        let table = FileTable::new(paths.iter().enumerate().map(|(i, p)| (i as i64, p.to_string(), 100)).collect());
+        for (report, expect) in [
+            // The module's file first, then every file named `join` (the word).
+            ("`tokio::io::Join` should implement AsyncBufRead", "src/io/join.rs src/fs/join.rs"),
+            ("a crash in django.db.models.query.QuerySet.filter", "django/db/models/query.py"),
+            ("`tokio::fs::Join` leaks", "src/fs/join.rs src/io/join.rs"),
+        ] {
+            let lane = path_lane(&report::read(report), &table, &FxHashMap::default());
+            let found: Vec<&str> = lane.ranked.iter().map(|&f| table.files[f].1.as_str()).collect();
+            assert_eq!(found.join(" "), expect, "{report}");
         }
     }
 }
