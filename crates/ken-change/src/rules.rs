@@ -9,6 +9,11 @@
 //! (`ImportedBy`); and a constructor's change reaches its explicit calls
 //! (`CalledBy`: `super().__init__(…)`). A deleted class gets the same two
 //! by analogy; no benchmark row deletes a class yet.
+//!
+//! One narrowing, applied by the engine (`ken-engine/src/impact.rs`): AM's
+//! base classes and subclasses are kept only where one has a member of the
+//! added method's name, where it overrides or is overridden; the checkers
+//! flag no other (rename precision 0.678 → 0.809).
 
 use crate::ChangeLabel;
 use ken_core::Relation;

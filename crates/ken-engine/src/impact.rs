@@ -245,6 +245,16 @@ fn impacted_blocks(store: &Store, changes: &[FileChange], depth: u32) -> Result<
                 }
             };
             for hit in hits {
+                // A method added to a class reaches its base classes and
+                // subclasses only where it meets a member of its name (it
+                // overrides one, or is overridden): elsewhere nothing in
+                // them refers to it (a rename's new name, a helper).
+                if change.label == ChangeLabel::AM
+                    && matches!(rule.rel, Rel::BaseClassOf | Rel::DerivedClassOf)
+                    && !has_member(store, &hit.symbol.qualified_name, &change.name)?
+                {
+                    continue;
+                }
                 let sites = edge_sites(store, &hit, rule.rel)?;
                 let block = blocks.entry(hit.symbol.id).or_insert_with(|| ImpactedBlock {
                     changed: changed.contains(&hit.symbol.qualified_name.as_str()),
@@ -283,6 +293,16 @@ fn impacted_blocks(store: &Store, changes: &[FileChange], depth: u32) -> Result<
     let mut out: Vec<ImpactedBlock> = blocks.into_values().collect();
     out.sort_by(|a, b| (a.depth, &a.symbol.path, a.symbol.start_line).cmp(&(b.depth, &b.symbol.path, b.symbol.start_line)));
     Ok(out)
+}
+
+/// Whether the class `class` (qualified) has a member `name` (`a.B.m`, `a::B::m`).
+fn has_member(store: &Store, class: &str, name: &str) -> Result<bool, Error> {
+    for separator in [".", "::"] {
+        if !store.symbols_with_qualified_name(&format!("{class}{separator}{name}"))?.is_empty() {
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }
 
 /// Every place the hit's block meets the symbol it was reached from (a

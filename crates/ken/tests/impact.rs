@@ -330,6 +330,59 @@ class App:
     );
 }
 
+/// A method added to a class reaches the class's family only where a
+/// member of its name meets it: an override of the base's, not a helper
+/// (or a rename's new name) that nothing else refers to.
+#[test]
+fn added_methods_reach_the_class_family_where_names_meet() {
+    let repo = committed(
+        r#"//- app/shapes.py
+class Shape:
+    def area(self):
+        return 0
+
+    def label(self):
+        return "shape"
+
+
+class Square(Shape):
+    def area(self):
+        return 4
+"#,
+    );
+    edit(
+        &repo,
+        "app/shapes.py",
+        "        return 0
+",
+        "        return 0
+
+    def perimeter(self):
+        return 0
+",
+    );
+    edit(
+        &repo,
+        "app/shapes.py",
+        "        return 4
+",
+        "        return 4
+
+    def label(self):
+        return \"square\"
+",
+    );
+    check(
+        &repo,
+        &[],
+        expect![[r#"
+            app/shapes.py AM app.shapes.Shape.perimeter
+            app/shapes.py AM app.shapes.Square.label
+              -> app.shapes.Shape [Rel(D, C, DerivedClassOf) of AM@9]
+        "#]],
+    );
+}
+
 #[test]
 fn rust_struct_fields_and_signatures() {
     let repo = committed(
