@@ -244,7 +244,12 @@ fn impacted_blocks(store: &Store, changes: &[FileChange], depth: u32) -> Result<
                     hits
                 }
             };
-            for hit in hits {
+            let hits = if is_constructor_change(change.label) && matches!(rule.rel, Rel::BaseClassOf | Rel::DerivedClassOf) {
+                inheriting_instantiations(store, &graph, change, rule.rel, hits)?
+            } else {
+                hits.into_iter().map(|hit| (rule.rel, hit)).collect()
+            };
+            for (rel, hit) in hits {
                 // A method added to a class reaches its base classes and
                 // subclasses only where it meets a member of its name (it
                 // overrides one, or is overridden): elsewhere nothing in
@@ -255,7 +260,7 @@ fn impacted_blocks(store: &Store, changes: &[FileChange], depth: u32) -> Result<
                 {
                     continue;
                 }
-                let sites = edge_sites(store, &hit, rule.rel)?;
+                let sites = edge_sites(store, &hit, rel)?;
                 let block = blocks.entry(hit.symbol.id).or_insert_with(|| ImpactedBlock {
                     changed: changed.contains(&hit.symbol.qualified_name.as_str()),
                     symbol: hit.symbol.clone(),
@@ -264,7 +269,7 @@ fn impacted_blocks(store: &Store, changes: &[FileChange], depth: u32) -> Result<
                 });
                 block.depth = block.depth.min(hit.depth);
                 let known =
-                    block.reasons.iter_mut().find(|r| r.label == change.label && r.cause == change.symbol && r.relation == rule.rel.name());
+                    block.reasons.iter_mut().find(|r| r.label == change.label && r.cause == change.symbol && r.relation == rel.name());
                 match known {
                     Some(reason) => {
                         for site in sites {
@@ -280,8 +285,8 @@ fn impacted_blocks(store: &Store, changes: &[FileChange], depth: u32) -> Result<
                             through,
                             label: change.label,
                             cause: change.symbol.clone(),
-                            rule: rule.notation(change.label),
-                            relation: rule.rel.name().to_string(),
+                            rule: rules::Rule { rel, ..rule }.notation(change.label),
+                            relation: rel.name().to_string(),
                             depth: hit.depth,
                             sites,
                         });
@@ -292,6 +297,38 @@ fn impacted_blocks(store: &Store, changes: &[FileChange], depth: u32) -> Result<
     }
     let mut out: Vec<ImpactedBlock> = blocks.into_values().collect();
     out.sort_by(|a, b| (a.depth, &a.symbol.path, a.symbol.start_line).cmp(&(b.depth, &b.symbol.path, b.symbol.start_line)));
+    Ok(out)
+}
+
+fn is_constructor_change(label: ChangeLabel) -> bool {
+    matches!(label, ChangeLabel::MCC | ChangeLabel::ACC | ChangeLabel::DCC)
+}
+
+/// A constructor's change, for the class family Table 1 names: a base class
+/// needs nothing, nor a subclass with a constructor of its own (its
+/// `super().__init__(…)` is a call, reached by `CalledBy`); a subclass that
+/// inherits the constructor is built with it, so its instantiations are
+/// impacted (`NullSession()` when `SecureCookieSession.__init__` changes).
+fn inheriting_instantiations(
+    store: &Store,
+    graph: &Graph,
+    change: &Change,
+    rel: Rel,
+    subclasses: Vec<Hit>,
+) -> Result<Vec<(Rel, Hit)>, Error> {
+    let mut out = Vec::new();
+    if rel != Rel::BaseClassOf {
+        return Ok(out);
+    }
+    for subclass in subclasses {
+        if has_member(store, &subclass.symbol.qualified_name, &change.name)? {
+            continue;
+        }
+        for mut hit in graph.follow(subclass.symbol.clone(), &[Relation::Instantiates], true, 1)?.hits {
+            hit.depth += subclass.depth;
+            out.push((Rel::InstantiatedBy, hit));
+        }
+    }
     Ok(out)
 }
 

@@ -277,8 +277,10 @@ fn the_plan_graph_from_seeds_and_from_edits() {
 /// in other modules.
 /// Beyond Table 1, as the type checkers see it: a deleted function breaks
 /// its imports, a deleted method its reads as a value (`[self.stop]`),
-/// and a constructor's change reaches `super().__init__(…)` and the calls
-/// of a field that holds its class (`self.base_class(…)`).
+/// and a constructor's change reaches `super().__init__(…)`, the calls of a
+/// field that holds its class (`self.base_class(…)`) and the instantiations
+/// of a subclass that inherits it (`Leaf("leaf")`), not the subclasses
+/// themselves.
 #[test]
 fn deletions_reach_imports_and_constructors_reach_held_classes() {
     let repo = committed(
@@ -295,6 +297,14 @@ class Base:
 class Child(Base):
     def __init__(self):
         super().__init__("child")
+
+
+class Leaf(Base):
+    pass
+
+
+def make_leaf():
+    return Leaf("leaf")
 
 //- app/app.py
 from .hooks import Base, on_start
@@ -319,14 +329,14 @@ class App:
         &repo,
         &[],
         expect![[r#"
-        app/app.py DM app.app.App.stop
-        app/hooks.py DM app.hooks.on_start
-        app/hooks.py MCC app.hooks.Base.__init__
-          -> app.app [Rel(D, M, ImportedBy) of DM@1]
-          -> app.app.App.__init__ [Rel(D, M, UsedBy) of DM@8; Rel(D, M, CalledBy) of DM@9; Rel(D, C, InstantiatedBy) of MCC@10; Rel(D, M, CalledBy) of MCC@10]
-          -> app.hooks.Child [Rel(D, C, BaseClassOf) of MCC@10]
-          -> app.hooks.Child.__init__ [Rel(D, M, CalledBy) of MCC@12]
-    "#]],
+            app/app.py DM app.app.App.stop
+            app/hooks.py DM app.hooks.on_start
+            app/hooks.py MCC app.hooks.Base.__init__
+              -> app.app [Rel(D, M, ImportedBy) of DM@1]
+              -> app.app.App.__init__ [Rel(D, M, UsedBy) of DM@8; Rel(D, M, CalledBy) of DM@9; Rel(D, C, InstantiatedBy) of MCC@10; Rel(D, M, CalledBy) of MCC@10]
+              -> app.hooks.Child.__init__ [Rel(D, M, CalledBy) of MCC@12]
+              -> app.hooks.make_leaf [Rel(D, C, InstantiatedBy) of MCC@20]
+        "#]],
     );
 }
 
