@@ -8,7 +8,9 @@
 //! property read, a method passed as a callback) and the imports naming it
 //! (`ImportedBy`); and a constructor's change reaches its explicit calls
 //! (`CalledBy`: `super().__init__(…)`). A deleted class gets the same two
-//! by analogy; no benchmark row deletes a class yet.
+//! by analogy; no benchmark row deletes a class yet. A deleted or re-signed
+//! function reaches its overload signatures (`Overloads`: `tsc` flags them
+//! when the implementation goes).
 //!
 //! Two narrowings, applied by the engine (`ken-engine/src/impact.rs`),
 //! where the checkers flag nothing of the class family:
@@ -36,6 +38,10 @@ pub enum Rel {
     DerivedClassOf,
     InstantiatedBy,
     ImportedBy,
+    /// The other declarations of the name in its file: TypeScript's
+    /// overload signatures, Python's `@overload` stubs. No stored edge: the
+    /// engine reads them from the symbols.
+    Overloads,
 }
 
 impl Rel {
@@ -53,6 +59,7 @@ impl Rel {
             Rel::DerivedClassOf => (&[Relation::DerivedClassOf], false),
             Rel::InstantiatedBy => (&[Relation::Instantiates], true),
             Rel::ImportedBy => (&[Relation::Imports], true),
+            Rel::Overloads => (&[], false),
         }
     }
 
@@ -67,6 +74,7 @@ impl Rel {
             Rel::DerivedClassOf => "DerivedClassOf",
             Rel::InstantiatedBy => "InstantiatedBy",
             Rel::ImportedBy => "ImportedBy",
+            Rel::Overloads => "Overloads",
         }
     }
 }
@@ -131,6 +139,7 @@ pub fn rules(label: ChangeLabel, escaping: bool) -> Vec<Rule> {
             rule(D, S, Rel::OverriddenBy),
             rule(D2, S, Rel::Overrides),
             rule(D2, S, Rel::OverriddenBy),
+            rule(D, S, Rel::Overloads),
         ],
         ChangeLabel::MF | ChangeLabel::DF => {
             let mut r = vec![rule(D, S, Rel::UsedBy), rule(D, C, Rel::ConstructedBy)];
@@ -174,6 +183,7 @@ pub fn rules(label: ChangeLabel, escaping: bool) -> Vec<Rule> {
             rule(D, S, Rel::ImportedBy),
             rule(D, S, Rel::Overrides),
             rule(D, S, Rel::OverriddenBy),
+            rule(D, S, Rel::Overloads),
         ],
     }
 }
@@ -195,7 +205,7 @@ mod tests {
             .collect();
         expect![[r#"
             MMB: Rel(D, M, CalledBy)
-            MMS: Rel(D, M, CalledBy), Rel(D, M, Overrides), Rel(D, M, OverriddenBy), Rel(D′, M, Overrides), Rel(D′, M, OverriddenBy)
+            MMS: Rel(D, M, CalledBy), Rel(D, M, Overrides), Rel(D, M, OverriddenBy), Rel(D′, M, Overrides), Rel(D′, M, OverriddenBy), Rel(D, M, Overloads)
             MF: Rel(D, F, UsedBy), Rel(D, C, ConstructedBy), Rel(D, C, BaseClassOf), Rel(D, C, DerivedClassOf)
             MC: Rel(D, C, InstantiatedBy), Rel(D, C, BaseClassOf), Rel(D, C, DerivedClassOf), Rel(D′, C, BaseClassOf), Rel(D′, C, DerivedClassOf)
             MCC: Rel(D, C, InstantiatedBy), Rel(D, M, CalledBy), Rel(D, C, BaseClassOf), Rel(D, C, DerivedClassOf)
@@ -205,7 +215,7 @@ mod tests {
             AC: Nil
             ACC: Rel(D, C, InstantiatedBy), Rel(D, M, CalledBy), Rel(D, C, BaseClassOf), Rel(D, C, DerivedClassOf)
             AI: Nil
-            DM: Rel(D, M, CalledBy), Rel(D, M, UsedBy), Rel(D, M, ImportedBy), Rel(D, M, Overrides), Rel(D, M, OverriddenBy)
+            DM: Rel(D, M, CalledBy), Rel(D, M, UsedBy), Rel(D, M, ImportedBy), Rel(D, M, Overrides), Rel(D, M, OverriddenBy), Rel(D, M, Overloads)
             DF: Rel(D, F, UsedBy), Rel(D, C, ConstructedBy), Rel(D, C, BaseClassOf), Rel(D, C, DerivedClassOf)
             DC: Rel(D, C, InstantiatedBy), Rel(D, C, BaseClassOf), Rel(D, C, DerivedClassOf), Rel(D, C, UsedBy), Rel(D, C, ImportedBy)
             DCC: Rel(D, C, InstantiatedBy), Rel(D, M, CalledBy), Rel(D, C, BaseClassOf), Rel(D, C, DerivedClassOf)

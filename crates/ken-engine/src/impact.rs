@@ -219,6 +219,8 @@ fn impacted_blocks(store: &Store, changes: &[FileChange], depth: u32) -> Result<
             let import_changed = matches!(change.label, ChangeLabel::MI | ChangeLabel::DI);
             let hits = if rule.rel == Rel::ImportedBy && import_changed {
                 importers(store, path, change)?
+            } else if rule.rel == Rel::Overloads {
+                overloads(store, path, change)?
             } else {
                 let (relations, incoming) = rule.rel.edge();
                 let roots = store.symbols_with_qualified_name(subject)?;
@@ -262,7 +264,7 @@ fn impacted_blocks(store: &Store, changes: &[FileChange], depth: u32) -> Result<
                 }
                 let sites = edge_sites(store, &hit, rel)?;
                 let block = blocks.entry(hit.symbol.id).or_insert_with(|| ImpactedBlock {
-                    changed: changed.contains(&hit.symbol.qualified_name.as_str()),
+                    changed: rel != Rel::Overloads && changed.contains(&hit.symbol.qualified_name.as_str()),
                     symbol: hit.symbol.clone(),
                     depth: hit.depth,
                     reasons: Vec::new(),
@@ -298,6 +300,25 @@ fn impacted_blocks(store: &Store, changes: &[FileChange], depth: u32) -> Result<
     let mut out: Vec<ImpactedBlock> = blocks.into_values().collect();
     out.sort_by(|a, b| (a.depth, &a.symbol.path, a.symbol.start_line).cmp(&(b.depth, &b.symbol.path, b.symbol.start_line)));
     Ok(out)
+}
+
+/// The other declarations of the changed function's qualified name in its
+/// file (overload signatures), outside the lines it had.
+fn overloads(store: &Store, path: &str, change: &Change) -> Result<Vec<Hit>, Error> {
+    let Some(before) = change.before else { return Ok(Vec::new()) };
+    Ok(store
+        .symbols_with_qualified_name(&change.symbol)?
+        .into_iter()
+        .filter(|s| s.path == path && (s.end_line < before.start || s.start_line > before.end))
+        .map(|s| Hit {
+            depth: 1,
+            relation: Rel::Overloads.name().to_string(),
+            resolution: Resolution::Exact,
+            site: Site { path: s.path.clone(), line: s.start_line, col: s.start_col },
+            via: 0,
+            symbol: s,
+        })
+        .collect())
 }
 
 fn is_constructor_change(label: ChangeLabel) -> bool {

@@ -393,6 +393,29 @@ class Square(Shape):
     );
 }
 
+/// A TypeScript function's implementation deleted: its overload
+/// signatures are left without one (`tsc` flags each), beside its callers.
+#[test]
+fn deleted_implementations_reach_their_overloads() {
+    let repo = committed(
+        "//- src/from.ts\nexport function from(input: string): number;\nexport function from(input: number, scale: number): number;\n\
+         export function from(input: any, scale?: number): number {\n  return 1;\n}\n\
+         //- src/use.ts\nimport { from } from './from';\nexport function useIt() {\n  return from('x');\n}\n",
+    );
+    edit(&repo, "src/from.ts", "export function from(input: any, scale?: number): number {\n  return 1;\n}\n", "");
+    check(
+        &repo,
+        &[],
+        expect![[r#"
+            src/from.ts DM src/from.from
+              -> src/from.from [Rel(D, M, Overloads) of DM@1]
+              -> src/from.from [Rel(D, M, Overloads) of DM@2]
+              -> src/use [Rel(D, M, ImportedBy) of DM@1]
+              -> src/use.useIt [Rel(D, M, CalledBy) of DM@3]
+        "#]],
+    );
+}
+
 #[test]
 fn rust_struct_fields_and_signatures() {
     let repo = committed(
