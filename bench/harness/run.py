@@ -79,6 +79,10 @@ def run_queries(system, set_name, queries, k=10):
                 answer = system.impact(q["target"])
                 row.update(metrics.set_valued(answer, q["gold"]))
                 row["precision_calls"] = metrics.set_valued(answer, q["gold"] + q.get("calls", []))["precision"]
+                # `top` keeps three: the misses and the extras are what a
+                # recall or precision figure is read from.
+                row["missed"] = [g for g in q["gold"] if not any(metrics.overlaps(a, g) for a in answer)]
+                row["extra"] = [a for a in answer if not any(metrics.overlaps(a, g) for g in q["gold"])]
             else:
                 answer = system.search(q["query"], k)
                 row.update(metrics.ranked(answer, q["gold"], k))
