@@ -214,6 +214,12 @@ fn impacted_blocks(store: &Store, changes: &[FileChange], depth: u32) -> Result<
                 Target::Container => change.container.as_deref(),
             };
             let Some(subject) = subject else { continue };
+            let constructor_changed = matches!(change.label, ChangeLabel::MCC | ChangeLabel::ACC | ChangeLabel::DCC);
+            // A constructor's change needs nothing of the base classes
+            // (no checker flags them): the walk is not made.
+            if constructor_changed && rule.rel == Rel::DerivedClassOf {
+                continue;
+            }
             // An import changed: the uses in its file of the names it binds.
             // Otherwise ImportedBy is the graph's imports of the symbol.
             let import_changed = matches!(change.label, ChangeLabel::MI | ChangeLabel::DI);
@@ -246,8 +252,8 @@ fn impacted_blocks(store: &Store, changes: &[FileChange], depth: u32) -> Result<
                     hits
                 }
             };
-            let hits = if is_constructor_change(change.label) && matches!(rule.rel, Rel::BaseClassOf | Rel::DerivedClassOf) {
-                inheriting_instantiations(store, &graph, change, rule.rel, hits)?
+            let hits = if constructor_changed && rule.rel == Rel::BaseClassOf {
+                inheriting_instantiations(store, &graph, change, hits)?
             } else {
                 hits.into_iter().map(|hit| (rule.rel, hit)).collect()
             };
@@ -321,26 +327,13 @@ fn overloads(store: &Store, path: &str, change: &Change) -> Result<Vec<Hit>, Err
         .collect())
 }
 
-fn is_constructor_change(label: ChangeLabel) -> bool {
-    matches!(label, ChangeLabel::MCC | ChangeLabel::ACC | ChangeLabel::DCC)
-}
-
-/// A constructor's change, for the class family Table 1 names: a base class
-/// needs nothing, nor a subclass with a constructor of its own (its
-/// `super().__init__(…)` is a call, reached by `CalledBy`); a subclass that
-/// inherits the constructor is built with it, so its instantiations are
-/// impacted (`NullSession()` when `SecureCookieSession.__init__` changes).
-fn inheriting_instantiations(
-    store: &Store,
-    graph: &Graph,
-    change: &Change,
-    rel: Rel,
-    subclasses: Vec<Hit>,
-) -> Result<Vec<(Rel, Hit)>, Error> {
+/// A constructor's change, for the subclasses Table 1 names: one with a
+/// constructor of its own needs nothing (its `super().__init__(…)` is a
+/// call, reached by `CalledBy`); one that inherits the constructor is built
+/// with it, so its instantiations are impacted (`NullSession()` when
+/// `SecureCookieSession.__init__` changes).
+fn inheriting_instantiations(store: &Store, graph: &Graph, change: &Change, subclasses: Vec<Hit>) -> Result<Vec<(Rel, Hit)>, Error> {
     let mut out = Vec::new();
-    if rel != Rel::BaseClassOf {
-        return Ok(out);
-    }
     for subclass in subclasses {
         if has_member(store, &subclass.symbol.qualified_name, &change.name)? {
             continue;

@@ -854,9 +854,7 @@ fn path_lane(report: &Report, table: &FileTable, files_with: &FxHashMap<String, 
                     // (`tokio::io::Join` is `src/io/join.rs`): the
                     // file and at least its directory agree, or all of
                     // the file's path does.
-                    let p = &table.files[i].1;
-                    let without_ext = p.rsplit_once('.').map_or(p.as_str(), |(a, _)| a);
-                    let parts: Vec<String> = without_ext.split('/').map(fold).collect();
+                    let parts: Vec<String> = without_extension(&table.files[i].1).split('/').map(fold).collect();
                     let agree = folded[..end].iter().rev().zip(parts.iter().rev()).take_while(|(a, b)| a == b).count();
                     agree >= 2 || agree == parts.len()
                 })
@@ -916,26 +914,30 @@ fn singular(word: &str) -> &str {
     }
 }
 
+/// A text's query terms, plurals folded.
+fn singular_terms(text: &str) -> FxHashSet<String> {
+    lexical::terms(text, true).iter().map(|t| singular(t).to_string()).collect()
+}
+
+/// `a/b/query.py` → `a/b/query`.
+fn without_extension(path: &str) -> &str {
+    path.rsplit_once('.').map_or(path, |(a, _)| a)
+}
+
 /// Files by the report's words that their paths hold, each word weighed by
 /// how few paths hold it (BM25's idf; the title's words count `title` times).
 fn path_words_lane(report: &Report, table: &FileTable, title: f32) -> LaneFiles {
-    let path_terms: Vec<FxHashSet<String>> = table
-        .files
-        .iter()
-        .map(|(_, path, _)| {
-            let without_ext = path.rsplit_once('.').map_or(path.as_str(), |(a, _)| a);
-            lexical::terms(&without_ext.replace(['/', '-'], " "), true).iter().map(|t| singular(t).to_string()).collect()
-        })
-        .collect();
+    let path_terms: Vec<FxHashSet<String>> =
+        table.files.iter().map(|(_, path, _)| singular_terms(&without_extension(path).replace(['/', '-'], " "))).collect();
     let mut df: FxHashMap<&str, usize> = FxHashMap::default();
     for terms in &path_terms {
         for t in terms {
             *df.entry(t.as_str()).or_default() += 1;
         }
     }
-    let title_terms: FxHashSet<String> = lexical::terms(first_line(&report.text), true).iter().map(|t| singular(t).to_string()).collect();
+    let title_terms = singular_terms(first_line(&report.text));
     let n = table.files.len().max(1) as f32;
-    let said: FxHashSet<String> = lexical::terms(&report.text, true).iter().map(|t| singular(t).to_string()).collect();
+    let said = singular_terms(&report.text);
     let mut scored: Vec<(usize, f32, Vec<&str>)> = Vec::new();
     for (file, terms) in path_terms.iter().enumerate() {
         let mut score = 0.0;
@@ -1007,6 +1009,8 @@ fn asks_about_docs(title: &str) -> bool {
 
 /// A file header that says the file is generated: Go's `Code generated …
 /// DO NOT EDIT.`, `@generated`, or "generated" beside "do not edit/modify".
+/// Broader than ken-index's test, which leaves the first two out of the
+/// index altogether; the prose marks keep their files searchable.
 fn says_generated(head: &str) -> bool {
     let head: String = head.lines().take(5).collect::<Vec<_>>().join("\n").to_lowercase();
     head.contains("@generated")
