@@ -42,6 +42,11 @@ pub enum Rel {
     /// overload signatures, Python's `@overload` stubs. No stored edge: the
     /// engine reads them from the symbols.
     Overloads,
+    /// M is a property accessor (Python's `@property`, `@x.setter`,
+    /// `@cached_property`; a TypeScript or JavaScript `get` or `set`): the
+    /// protocol fixes its parameters, so a signature change reaches its own
+    /// declaration. No stored edge: the engine reads the declaration.
+    Accessor,
 }
 
 impl Rel {
@@ -59,7 +64,7 @@ impl Rel {
             Rel::DerivedClassOf => (&[Relation::DerivedClassOf], false),
             Rel::InstantiatedBy => (&[Relation::Instantiates], true),
             Rel::ImportedBy => (&[Relation::Imports], true),
-            Rel::Overloads => (&[], false),
+            Rel::Overloads | Rel::Accessor => (&[], false),
         }
     }
 
@@ -75,6 +80,7 @@ impl Rel {
             Rel::InstantiatedBy => "InstantiatedBy",
             Rel::ImportedBy => "ImportedBy",
             Rel::Overloads => "Overloads",
+            Rel::Accessor => "Accessor",
         }
     }
 }
@@ -140,6 +146,7 @@ pub fn rules(label: ChangeLabel, escaping: bool) -> Vec<Rule> {
             rule(D2, S, Rel::Overrides),
             rule(D2, S, Rel::OverriddenBy),
             rule(D, S, Rel::Overloads),
+            rule(D, S, Rel::Accessor),
         ],
         ChangeLabel::MF | ChangeLabel::DF => {
             let mut r = vec![rule(D, S, Rel::UsedBy), rule(D, C, Rel::ConstructedBy)];
@@ -205,7 +212,7 @@ mod tests {
             .collect();
         expect![[r#"
             MMB: Rel(D, M, CalledBy)
-            MMS: Rel(D, M, CalledBy), Rel(D, M, Overrides), Rel(D, M, OverriddenBy), Rel(D′, M, Overrides), Rel(D′, M, OverriddenBy), Rel(D, M, Overloads)
+            MMS: Rel(D, M, CalledBy), Rel(D, M, Overrides), Rel(D, M, OverriddenBy), Rel(D′, M, Overrides), Rel(D′, M, OverriddenBy), Rel(D, M, Overloads), Rel(D, M, Accessor)
             MF: Rel(D, F, UsedBy), Rel(D, C, ConstructedBy), Rel(D, C, BaseClassOf), Rel(D, C, DerivedClassOf)
             MC: Rel(D, C, InstantiatedBy), Rel(D, C, BaseClassOf), Rel(D, C, DerivedClassOf), Rel(D′, C, BaseClassOf), Rel(D′, C, DerivedClassOf)
             MCC: Rel(D, C, InstantiatedBy), Rel(D, M, CalledBy), Rel(D, C, BaseClassOf), Rel(D, C, DerivedClassOf)

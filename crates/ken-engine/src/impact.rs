@@ -227,6 +227,8 @@ fn impacted_blocks(store: &Store, changes: &[FileChange], depth: u32) -> Result<
                 importers(store, path, change)?
             } else if rule.rel == Rel::Overloads {
                 overloads(store, path, change)?
+            } else if rule.rel == Rel::Accessor {
+                accessors(store, path, change)?
             } else {
                 let (relations, incoming) = rule.rel.edge();
                 let roots = store.symbols_with_qualified_name(subject)?;
@@ -270,7 +272,7 @@ fn impacted_blocks(store: &Store, changes: &[FileChange], depth: u32) -> Result<
                 }
                 let sites = edge_sites(store, &hit, rel)?;
                 let block = blocks.entry(hit.symbol.id).or_insert_with(|| ImpactedBlock {
-                    changed: rel != Rel::Overloads && changed.contains(&hit.symbol.qualified_name.as_str()),
+                    changed: !matches!(rel, Rel::Overloads | Rel::Accessor) && changed.contains(&hit.symbol.qualified_name.as_str()),
                     symbol: hit.symbol.clone(),
                     depth: hit.depth,
                     reasons: Vec::new(),
@@ -312,10 +314,15 @@ fn impacted_blocks(store: &Store, changes: &[FileChange], depth: u32) -> Result<
 /// file (overload signatures), outside the lines it had.
 fn overloads(store: &Store, path: &str, change: &Change) -> Result<Vec<Hit>, Error> {
     let Some(before) = change.before else { return Ok(Vec::new()) };
-    Ok(store
-        .symbols_with_qualified_name(&change.symbol)?
+    let mut others = Vec::new();
+    for s in store.symbols_with_qualified_name(&change.symbol)? {
+        // A property's getter and setter share its name, and are no overloads.
+        if s.path == path && (s.end_line < before.start || s.start_line > before.end) && accessor_line(store, &s)?.is_none() {
+            others.push(s);
+        }
+    }
+    Ok(others
         .into_iter()
-        .filter(|s| s.path == path && (s.end_line < before.start || s.start_line > before.end))
         .map(|s| Hit {
             depth: 1,
             relation: Rel::Overloads.name().to_string(),
@@ -325,6 +332,52 @@ fn overloads(store: &Store, path: &str, change: &Change) -> Result<Vec<Hit>, Err
             symbol: s,
         })
         .collect())
+}
+
+/// The changed method's own declaration where it is a property accessor,
+/// at the line that makes it one: `@property` (or `@x.setter`,
+/// `@cached_property`) in Python, `get`/`set` in TypeScript and JavaScript.
+/// A property takes no arguments, so a parameter added to its getter
+/// breaks the property itself (pyright and tsc flag that line), not its uses.
+fn accessors(store: &Store, path: &str, change: &Change) -> Result<Vec<Hit>, Error> {
+    let Some(before) = change.before else { return Ok(Vec::new()) };
+    let declared = store.symbols_with_qualified_name(&change.symbol)?;
+    let Some(symbol) = declared.into_iter().find(|s| s.path == path && s.start_line <= before.end && s.end_line >= before.start) else {
+        return Ok(Vec::new());
+    };
+    let Some(line) = accessor_line(store, &symbol)? else { return Ok(Vec::new()) };
+    Ok(vec![Hit {
+        depth: 1,
+        relation: Rel::Accessor.name().to_string(),
+        resolution: Resolution::Exact,
+        site: Site { path: symbol.path.clone(), line, col: symbol.start_col },
+        via: 0,
+        symbol,
+    }])
+}
+
+/// The line that makes `symbol` a property accessor, if it is one.
+fn accessor_line(store: &Store, symbol: &SymbolRow) -> Result<Option<u32>, Error> {
+    Ok(match symbol.language.scoping() {
+        ken_core::Scoping::Python => {
+            let text = store.file_text(&symbol.path)?.unwrap_or_default();
+            let decorators = text.lines().skip(symbol.start_line.saturating_sub(1) as usize).map_while(|l| l.trim().strip_prefix('@'));
+            decorators.zip(symbol.start_line..).find(|(d, _)| is_accessor_decorator(d)).map(|(_, line)| line)
+        }
+        ken_core::Scoping::Js => {
+            let head = symbol.signature.split(['(', '<']).next().unwrap_or_default();
+            head.split_whitespace().any(|w| w == "get" || w == "set").then_some(symbol.start_line)
+        }
+        _ => None,
+    })
+}
+
+/// `property`, `functools.cached_property`, `name.setter` and the like
+/// (a decorator's text after `@`).
+fn is_accessor_decorator(decorator: &str) -> bool {
+    let name = decorator.split(['(', '#']).next().unwrap_or_default().trim();
+    let last = name.rsplit('.').next().unwrap_or(name);
+    matches!(last, "property" | "cached_property" | "setter" | "getter" | "deleter")
 }
 
 /// A constructor's change, for the subclasses Table 1 names: one with a

@@ -280,6 +280,10 @@ fn resolve_call(ctx: &mut Ctx, scope: Sym, qualifier: Option<&str>, name: &str, 
             if ctx.family() == Scoping::Python && matches!(name, "cls") {
                 return p.enclosing_type(scope).map(|c| (c, Resolution::Exact));
             }
+            if ctx.family() == Scoping::Js && name == "super" {
+                let class = p.enclosing_type(scope)?;
+                return member_of_value(ctx, Value::Super(class), "constructor").map(|c| (c, Resolution::Exact));
+            }
             if ctx.family() == Scoping::Python
                 && let Some(class) = class_typed_local(ctx, scope, name, depth + 1)
             {
@@ -354,9 +358,10 @@ fn class_typed_local(ctx: &mut Ctx, scope: Sym, name: &str, depth: u32) -> Optio
 /// `qualifier.name` read or written (not called) from `scope`.
 fn resolve_member_use(ctx: &mut Ctx, scope: Sym, qualifier: Option<&str>, name: &str, line: u32) -> Option<(Sym, Resolution)> {
     let Some(q) = qualifier else {
-        // A Python definition read by its bare name (`callback=validate`):
-        // a use of it; a name that is no function or class is none.
-        if ctx.family() != Scoping::Python {
+        // A definition read by its bare name (`callback=validate`,
+        // `{ error: handler }`): a use of it; a name that is no function or
+        // class is none.
+        if !matches!(ctx.family(), Scoping::Python | Scoping::Js) {
             return None;
         }
         let (s, how) = lookup_name(ctx, scope, name, 0)?;
@@ -823,12 +828,18 @@ fn lookup_name(ctx: &mut Ctx, scope: Sym, name: &str, depth: u32) -> Option<(Sym
     // Enclosing scopes: nested definitions, then (where the language allows)
     // class members, up to the module.
     let mut s = Some(scope);
+    let mut left_body = false;
     for _ in 0..32 {
         let Some(here) = s else { break };
         let is_type = p.kinds[here].is_type();
         // Where class members are not in scope (Python, JS, Rust, Go), a
-        // class body sees only its nested types, and methods see nothing of it.
-        let types_only = is_type && !family.members_in_scope();
+        // class body sees only its nested types, and methods see nothing of
+        // it; but a Python class body runs as a scope of its own and sees
+        // what it has defined (`clear = pop = _fail`, `del _fail`): the
+        // first class reached from a field, before any function.
+        let own_python_body = is_type && !left_body && family == Scoping::Python;
+        left_body |= is_type || p.kinds[here].is_callable();
+        let types_only = is_type && !family.members_in_scope() && !own_python_body;
         if (!types_only || here == scope)
             && let Some(&found) = p.children_named(here, name).iter().find(|&&c| !types_only || p.kinds[c].is_type())
         {

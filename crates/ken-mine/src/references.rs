@@ -92,7 +92,7 @@ pub(crate) fn mine(config: &LanguageConfig, src: &Source, root: Node, mined: &Mi
     }
 
     found.retain(|f| f.reference.kind != RefKind::FieldUse || !anchored.contains(&f.node));
-    if config.language == ken_core::Language::Python {
+    if matches!(config.language.scoping(), ken_core::Scoping::Python | ken_core::Scoping::Js) {
         // A bare name read (no receiver) counts where it names one of the
         // file's definitions or imports; other bare names are locals, and as
         // raw references they would only weigh on the index.
@@ -101,7 +101,8 @@ pub(crate) fn mine(config: &LanguageConfig, src: &Source, root: Node, mined: &Mi
                 .symbols
                 .iter()
                 .map(|s| s.name.clone())
-                // `from m import x [as y]` binds x (or y); `import a.b` binds a.
+                // `from m import x [as y]` binds x (or y); `import a.b` binds a;
+                // `import {x as y}` binds y.
                 .chain(found.iter().filter(|f| f.reference.kind == RefKind::Import).map(|f| {
                     f.reference.alias.clone().unwrap_or_else(|| f.reference.name.split('.').next().unwrap_or_default().to_string())
                 }))

@@ -101,25 +101,26 @@ fn references_keep_the_component_lines() {
     check(
         render_references,
         expect![[r#"
-        src/components/Counter.vue
-          6:10 import vue :: ref in <module>
-          7:10 import ../util/format :: formatCount in <module>
-          9:15 call defineProps in <module>
-          10:15 call ref in <module>
-          14:9 field_use count :: value in increment
-          14:23 field_use count :: value in increment
-          15:11 call console :: log in increment
-          15:15 call formatCount in increment
-          15:33 field_use count :: value in increment
-        src/util/format.ts
-        src/App.vue
-          3:8 import ./components/Counter.vue :: Counter in <module>
-          4:10 import ./util/format :: formatCount in <module>
-          11:14 call formatCount in title
-        src/Greeting.svelte
-          6:12 import ./util/format :: formatCount in <module>
-          12:35 call formatCount in greet
-    "#]],
+            src/components/Counter.vue
+              6:10 import vue :: ref in <module>
+              7:10 import ../util/format :: formatCount in <module>
+              9:15 call defineProps in <module>
+              10:15 call ref in <module>
+              14:9 field_use count :: value in increment
+              14:23 field_use count :: value in increment
+              15:11 call console :: log in increment
+              15:15 call formatCount in increment
+              15:33 field_use count :: value in increment
+            src/util/format.ts
+            src/App.vue
+              3:8 import ./components/Counter.vue :: Counter in <module>
+              4:10 import ./util/format :: formatCount in <module>
+              8:17 field_use Counter in <module>
+              11:14 call formatCount in title
+            src/Greeting.svelte
+              6:12 import ./util/format :: formatCount in <module>
+              12:35 call formatCount in greet
+        "#]],
     );
 }
 

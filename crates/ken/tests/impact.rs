@@ -416,6 +416,78 @@ fn deleted_implementations_reach_their_overloads() {
     );
 }
 
+/// A property's accessor given a parameter breaks the property itself
+/// (pyright and tsc flag its `@property` or `get` line), and a getter's
+/// setter is no overload of it.
+#[test]
+fn signature_changes_reach_property_accessors_themselves() {
+    let repo = committed(
+        "//- shop/box.py\nclass Box:\n    @property\n    def size(self) -> int:\n        return 1\n\n    @size.setter\n    def size(self, value):\n        pass\n\n    @staticmethod\n    def empty():\n        return Box()\n\
+         //- src/box.ts\nexport class Box {\n  private v = 1;\n  get size(): number {\n    return this.v;\n  }\n  set size(v: number) {\n    this.v = v;\n  }\n}\n",
+    );
+    edit(&repo, "shop/box.py", "def size(self) -> int:", "def size(self, unit) -> int:");
+    edit(&repo, "shop/box.py", "def empty():", "def empty(unit):");
+    edit(&repo, "src/box.ts", "get size(): number", "get size(unit: string): number");
+    check(
+        &repo,
+        &[],
+        expect![[r#"
+            shop/box.py MMS shop.box.Box.size
+            shop/box.py MMS shop.box.Box.empty
+            src/box.ts MMS src/box.Box.size
+              -> shop.box.Box.size [Rel(D, M, Accessor) of MMS@2]
+              -> src/box.Box.size [Rel(D, M, Accessor) of MMS@3]
+        "#]],
+    );
+}
+
+/// A definition read by its bare name, not called, is used there: a
+/// rename or deletion reaches a default value, an object literal's value,
+/// a class body's alias and its `del`.
+#[test]
+fn deletions_reach_definitions_used_as_values() {
+    let repo = committed(
+        "//- src/errors.ts\nexport function defaultHandler(err: any): void {\n  throw err;\n}\n\
+         export const OBSERVER = { next: () => {}, error: defaultHandler };\n\
+         export function onError(handler: (e: any) => void = defaultHandler) {\n  return handler;\n}\n\
+         //- shop/session.py\nclass NullSession:\n    def _fail(self, *args):\n        raise RuntimeError()\n\n    clear = pop = _fail\n    del _fail\n",
+    );
+    edit(&repo, "src/errors.ts", "export function defaultHandler(err: any): void {\n  throw err;\n}\n", "");
+    edit(&repo, "shop/session.py", "    def _fail(self, *args):\n        raise RuntimeError()\n", "");
+    check(
+        &repo,
+        &[],
+        expect![[r#"
+            shop/session.py DM shop.session.NullSession._fail
+            src/errors.ts DM src/errors.defaultHandler
+              -> shop.session.NullSession [Rel(D, M, UsedBy) of DM@5,6]
+              -> src/errors [Rel(D, M, UsedBy) of DM@4]
+              -> src/errors.onError [Rel(D, M, UsedBy) of DM@5]
+        "#]],
+    );
+}
+
+/// A TypeScript constructor's new parameter reaches the subclasses'
+/// `super(…)` calls, and `new` of a subclass that inherits it.
+#[test]
+fn constructor_changes_reach_super_calls() {
+    let repo = committed(
+        "//- src/subject.ts\nexport class Subject {\n  constructor(public size: number) {}\n}\n\
+         export class Behavior extends Subject {\n  constructor(private first: string) {\n    super(1);\n  }\n}\n\
+         export class Plain extends Subject {}\nexport const plain = new Plain(2);\n",
+    );
+    edit(&repo, "src/subject.ts", "constructor(public size: number)", "constructor(public size: number, scale: number)");
+    check(
+        &repo,
+        &[],
+        expect![[r#"
+            src/subject.ts MCC src/subject.Subject.constructor
+              -> src/subject.Behavior.constructor [Rel(D, M, CalledBy) of MCC@6]
+              -> src/subject [Rel(D, C, InstantiatedBy) of MCC@10]
+        "#]],
+    );
+}
+
 #[test]
 fn rust_struct_fields_and_signatures() {
     let repo = committed(

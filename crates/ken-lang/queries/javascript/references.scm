@@ -10,6 +10,10 @@
     object: (_) @receiver
     property: [(property_identifier) (private_property_identifier)] @name) @callee) @reference.call
 
+; `super(…)` in a constructor calls the base class's constructor.
+(call_expression
+  function: (super) @name) @reference.call
+
 (new_expression
   constructor: (identifier) @name) @reference.instantiate
 
@@ -130,3 +134,31 @@
 (member_expression
   object: (_) @receiver
   property: [(property_identifier) (private_property_identifier)] @name) @reference.field_use
+
+; A definition passed or stored by its bare name: f(callback), x = handler,
+; { error: handler }, { handler }, [handler], (f = fallback) => ..., return
+; handler. Kept only where the name is one of the file's definitions or
+; imports (references.rs): most bare names are locals.
+(arguments
+  (identifier) @name @reference.field_use)
+
+(assignment_expression
+  right: (identifier) @name @reference.field_use)
+
+(variable_declarator
+  value: (identifier) @name @reference.field_use)
+
+(pair
+  value: (identifier) @name @reference.field_use)
+
+(object
+  (shorthand_property_identifier) @name @reference.field_use)
+
+(array
+  (identifier) @name @reference.field_use)
+
+(return_statement
+  (identifier) @name @reference.field_use)
+
+(assignment_pattern
+  right: (identifier) @name @reference.field_use)

@@ -61,3 +61,21 @@
 
 (assignment
   right: (identifier) @name @reference.field_use)
+
+; `del handler` unbinds a definition: a use of it. So is a default value
+; (`def f(key=default_key)`) and a dictionary's value (`{"get": handler}`).
+(delete_statement
+  (identifier) @name @reference.field_use)
+
+(delete_statement
+  (expression_list
+    (identifier) @name @reference.field_use))
+
+(default_parameter
+  value: (identifier) @name @reference.field_use)
+
+(typed_default_parameter
+  value: (identifier) @name @reference.field_use)
+
+(pair
+  value: (identifier) @name @reference.field_use)
