@@ -35,9 +35,14 @@ def not_offered(name, set_name):
     """Why set_name is not run on the corpus, or None when it is. A tree
     corpus answers the docs set only: its docs repeat the docstrings (the
     docstring set's answers), and it has no graph or type-checker oracle nor
-    hand-written code questions. A code corpus has no docs to ask about."""
-    if corpora.CORPORA[name].tree:
-        return None if set_name == "docs" else f"{name} is a whole-tree corpus, kept for the docs set only"
+    hand-written code questions. A code corpus has no docs to ask about.
+    A whole Rust crate is the exception for impact: `cargo check` is its
+    type-checker oracle (impact.py skips one with dependencies)."""
+    corpus = corpora.CORPORA[name]
+    if corpus.tree:
+        if set_name == "docs" or (set_name == "impact" and corpus.language == "rust"):
+            return None
+        return f"{name} is a whole-tree corpus, kept for the docs set and (Rust) the impact set"
     return "a code-only corpus (wheel or src/) has no docs or config to ask about" if set_name == "docs" else None
 
 

@@ -303,6 +303,9 @@ def main(argv=None):
     out.write_text(json.dumps(report, indent=1))
     out.with_name(out.stem + "-queries.json").write_text(json.dumps(detail))
     print_table(report)
+    if not report["sets"]:
+        print(f"\nwrote {out} (no query set ran: no plot)")
+        return
     try:
         from . import plot
         png = plot.draw(report, out.with_suffix(".png"))

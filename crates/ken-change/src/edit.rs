@@ -105,6 +105,28 @@ pub(crate) fn split_definition(
     (body.start_byte() >= list.end_byte()).then(|| (node.start_byte()..body.start_byte(), body.start_byte()..body.end_byte()))
 }
 
+/// The first line (1-based) of the trait implementation holding the item
+/// that starts on `line`: Rust's `impl Trait for Type {`. `None` outside
+/// one (an inherent `impl Type`, another language).
+pub fn trait_impl_line(language: Language, source: &str, line: u32) -> Option<u32> {
+    if language != Language::Rust {
+        return None;
+    }
+    let tree = parse(language, source)?;
+    let row = line.checked_sub(1)? as usize;
+    let at = tree
+        .root_node()
+        .descendant_for_point_range(tree_sitter::Point { row, column: 0 }, tree_sitter::Point { row, column: usize::MAX })?;
+    let mut node = Some(at);
+    while let Some(n) = node {
+        if n.kind() == "impl_item" {
+            return n.child_by_field_name("trait").map(|_| n.start_position().row as u32 + 1);
+        }
+        node = n.parent();
+    }
+    None
+}
+
 /// Syntax errors in `source` (ERROR and MISSING nodes). A merge that adds
 /// any is rejected.
 pub fn syntax_errors(language: Language, source: &str) -> Option<usize> {

@@ -47,6 +47,11 @@ pub enum Rel {
     /// protocol fixes its parameters, so a signature change reaches its own
     /// declaration. No stored edge: the engine reads the declaration.
     Accessor,
+    /// M is an item of a trait implementation (Rust's `impl Trait for
+    /// Type`): deleting it leaves the implementation short of the trait's
+    /// item, so it reaches the `impl` header. No stored edge: the engine
+    /// reads the implementation.
+    Implements,
 }
 
 impl Rel {
@@ -64,7 +69,7 @@ impl Rel {
             Rel::DerivedClassOf => (&[Relation::DerivedClassOf], false),
             Rel::InstantiatedBy => (&[Relation::Instantiates], true),
             Rel::ImportedBy => (&[Relation::Imports], true),
-            Rel::Overloads | Rel::Accessor => (&[], false),
+            Rel::Overloads | Rel::Accessor | Rel::Implements => (&[], false),
         }
     }
 
@@ -81,6 +86,7 @@ impl Rel {
             Rel::ImportedBy => "ImportedBy",
             Rel::Overloads => "Overloads",
             Rel::Accessor => "Accessor",
+            Rel::Implements => "Implements",
         }
     }
 }
@@ -191,6 +197,7 @@ pub fn rules(label: ChangeLabel, escaping: bool) -> Vec<Rule> {
             rule(D, S, Rel::Overrides),
             rule(D, S, Rel::OverriddenBy),
             rule(D, S, Rel::Overloads),
+            rule(D, S, Rel::Implements),
         ],
     }
 }
@@ -222,7 +229,7 @@ mod tests {
             AC: Nil
             ACC: Rel(D, C, InstantiatedBy), Rel(D, M, CalledBy), Rel(D, C, BaseClassOf), Rel(D, C, DerivedClassOf)
             AI: Nil
-            DM: Rel(D, M, CalledBy), Rel(D, M, UsedBy), Rel(D, M, ImportedBy), Rel(D, M, Overrides), Rel(D, M, OverriddenBy), Rel(D, M, Overloads)
+            DM: Rel(D, M, CalledBy), Rel(D, M, UsedBy), Rel(D, M, ImportedBy), Rel(D, M, Overrides), Rel(D, M, OverriddenBy), Rel(D, M, Overloads), Rel(D, M, Implements)
             DF: Rel(D, F, UsedBy), Rel(D, C, ConstructedBy), Rel(D, C, BaseClassOf), Rel(D, C, DerivedClassOf)
             DC: Rel(D, C, InstantiatedBy), Rel(D, C, BaseClassOf), Rel(D, C, DerivedClassOf), Rel(D, C, UsedBy), Rel(D, C, ImportedBy)
             DCC: Rel(D, C, InstantiatedBy), Rel(D, M, CalledBy), Rel(D, C, BaseClassOf), Rel(D, C, DerivedClassOf)

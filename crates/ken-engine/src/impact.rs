@@ -229,6 +229,10 @@ fn impacted_blocks(store: &Store, changes: &[FileChange], depth: u32) -> Result<
                 overloads(store, path, change)?
             } else if rule.rel == Rel::Accessor {
                 accessors(store, path, change)?
+            } else if rule.rel == Rel::Implements {
+                trait_implementation(store, path, change)?
+            } else if constructor_changed && rule.rel == Rel::InstantiatedBy && !instantiation_constructs(path) {
+                Vec::new()
             } else {
                 let (relations, incoming) = rule.rel.edge();
                 let roots = store.symbols_with_qualified_name(subject)?;
@@ -238,6 +242,9 @@ fn impacted_blocks(store: &Store, changes: &[FileChange], depth: u32) -> Result<
                 } else {
                     let mut hits = Vec::new();
                     for root in roots {
+                        if rule.rel == Rel::CalledBy {
+                            hits.extend(recursion(store, &root, relations)?);
+                        }
                         let mut found = graph.follow(root.clone(), relations, incoming, depth)?.hits;
                         if found.is_empty() && rule.rel == Rel::ConstructedBy {
                             // A type without constructors (a Rust or Go struct) is
@@ -272,7 +279,8 @@ fn impacted_blocks(store: &Store, changes: &[FileChange], depth: u32) -> Result<
                 }
                 let sites = edge_sites(store, &hit, rel)?;
                 let block = blocks.entry(hit.symbol.id).or_insert_with(|| ImpactedBlock {
-                    changed: !matches!(rel, Rel::Overloads | Rel::Accessor) && changed.contains(&hit.symbol.qualified_name.as_str()),
+                    changed: !matches!(rel, Rel::Overloads | Rel::Accessor | Rel::Implements)
+                        && changed.contains(&hit.symbol.qualified_name.as_str()),
                     symbol: hit.symbol.clone(),
                     depth: hit.depth,
                     reasons: Vec::new(),
@@ -331,6 +339,57 @@ fn overloads(store: &Store, path: &str, change: &Change) -> Result<Vec<Hit>, Err
             via: 0,
             symbol: s,
         })
+        .collect())
+}
+
+/// A recursive function as its own caller: the walk leaves out the root,
+/// but its calls of itself change with it (a new argument, a new name).
+fn recursion(store: &Store, root: &SymbolRow, relations: &[Relation]) -> Result<Vec<Hit>, Error> {
+    let calls_itself = store.edges_to(root.id, relations)?.into_iter().find(|e| e.src == root.id);
+    Ok(calls_itself
+        .map(|e| Hit {
+            depth: 1,
+            relation: e.relation.inverse_name().to_string(),
+            resolution: e.resolution,
+            site: Site { path: e.path, line: e.line, col: e.col },
+            via: root.id,
+            symbol: root.clone(),
+        })
+        .into_iter()
+        .collect())
+}
+
+/// Whether writing out an instance runs the constructor: not in Rust or
+/// Go, where a struct literal (`Version { major, .. }`) calls no `new`.
+fn instantiation_constructs(path: &str) -> bool {
+    !ken_lang::detect(Path::new(path)).is_some_and(|l| matches!(l.scoping(), ken_core::Scoping::Rust | ken_core::Scoping::Go))
+}
+
+/// The trait implementation the deleted item belonged to, at its `impl`
+/// line (Rust: the implementation no longer has every item of the trait).
+/// The block is the implementing type where the index holds it.
+fn trait_implementation(store: &Store, path: &str, change: &Change) -> Result<Vec<Hit>, Error> {
+    let (Some(before), Some(language)) = (change.before, ken_lang::detect(Path::new(path))) else { return Ok(Vec::new()) };
+    let text = store.file_text(path)?.unwrap_or_default();
+    let Some(line) = ken_change::edit::trait_impl_line(language, &text, before.start) else { return Ok(Vec::new()) };
+    let owner = match &change.container {
+        Some(container) => store.symbols_with_qualified_name(container)?.into_iter().next(),
+        None => None,
+    };
+    let owner = match owner {
+        Some(owner) => Some(owner),
+        None => store.symbols_with_qualified_name(&change.symbol)?.into_iter().find(|s| s.path == path),
+    };
+    Ok(owner
+        .map(|symbol| Hit {
+            depth: 1,
+            relation: Rel::Implements.name().to_string(),
+            resolution: Resolution::Exact,
+            site: Site { path: path.to_string(), line, col: 1 },
+            via: 0,
+            symbol,
+        })
+        .into_iter()
         .collect())
 }
 

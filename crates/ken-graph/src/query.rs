@@ -241,8 +241,16 @@ impl<'s> Graph<'s> {
             }
         }
         if direction == Direction::Incoming && relations.contains(&Relation::Calls) {
-            // Callers of a constructor are the places its class is instantiated.
-            for e in self.store.edges_from(id, &[Relation::Construct])? {
+            // Callers of a constructor are the places its class is
+            // instantiated; but a Rust or Go struct literal calls no `new`.
+            let constructs = self.store.edges_from(id, &[Relation::Construct])?;
+            let literal_calls_none = || -> Result<bool, GraphError> {
+                Ok(self.symbol(id)?.is_some_and(|s| matches!(s.language.scoping(), ken_core::Scoping::Rust | ken_core::Scoping::Go)))
+            };
+            if constructs.is_empty() || literal_calls_none()? {
+                return Ok(out);
+            }
+            for e in constructs {
                 if let Some(class) = e.dst {
                     for e in self.store.edges_to(class, &[Relation::Instantiates])? {
                         out.push((e.clone(), e.src));

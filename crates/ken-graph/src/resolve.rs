@@ -281,8 +281,11 @@ fn resolve_call(ctx: &mut Ctx, scope: Sym, qualifier: Option<&str>, name: &str, 
                 return p.enclosing_type(scope).map(|c| (c, Resolution::Exact));
             }
             if ctx.family() == Scoping::Js && name == "super" {
+                // The base's constructor, else the base itself (its implicit
+                // constructor): `super()` changes with either.
                 let class = p.enclosing_type(scope)?;
-                return member_of_value(ctx, Value::Super(class), "constructor").map(|c| (c, Resolution::Exact));
+                let base = || p.bases.get(&class).and_then(|b| b.first().copied());
+                return member_of_value(ctx, Value::Super(class), "constructor").or_else(base).map(|c| (ctx.touch(c), Resolution::Exact));
             }
             if ctx.family() == Scoping::Python
                 && let Some(class) = class_typed_local(ctx, scope, name, depth + 1)

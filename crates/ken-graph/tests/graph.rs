@@ -375,6 +375,7 @@ export function square(x: number): number { return x * x; }
             src/circle.Circle.area -calls-> src/util.square
             src/circle.Circle.area -overrides-> src/base.Shape.area
             src/circle.Circle.constructor -construct-> src/circle.Circle
+            src/circle.Circle.constructor -instantiates-> src/base.Shape
             src/circle.make -calls-> src/base.Shape.describe [type_inferred]
             src/circle.make -instantiates-> src/circle.Circle
         "#]],

@@ -488,6 +488,34 @@ fn constructor_changes_reach_super_calls() {
     );
 }
 
+/// Rust: a trait item deleted leaves its `impl Trait for Type` short; a
+/// recursive function's call of itself changes with its signature; and a
+/// struct literal calls no `new`, so `new`'s new parameter reaches its
+/// calls only.
+#[test]
+fn rust_trait_items_recursion_and_constructors() {
+    let repo = committed(
+        "//- src/lib.rs\npub struct Id {\n    n: u32,\n}\n\nimpl Id {\n    pub fn new(n: u32) -> Self {\n        Id { n }\n    }\n}\n\n\
+         impl Clone for Id {\n    fn clone(&self) -> Self {\n        Id::new(self.n)\n    }\n}\n\n\
+         pub fn depth(n: u32) -> u32 {\n    if n == 0 { 0 } else { depth(n - 1) + 1 }\n}\n\npub fn zero() -> Id {\n    Id { n: 0 }\n}\n",
+    );
+    edit(&repo, "src/lib.rs", "    fn clone(&self) -> Self {\n        Id::new(self.n)\n    }\n", "");
+    edit(&repo, "src/lib.rs", "pub fn new(n: u32)", "pub fn new(n: u32, m: u32)");
+    edit(&repo, "src/lib.rs", "pub fn depth(n: u32)", "pub fn depth(n: u32, k: u32)");
+    check(
+        &repo,
+        &[],
+        expect![[r#"
+            src/lib.rs MCC crate::Id::new
+            src/lib.rs DM crate::Id::clone
+            src/lib.rs MMS crate::depth
+              -> crate::Id [Rel(D, M, Implements) of DM@11]
+              -> crate::Id::clone [Rel(D, M, CalledBy) of MCC@13]
+              -> crate::depth [Rel(D, M, CalledBy) of MMS@18]
+        "#]],
+    );
+}
+
 #[test]
 fn rust_struct_fields_and_signatures() {
     let repo = committed(
