@@ -7,7 +7,10 @@ breaks. Four kinds of edit, each a set of rows (`category`):
 - delete: a function or method removed (its lines blanked, so every other
   line keeps its number);
 - rename: a function or method renamed where it is defined, not where it is
-  used.
+  used;
+- field-rename: a field renamed where it is declared (a Python class-level
+  field or the `self.x = …` of `__init__`, a TypeScript class property, a
+  Rust struct field), not where it is used.
 
 The gold set is the type checker's new diagnostics (pyright for Python,
 `tsc --noEmit` for TypeScript, `cargo check` for Rust) minus the baseline's,
@@ -44,6 +47,7 @@ KINDS = {
     "constructor": ("k", "add a required parameter to the constructor"),
     "delete": ("d", "delete"),
     "rename": ("r", "rename"),
+    "field-rename": ("f", "rename the field"),
 }
 RENAMED = "_ken_bench_renamed"
 
@@ -79,7 +83,12 @@ def _kind_set(name, syms, n, kind):
         if corpus.language == "typescript":
             _write_tsconfig(work)
         baseline = Counter(check(work))
-        candidates = _constructors(work, syms, corpus.language) if kind == "constructor" else _candidates(work, syms, corpus.language)
+        if kind == "constructor":
+            candidates = _constructors(work, syms, corpus.language)
+        elif kind == "field-rename":
+            candidates = _fields(work, corpus.language)
+        else:
+            candidates = _candidates(work, syms, corpus.language)
         seed = f"kenning-bench-1/{name}/impact" + ("" if kind == "add-parameter" else f"/{kind}")
         r = __import__("random").Random(seed)
         r.shuffle(candidates)
@@ -177,7 +186,7 @@ def apply_edit(data, target, language):
     kind = target.get("edit", "add-parameter")
     if kind in ("add-parameter", "constructor"):
         return _add_parameter(data, s, language)
-    if kind == "rename":
+    if kind in ("rename", "field-rename"):
         return _rename(data, s, language)
     if kind == "delete":
         return _delete(data, target["start_line"], target["end_line"], language)
@@ -225,6 +234,78 @@ def _candidates(work, syms, language):
     names = Counter(s.name for s in syms)
     return [s for s in syms if s.kind in ("function", "method") and len(s.name) > 3
             and not (s.name.startswith("__") and s.name != "__init__") and names[s.name] == 1 and words[s.name] >= 2]
+
+
+def _fields(work, language):
+    """Fields declared once in the corpus whose name occurs elsewhere: a
+    Python class-level field (`timeout: float = 5`) or the first `self.x =
+    …` of `__init__`, a TypeScript class property, a Rust struct field."""
+    from .symbols import Sym
+    words = _word_counts(work, language)
+    found = []
+    for path in symbols.source_files(work, language):
+        rel = path.relative_to(work).as_posix()
+        data = path.read_bytes()
+        found.extend(_python_fields(rel, data) if language == "python" else _tree_sitter_fields(rel, data, language))
+    names = Counter(f.name for f in found)
+    return [Sym(f.path, f.name, f.container, "field", f.start_line, f.end_line, name_line=f.name_line, name_col=f.name_col)
+            for f in found if len(f.name) > 3 and not f.name.startswith("__") and names[f.name] == 1 and words[f.name] >= 2]
+
+
+def _python_fields(rel, data):
+    from types import SimpleNamespace as F
+    try:
+        tree = ast.parse(data)
+    except (SyntaxError, ValueError):
+        return []
+    out = []
+    for cls in ast.walk(tree):
+        if not isinstance(cls, ast.ClassDef):
+            continue
+        seen = set()
+        for stmt in cls.body:
+            target = stmt.target if isinstance(stmt, ast.AnnAssign) else (
+                stmt.targets[0] if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 else None)
+            if isinstance(target, ast.Name) and target.id not in seen:
+                seen.add(target.id)
+                out.append(F(path=rel, name=target.id, container=cls.name, start_line=stmt.lineno,
+                             end_line=stmt.end_lineno, name_line=target.lineno, name_col=target.col_offset))
+        init = next((f for f in cls.body if isinstance(f, ast.FunctionDef) and f.name == "__init__"), None)
+        for node in ast.walk(init) if init else ():
+            target = node.target if isinstance(node, ast.AnnAssign) else (
+                node.targets[0] if isinstance(node, ast.Assign) and len(node.targets) == 1 else None)
+            if (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self"
+                    and target.attr not in seen and target.lineno == target.end_lineno):
+                seen.add(target.attr)
+                out.append(F(path=rel, name=target.attr, container=cls.name, start_line=node.lineno,
+                             end_line=node.end_lineno, name_line=target.lineno,
+                             name_col=target.end_col_offset - len(target.attr)))
+    return out
+
+
+def _tree_sitter_fields(rel, data, language):
+    from types import SimpleNamespace as F
+    tree = symbols.parser(language).parse(data)
+    kinds = {"typescript": ("public_field_definition", "class_declaration"),
+             "rust": ("field_declaration", "struct_item")}[language]
+    out = []
+    stack = [tree.root_node]
+    while stack:
+        node = stack.pop()
+        stack.extend(node.children)
+        if node.type != kinds[0]:
+            continue
+        name = node.child_by_field_name("name")
+        owner = node.parent
+        while owner is not None and owner.type not in (kinds[1], "abstract_class_declaration"):
+            owner = owner.parent
+        owner_name = owner.child_by_field_name("name") if owner is not None else None
+        if name is None or owner_name is None or name.type not in ("property_identifier", "field_identifier"):
+            continue
+        text = lambda n: data[n.start_byte:n.end_byte].decode("utf-8", "replace")
+        out.append(F(path=rel, name=text(name), container=text(owner_name), start_line=node.start_point[0] + 1,
+                     end_line=node.end_point[0] + 1, name_line=name.start_point[0] + 1, name_col=name.start_point[1]))
+    return out
 
 
 def _constructors(work, syms, language):

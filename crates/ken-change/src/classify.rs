@@ -121,6 +121,59 @@ impl Version<'_> {
     }
 }
 
+/// A Python class's instance attributes, the `self.x = …` of its
+/// `__init__` (its fields, where other languages declare them), by class:
+/// (qualified name of the attribute, the line assigning it first).
+fn instance_attributes(version: &Version<'_>) -> FxHashMap<String, (String, String, u32)> {
+    let mut out = FxHashMap::default();
+    for init in version.analysis.symbols.iter().filter(|s| s.name == "__init__" && s.kind.is_callable()) {
+        let Some(class) = version.container(init) else { continue };
+        let declared: Vec<&str> = version
+            .analysis
+            .symbols
+            .iter()
+            .filter(|s| s.parent.is_some_and(|p| version.analysis.symbols.get(p as usize).is_some_and(|c| c.qualified_name == class)))
+            .map(|s| s.name.as_str())
+            .collect();
+        for (offset, line) in version.source(init).lines().enumerate() {
+            let Some(rest) = line.trim_start().strip_prefix("self.") else { continue };
+            let name: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+            let after = rest[name.len()..].trim_start();
+            // `self.x = …` or `self.x: T = …`, not `self.x == …` nor `self.x.y = …`.
+            let assigns = after.starts_with(':') || (after.starts_with('=') && !after.starts_with("=="));
+            if name.is_empty() || !assigns || declared.contains(&name.as_str()) {
+                continue;
+            }
+            let qualified = format!("{class}.{name}");
+            out.entry(qualified).or_insert((name, class.clone(), init.span.start_line + offset as u32));
+        }
+    }
+    out
+}
+
+/// Python instance attributes that `__init__` no longer assigns (DF) or
+/// newly assigns (AF): a renamed attribute is both, as a declared field is.
+fn instance_attribute_changes(old: &Version<'_>, new: &Version<'_>) -> Vec<Change> {
+    let (before, after) = (instance_attributes(old), instance_attributes(new));
+    let change = |label, qualified: &str, (name, class, line): &(String, String, u32), deleted: bool| {
+        let lines = Some(LineRange { start: *line, end: *line });
+        Change {
+            label,
+            symbol: qualified.to_string(),
+            name: name.clone(),
+            kind: Some(SymbolKind::Field),
+            container: Some(class.clone()),
+            before: if deleted { lines } else { None },
+            after: if deleted { None } else { lines },
+            escaping: Vec::new(),
+        }
+    };
+    let mut out: Vec<Change> =
+        before.iter().filter(|(q, _)| !after.contains_key(*q)).map(|(q, a)| change(ChangeLabel::DF, q, a, true)).collect();
+    out.extend(after.iter().filter(|(q, _)| !before.contains_key(*q)).map(|(q, a)| change(ChangeLabel::AF, q, a, false)));
+    out
+}
+
 /// Whitespace-insensitive text, so reindenting or rewrapping is no change.
 fn norm(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
@@ -279,6 +332,18 @@ impl<'a> FileDiff<'a> {
                 Category::Callable => ChangeLabel::DM,
             };
             changes.push(change(label, old, a, Some(Version::lines(a)), None));
+        }
+
+        if language == Language::Python {
+            let attributes = instance_attribute_changes(old, new);
+            // A renamed or dropped attribute is its DF and AF, not a
+            // modified value the constructor's callers would see.
+            for c in changes.iter_mut().filter(|c| c.label == ChangeLabel::MMB) {
+                c.escaping.retain(|e| {
+                    e.kind != crate::EscapeKind::Field || !attributes.iter().any(|a| a.container == c.container && a.name == e.name)
+                });
+            }
+            changes.extend(attributes);
         }
 
         let (old_imports, new_imports) = (old.imports(), new.imports());

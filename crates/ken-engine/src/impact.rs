@@ -236,7 +236,11 @@ fn impacted_blocks(store: &Store, changes: &[FileChange], depth: u32) -> Result<
             } else {
                 let (relations, incoming) = rule.rel.edge();
                 let roots = store.symbols_with_qualified_name(subject)?;
-                if roots.is_empty() && incoming && rule.target == Target::Symbol {
+                if roots.is_empty() && rule.rel == Rel::UsedBy && change.kind == Some(SymbolKind::Field) {
+                    // A field the index holds no symbol for (a Python instance
+                    // attribute): its uses stay raw references by name.
+                    attribute_uses(store, path, change)?
+                } else if roots.is_empty() && incoming && rule.target == Target::Symbol {
                     // Not in the index: its uses are unresolved edges naming it.
                     loose_uses(store, change, relations)?
                 } else {
@@ -267,14 +271,21 @@ fn impacted_blocks(store: &Store, changes: &[FileChange], depth: u32) -> Result<
                 hits.into_iter().map(|hit| (rule.rel, hit)).collect()
             };
             for (rel, hit) in hits {
-                // A method added to a class reaches its base classes and
-                // subclasses only where it meets a member of its name (it
-                // overrides one, or is overridden): elsewhere nothing in
-                // them refers to it (a rename's new name, a helper).
-                if change.label == ChangeLabel::AM
+                // A method or field added to, deleted from or changed in a
+                // class reaches its base classes and subclasses only where
+                // it meets a member of its name (it overrides one, or is
+                // overridden): elsewhere nothing in them refers to it (a
+                // rename's new name, a helper); their uses are UsedBy's.
+                let member_changed = matches!(change.label, ChangeLabel::AM | ChangeLabel::AF | ChangeLabel::DF | ChangeLabel::MF);
+                if member_changed
                     && matches!(rule.rel, Rel::BaseClassOf | Rel::DerivedClassOf)
                     && !has_member(store, &hit.symbol.qualified_name, &change.name)?
                 {
+                    continue;
+                }
+                // A field's own constructor, edited with it (a Python
+                // attribute renamed in `__init__`), owes nothing more.
+                if rule.rel == Rel::ConstructedBy && changed.contains(&hit.symbol.qualified_name.as_str()) {
                     continue;
                 }
                 let sites = edge_sites(store, &hit, rel)?;
@@ -503,6 +514,32 @@ fn loose_uses(store: &Store, change: &Change, relations: &[Relation]) -> Result<
                 relation: edge.relation.inverse_name().to_string(),
                 resolution: edge.resolution,
                 site: Site { path: edge.path.clone(), line: edge.line, col: edge.col },
+                via: 0,
+            });
+        }
+    }
+    Ok(hits)
+}
+
+/// The reads and writes of an attribute the index has no symbol for, by
+/// name (`response.status_code`), less its own assignment and those whose
+/// receiver names another type.
+fn attribute_uses(store: &Store, path: &str, change: &Change) -> Result<Vec<Hit>, Error> {
+    let declared_at = change.before.map(|r| r.start);
+    let mut hits = Vec::new();
+    for (r, file) in store.refs_named(&change.name, RefKind::FieldUse)? {
+        if (file == path && Some(r.line) == declared_at)
+            || r.qualifier.as_deref().is_none_or(|q| names_another_type(q, change.container.as_deref()))
+        {
+            continue;
+        }
+        if let Some(symbol) = store.symbol_by_id(r.enclosing_id)? {
+            hits.push(Hit {
+                symbol,
+                depth: 1,
+                relation: Rel::UsedBy.name().to_string(),
+                resolution: Resolution::UniqueName,
+                site: Site { path: file, line: r.line, col: r.col },
                 via: 0,
             });
         }

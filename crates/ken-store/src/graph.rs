@@ -209,6 +209,30 @@ impl Store {
         }
     }
 
+    /// The references of one kind that name `name`, with their file's path.
+    pub fn refs_named(&self, name: &str, kind: RefKind) -> Result<Vec<(RefRow, String)>> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT r.file_id, r.enclosing_id, r.name, r.qualifier, r.alias, r.line, r.col, f.path
+             FROM refs r JOIN files f ON f.id = r.file_id WHERE r.name = ?1 AND r.kind = ?2 ORDER BY f.path, r.line, r.col",
+        )?;
+        let rows = stmt.query_map(params![name, kind.as_str()], |r| {
+            Ok((
+                RefRow {
+                    file_id: r.get(0)?,
+                    enclosing_id: r.get(1)?,
+                    kind,
+                    name: r.get(2)?,
+                    qualifier: r.get(3)?,
+                    alias: r.get(4)?,
+                    line: r.get(5)?,
+                    col: r.get(6)?,
+                },
+                r.get(7)?,
+            ))
+        })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
     pub fn graph_bindings(&self) -> Result<Vec<BindingRow>> {
         let rows = self
             .conn

@@ -516,6 +516,30 @@ fn rust_trait_items_recursion_and_constructors() {
     );
 }
 
+/// A Python instance attribute (the `self.x = …` of `__init__`) renamed
+/// is a deleted field and an added one: its reads reach as `UsedBy`, by
+/// name, but not the constructor that was edited, nor callers of it.
+#[test]
+fn renamed_instance_attributes_reach_their_reads() {
+    let repo = committed(
+        "//- shop/response.py\nclass Response:\n    def __init__(self):\n        self.status_code = None\n        self.reason = ''\n\n    def ok(self):\n        return self.status_code == 200\n\n\
+         def make():\n    return Response()\n\
+         //- shop/client.py\nfrom shop.response import Response\n\n\ndef check(r: Response):\n    return r.status_code, r.reason\n",
+    );
+    edit(&repo, "shop/response.py", "self.status_code = None", "self.status = None");
+    check(
+        &repo,
+        &[],
+        expect![[r#"
+            shop/response.py MMB shop.response.Response.__init__
+            shop/response.py AF shop.response.Response.status
+            shop/response.py DF shop.response.Response.status_code
+              -> shop.client.check [Rel(D, F, UsedBy) of DF@5]
+              -> shop.response.Response.ok [Rel(D, F, UsedBy) of DF@7]
+        "#]],
+    );
+}
+
 #[test]
 fn rust_struct_fields_and_signatures() {
     let repo = committed(
