@@ -222,6 +222,7 @@ class Service:
         expect![[r#"
             svc.py MMS svc.Service.ping in svc.Service
             svc.py DCC svc.Service.__init__ in svc.Service
+            svc.py DF svc.Service.url in svc.Service
         "#]],
     );
 }
