@@ -227,6 +227,43 @@ class Service:
     );
 }
 
+/// `__init__`'s `self.x = …` are the class's fields: renamed, one is
+/// deleted and another added; a changed value, or a comparison, is neither.
+#[test]
+fn python_instance_attributes() {
+    check(
+        r#"
+//- before/http.py
+class Response:
+    timeout: float = 5
+
+    def __init__(self, code):
+        self.status_code = code
+        self.reason: str = ""
+        self.raw = None
+        if self.raw == None:
+            self.history = []
+//- after/http.py
+class Response:
+    timeout: float = 5
+
+    def __init__(self, code):
+        self.status = code
+        self.reason: str = "OK"
+        self.raw = None
+        if self.raw == None:
+            self.history = []
+        self.elapsed = 0
+"#,
+        expect![[r#"
+            http.py MMB http.Response.__init__ in http.Response
+            http.py AF http.Response.status in http.Response
+            http.py DF http.Response.status_code in http.Response
+            http.py AF http.Response.elapsed in http.Response
+        "#]],
+    );
+}
+
 // ---------------------------------------------------------------- TypeScript
 
 #[test]
