@@ -10,7 +10,10 @@ breaks. Four kinds of edit, each a set of rows (`category`):
   used;
 - field-rename: a field renamed where it is declared (a Python class-level
   field or the `self.x = …` of `__init__`, a TypeScript class property, a
-  Rust struct field), not where it is used.
+  Rust struct field), not where it is used;
+- base-class: a class's only base class, one of the corpus's, removed
+  (`class A(B):` becomes `class A:`, `class A extends B` becomes `class
+  A`); Rust has no inheritance, so no rows.
 
 The gold set is the type checker's new diagnostics (pyright for Python,
 `tsc --noEmit` for TypeScript, `cargo check` for Rust) minus the baseline's,
@@ -48,6 +51,7 @@ KINDS = {
     "delete": ("d", "delete"),
     "rename": ("r", "rename"),
     "field-rename": ("f", "rename the field"),
+    "base-class": ("b", "remove the base class of"),
 }
 RENAMED = "_ken_bench_renamed"
 
@@ -87,6 +91,8 @@ def _kind_set(name, syms, n, kind):
             candidates = _constructors(work, syms, corpus.language)
         elif kind == "field-rename":
             candidates = _fields(work, corpus.language)
+        elif kind == "base-class":
+            candidates = _derived_classes(work, syms, corpus.language)
         else:
             candidates = _candidates(work, syms, corpus.language)
         seed = f"kenning-bench-1/{name}/impact" + ("" if kind == "add-parameter" else f"/{kind}")
@@ -188,6 +194,8 @@ def apply_edit(data, target, language):
         return _add_parameter(data, s, language)
     if kind in ("rename", "field-rename"):
         return _rename(data, s, language)
+    if kind == "base-class":
+        return _drop_base(data, s, language)
     if kind == "delete":
         return _delete(data, target["start_line"], target["end_line"], language)
     raise ValueError(f"unknown edit {kind}")
@@ -234,6 +242,47 @@ def _candidates(work, syms, language):
     names = Counter(s.name for s in syms)
     return [s for s in syms if s.kind in ("function", "method") and len(s.name) > 3
             and not (s.name.startswith("__") and s.name != "__init__") and names[s.name] == 1 and words[s.name] >= 2]
+
+
+_PY_BASE = r"class\s+{name}\s*\(\s*([A-Za-z_][\w.]*)\s*\)\s*:"
+_TS_BASE = r"class\s+{name}(\s*<[^>{{}}]*>)?\s+(extends\s+([A-Za-z_][\w.]*))\s*(\{{|implements\b)"
+
+
+def _derived_classes(work, syms, language):
+    """Classes with one base class written plainly (`class A(B):`, `class A
+    extends B`), B a class of the corpus with a name of its own."""
+    if language not in ("python", "typescript"):
+        return []
+    classes = Counter(s.name for s in syms if s.kind == "class")
+    out = []
+    for s in syms:
+        if s.kind != "class" or classes[s.name] != 1:
+            continue
+        line = (work / s.path).read_text("utf-8", "replace").split("\n")[s.name_line - 1]
+        pattern = (_PY_BASE if language == "python" else _TS_BASE).format(name=re.escape(s.name))
+        m = re.search(pattern, line)
+        base = m and (m.group(1) if language == "python" else m.group(3))
+        if base and classes[base.rsplit(".", 1)[-1]] == 1:
+            out.append(s)
+    return out
+
+
+def _drop_base(data, s, language):
+    """The class's base class removed from its header line."""
+    lines = data.decode("utf-8").split("\n")
+    line = lines[s.name_line - 1]
+    pattern = (_PY_BASE if language == "python" else _TS_BASE).format(name=re.escape(s.name))
+    m = re.search(pattern, line)
+    if not m:
+        return None
+    if language == "python":
+        start, end = line.index("(", m.start()), m.end() - 1
+        lines[s.name_line - 1] = line[:start].rstrip() + line[end:]
+    else:
+        start, end = m.start(2), m.end(2)
+        lines[s.name_line - 1] = line[:start].rstrip() + line[end:]
+    edited = "\n".join(lines).encode()
+    return edited if symbols.parses_cleanly(edited, language) else None
 
 
 def _fields(work, language):

@@ -52,6 +52,10 @@ pub enum Rel {
     /// item, so it reaches the `impl` header. No stored edge: the engine
     /// reads the implementation.
     Implements,
+    /// C lost a base class: the uses, in C's members and its subclasses',
+    /// of the members C inherited from it. No stored edge of its own: the
+    /// engine compares C's bases in D with its header in D′.
+    Inherits,
 }
 
 impl Rel {
@@ -69,7 +73,7 @@ impl Rel {
             Rel::DerivedClassOf => (&[Relation::DerivedClassOf], false),
             Rel::InstantiatedBy => (&[Relation::Instantiates], true),
             Rel::ImportedBy => (&[Relation::Imports], true),
-            Rel::Overloads | Rel::Accessor | Rel::Implements => (&[], false),
+            Rel::Overloads | Rel::Accessor | Rel::Implements | Rel::Inherits => (&[], false),
         }
     }
 
@@ -87,6 +91,7 @@ impl Rel {
             Rel::Overloads => "Overloads",
             Rel::Accessor => "Accessor",
             Rel::Implements => "Implements",
+            Rel::Inherits => "Inherits",
         }
     }
 }
@@ -165,6 +170,7 @@ pub fn rules(label: ChangeLabel, escaping: bool) -> Vec<Rule> {
             rule(D, S, Rel::DerivedClassOf),
             rule(D2, S, Rel::BaseClassOf),
             rule(D2, S, Rel::DerivedClassOf),
+            rule(D, S, Rel::Inherits),
         ],
         ChangeLabel::MCC | ChangeLabel::ACC | ChangeLabel::DCC => {
             let mut r = vec![rule(D, C, Rel::InstantiatedBy), rule(D, S, Rel::CalledBy)];
@@ -221,7 +227,7 @@ mod tests {
             MMB: Rel(D, M, CalledBy)
             MMS: Rel(D, M, CalledBy), Rel(D, M, Overrides), Rel(D, M, OverriddenBy), Rel(D′, M, Overrides), Rel(D′, M, OverriddenBy), Rel(D, M, Overloads), Rel(D, M, Accessor)
             MF: Rel(D, F, UsedBy), Rel(D, C, ConstructedBy), Rel(D, C, BaseClassOf), Rel(D, C, DerivedClassOf)
-            MC: Rel(D, C, InstantiatedBy), Rel(D, C, BaseClassOf), Rel(D, C, DerivedClassOf), Rel(D′, C, BaseClassOf), Rel(D′, C, DerivedClassOf)
+            MC: Rel(D, C, InstantiatedBy), Rel(D, C, BaseClassOf), Rel(D, C, DerivedClassOf), Rel(D′, C, BaseClassOf), Rel(D′, C, DerivedClassOf), Rel(D, C, Inherits)
             MCC: Rel(D, C, InstantiatedBy), Rel(D, M, CalledBy), Rel(D, C, BaseClassOf), Rel(D, C, DerivedClassOf)
             MI: Rel(D, I, ImportedBy)
             AM: Rel(D, C, BaseClassOf), Rel(D, C, DerivedClassOf), Rel(D′, M, CalledBy)

@@ -25,16 +25,11 @@ impl Engine {
     pub fn impact(&self, request: &ImpactRequest) -> Result<ImpactResponse, Error> {
         request.validate()?;
         let store = self.store()?;
-        let mut response = self.classified(request, &store)?;
-        response.impacted = impacted_blocks(&store, &response.changes, request.depth.unwrap_or(1))?;
-        Ok(response)
-    }
-
-    /// The change read and classified, nothing walked yet (`impacted` empty).
-    fn classified(&self, request: &ImpactRequest, store: &Store) -> Result<ImpactResponse, Error> {
         let mut notes = Vec::new();
-        let (base, versions) = self.versions(request, store, &mut notes)?;
-        Ok(self.classified_versions(&base, &versions, notes))
+        let (base, versions) = self.versions(request, &store, &mut notes)?;
+        let mut response = self.classified_versions(&base, &versions, notes);
+        response.impacted = impacted_blocks(&store, &response.changes, &versions, request.depth.unwrap_or(1))?;
+        Ok(response)
     }
 
     pub(crate) fn classified_versions(&self, base: &str, versions: &[FileVersions], mut notes: Vec<String>) -> ImpactResponse {
@@ -202,8 +197,10 @@ pub(crate) fn split_z(text: &str) -> Vec<String> {
     text.split('\0').filter(|p| !p.is_empty()).map(str::to_string).collect()
 }
 
-/// Each change's rules over the stored graph, merged by block.
-fn impacted_blocks(store: &Store, changes: &[FileChange], depth: u32) -> Result<Vec<ImpactedBlock>, Error> {
+/// Each change's rules over the stored graph, merged by block. `versions`
+/// holds the changed files' texts where the caller has them (a lost base
+/// class is read from the new header).
+fn impacted_blocks(store: &Store, changes: &[FileChange], versions: &[FileVersions], depth: u32) -> Result<Vec<ImpactedBlock>, Error> {
     let graph = Graph::new(store);
     let changed: Vec<&str> = changes.iter().map(|c| c.change.symbol.as_str()).collect();
     let mut blocks: FxHashMap<i64, ImpactedBlock> = FxHashMap::default();
@@ -231,6 +228,8 @@ fn impacted_blocks(store: &Store, changes: &[FileChange], depth: u32) -> Result<
                 accessors(store, path, change)?
             } else if rule.rel == Rel::Implements {
                 trait_implementation(store, path, change)?
+            } else if rule.rel == Rel::Inherits {
+                lost_inheritance(store, &graph, path, change, versions)?
             } else if constructor_changed && rule.rel == Rel::InstantiatedBy && !instantiation_constructs(path) {
                 Vec::new()
             } else {
@@ -402,6 +401,74 @@ fn trait_implementation(store: &Store, path: &str, change: &Change) -> Result<Ve
         })
         .into_iter()
         .collect())
+}
+
+/// A class that lost a base class (its header in D′ no longer names it):
+/// the calls and uses, in the class's members and its subclasses', of the
+/// members it inherited from that base and the base's own bases, less the
+/// names the class defines itself (`self.send(…)` inherited from
+/// `BaseAdapter` once `class HTTPAdapter(BaseAdapter)` is `class HTTPAdapter`).
+fn lost_inheritance(store: &Store, graph: &Graph, path: &str, change: &Change, versions: &[FileVersions]) -> Result<Vec<Hit>, Error> {
+    let (Some(after), Some(file)) = (change.after, versions.iter().find(|v| v.path == path)) else { return Ok(Vec::new()) };
+    // The header: from the class's first line to the one that opens its body.
+    let header: String = file
+        .after
+        .lines()
+        .skip(after.start.saturating_sub(1) as usize)
+        .take(8)
+        .scan(false, |done, line| {
+            let keep = !*done;
+            *done |= line.contains(':') || line.contains('{');
+            keep.then(|| line.to_string())
+        })
+        .collect::<Vec<_>>()
+        .join(" ");
+    let names_in_header: Vec<&str> = header.split(|c: char| !(c.is_alphanumeric() || c == '_')).collect();
+    let members = |id: i64| -> Result<Vec<i64>, Error> {
+        Ok(store.edges_from(id, &[Relation::ParentOf])?.into_iter().filter_map(|e| e.dst).collect())
+    };
+    let mut hits = Vec::new();
+    for class in store.symbols_with_qualified_name(&change.symbol)?.into_iter().filter(|s| s.path == path) {
+        let own: Vec<String> =
+            members(class.id)?.into_iter().filter_map(|m| store.symbol_by_id(m).ok().flatten()).map(|m| m.name).collect();
+        let mut inherited: Vec<i64> = Vec::new();
+        for base in graph.follow(class.clone(), &[Relation::DerivedClassOf], false, 1)?.hits {
+            if names_in_header.contains(&base.symbol.name.as_str()) {
+                continue;
+            }
+            let ancestors = graph.follow(base.symbol.clone(), &[Relation::DerivedClassOf], false, 8)?.hits;
+            for ancestor in std::iter::once(base.symbol).chain(ancestors.into_iter().map(|h| h.symbol)) {
+                for m in members(ancestor.id)? {
+                    if store.symbol_by_id(m)?.is_some_and(|s| !own.contains(&s.name)) {
+                        inherited.push(m);
+                    }
+                }
+            }
+        }
+        if inherited.is_empty() {
+            continue;
+        }
+        let subclasses = graph.follow(class.clone(), &[Relation::DerivedClassOf], true, 8)?.hits;
+        for user in std::iter::once(class).chain(subclasses.into_iter().map(|h| h.symbol)) {
+            for member in std::iter::once(user.id).chain(members(user.id)?) {
+                for edge in store.edges_from(member, &[Relation::Calls, Relation::Uses, Relation::Instantiates])? {
+                    if !edge.dst.is_some_and(|d| inherited.contains(&d)) {
+                        continue;
+                    }
+                    let Some(symbol) = store.symbol_by_id(member)? else { continue };
+                    hits.push(Hit {
+                        symbol,
+                        depth: 1,
+                        relation: Rel::Inherits.name().to_string(),
+                        resolution: edge.resolution,
+                        site: Site { path: edge.path, line: edge.line, col: edge.col },
+                        via: 0,
+                    });
+                }
+            }
+        }
+    }
+    Ok(hits)
 }
 
 /// The changed method's own declaration where it is a property accessor,
@@ -698,7 +765,7 @@ impl PlanState {
     /// gained a reason, in plan order.
     pub fn derive(&mut self, store: &Store, changes: &[FileChange], depth: u32) -> Result<Vec<String>, Error> {
         let mut touched = Vec::new();
-        for block in impacted_blocks(store, changes, depth)? {
+        for block in impacted_blocks(store, changes, &[], depth)? {
             let first = &block.reasons[0];
             let instruction = format!(
                 "Update for the change to {} ({}, {}): this block is its {}",

@@ -540,6 +540,30 @@ fn renamed_instance_attributes_reach_their_reads() {
     );
 }
 
+/// A class that loses its base class: what it and its subclasses used of
+/// the base's members must change (`Rel(D, C, Inherits)`), beside Table 1's
+/// class family; what the class defines itself is no loss.
+#[test]
+fn a_lost_base_class_reaches_the_inherited_uses() {
+    let repo = committed(
+        "//- net/adapters.py\nclass Base:\n    def send(self, x):\n        return x\n\n    def close(self):\n        pass\n\n\n\
+         class Adapter(Base):\n    def close(self):\n        return self.send(1)\n\n\n\
+         class Retry(Adapter):\n    def again(self):\n        self.close()\n        return self.send(2)\n",
+    );
+    edit(&repo, "net/adapters.py", "class Adapter(Base):", "class Adapter:");
+    check(
+        &repo,
+        &[],
+        expect![[r#"
+            net/adapters.py MC net.adapters.Adapter
+              -> net.adapters.Base [Rel(D, C, DerivedClassOf) of MC@9]
+              -> net.adapters.Adapter.close [Rel(D, C, Inherits) of MC@11]
+              -> net.adapters.Retry [Rel(D, C, BaseClassOf) of MC@14]
+              -> net.adapters.Retry.again [Rel(D, C, Inherits) of MC@17]
+        "#]],
+    );
+}
+
 #[test]
 fn rust_struct_fields_and_signatures() {
     let repo = committed(
