@@ -248,11 +248,18 @@ fn impacted_blocks(store: &Store, changes: &[FileChange], versions: &[FileVersio
                         if rule.rel == Rel::CalledBy {
                             hits.extend(recursion(store, &root, relations)?);
                         }
-                        let mut found = graph.follow(root.clone(), relations, incoming, depth)?.hits;
+                        let built_by_literals = rule.rel == Rel::ConstructedBy && !instantiation_constructs(&root.path);
+                        let mut found =
+                            if built_by_literals { Vec::new() } else { graph.follow(root.clone(), relations, incoming, depth)?.hits };
                         if found.is_empty() && rule.rel == Rel::ConstructedBy {
-                            // A type without constructors (a Rust or Go struct) is
-                            // built where it is written out: its instantiations.
+                            // A Rust or Go struct is built where it is written
+                            // out (`Version { major, .. }`, in `new` or not):
+                            // its instantiations; so is a type without constructors.
                             found = graph.follow(root, &[Relation::Instantiates], true, depth)?.hits;
+                        } else if rule.rel == Rel::ConstructedBy {
+                            // A constructor owes a field change something where it
+                            // initialises the field; a new field's name it cannot hold yet.
+                            found.retain(|hit| mentions(store, &hit.symbol, &change.name));
                         }
                         hits.extend(found);
                     }
@@ -267,7 +274,16 @@ fn impacted_blocks(store: &Store, changes: &[FileChange], versions: &[FileVersio
             let hits = if constructor_changed && rule.rel == Rel::BaseClassOf {
                 inheriting_instantiations(store, &graph, change, hits)?
             } else {
-                hits.into_iter().map(|hit| (rule.rel, hit)).collect()
+                // Where a type is built by its literals, the site is the
+                // literal's (InstantiatedBy), not a constructor's header.
+                let rel_of = |hit: &Hit| {
+                    if rule.rel == Rel::ConstructedBy && hit.relation == Rel::InstantiatedBy.name() {
+                        Rel::InstantiatedBy
+                    } else {
+                        rule.rel
+                    }
+                };
+                hits.into_iter().map(|hit| (rel_of(&hit), hit)).collect()
             };
             for (rel, hit) in hits {
                 // A method or field added to, deleted from or changed in a
@@ -367,6 +383,13 @@ fn recursion(store: &Store, root: &SymbolRow, relations: &[Relation]) -> Result<
         })
         .into_iter()
         .collect())
+}
+
+/// Whether the symbol's text holds `word` as a whole word.
+fn mentions(store: &Store, symbol: &SymbolRow, word: &str) -> bool {
+    let Ok(Some(text)) = store.file_text(&symbol.path) else { return false };
+    let lines = text.lines().skip(symbol.start_line.saturating_sub(1) as usize).take((symbol.end_line + 1 - symbol.start_line) as usize);
+    lines.flat_map(|l| l.split(|c: char| !(c.is_alphanumeric() || c == '_'))).any(|w| w == word)
 }
 
 /// Whether writing out an instance runs the constructor: not in Rust or

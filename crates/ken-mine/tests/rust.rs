@@ -135,6 +135,7 @@ impl Service for Server {
               11:11 call s :: start in Server::call
               11:27 call map :: len in Server::call
               12:9 call println in Server::call
+              12:29 field_use self :: port in Server::call
         "#]],
     );
 }

@@ -564,6 +564,28 @@ fn a_lost_base_class_reaches_the_inherited_uses() {
     );
 }
 
+/// A Rust field renamed: its reads, inside a macro's arguments too, and the
+/// struct literals that build the type (in `new` as anywhere), at the
+/// literal's line.
+#[test]
+fn rust_field_renames_reach_macros_and_literals() {
+    let repo = committed(
+        "//- src/lib.rs\nuse std::fmt;\n\npub struct Version {\n    pub major: u64,\n}\n\nimpl Version {\n    pub fn new(major: u64) -> Self {\n        Version { major }\n    }\n}\n\n\
+         impl fmt::Display for Version {\n    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {\n        write!(f, \"{}\", self.major)\n    }\n}\n",
+    );
+    edit(&repo, "src/lib.rs", "    pub major: u64,", "    pub first: u64,");
+    check(
+        &repo,
+        &[],
+        expect![[r#"
+            src/lib.rs AF crate::Version::first
+            src/lib.rs DF crate::Version::major
+              -> crate::Version::new [Rel(D, C, InstantiatedBy) of AF@9; Rel(D, C, InstantiatedBy) of DF@9]
+              -> crate::Version::fmt [Rel(D, F, UsedBy) of DF@15]
+        "#]],
+    );
+}
+
 #[test]
 fn rust_struct_fields_and_signatures() {
     let repo = committed(
@@ -578,7 +600,7 @@ fn rust_struct_fields_and_signatures() {
         expect![[r#"
             src/pool.rs AF crate::pool::Pool::idle
             src/pool.rs MMS crate::pool::grow
-              -> crate::main [Rel(D, C, ConstructedBy) of AF@5; Rel(D, M, CalledBy) of MMS@6]
+              -> crate::main [Rel(D, C, InstantiatedBy) of AF@5; Rel(D, M, CalledBy) of MMS@6]
         "#]],
     );
 }

@@ -57,3 +57,12 @@
 (field_expression
   value: (_) @receiver
   field: (field_identifier) @name) @reference.field_use
+
+; Inside a macro's arguments (`write!(f, "{}", self.major)`, `assert_eq!`)
+; tree-sitter sees tokens, not expressions: `self.major` is `self` `.` `major`.
+(token_tree
+  [(self) (identifier)] @receiver
+  .
+  "."
+  .
+  (identifier) @name) @reference.field_use
