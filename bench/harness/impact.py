@@ -275,12 +275,9 @@ def _drop_base(data, s, language):
     m = re.search(pattern, line)
     if not m:
         return None
-    if language == "python":
-        start, end = line.index("(", m.start()), m.end() - 1
-        lines[s.name_line - 1] = line[:start].rstrip() + line[end:]
-    else:
-        start, end = m.start(2), m.end(2)
-        lines[s.name_line - 1] = line[:start].rstrip() + line[end:]
+    # Python: from `(` to the `:` kept; TypeScript: the `extends B` clause.
+    start, end = (line.index("(", m.start()), m.end() - 1) if language == "python" else (m.start(2), m.end(2))
+    lines[s.name_line - 1] = line[:start].rstrip() + line[end:]
     edited = "\n".join(lines).encode()
     return edited if symbols.parses_cleanly(edited, language) else None
 

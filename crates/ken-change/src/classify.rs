@@ -128,13 +128,9 @@ fn instance_attributes(version: &Version<'_>) -> FxHashMap<String, (String, Stri
     let mut out = FxHashMap::default();
     for init in version.analysis.symbols.iter().filter(|s| s.name == "__init__" && s.kind.is_callable()) {
         let Some(class) = version.container(init) else { continue };
-        let declared: Vec<&str> = version
-            .analysis
-            .symbols
-            .iter()
-            .filter(|s| s.parent.is_some_and(|p| version.analysis.symbols.get(p as usize).is_some_and(|c| c.qualified_name == class)))
-            .map(|s| s.name.as_str())
-            .collect();
+        // The class's declared members (a class-level field is no instance attribute).
+        let declared: Vec<&str> =
+            version.analysis.symbols.iter().filter(|s| s.parent.is_some() && s.parent == init.parent).map(|s| s.name.as_str()).collect();
         for (offset, line) in version.source(init).lines().enumerate() {
             let Some(rest) = line.trim_start().strip_prefix("self.") else { continue };
             let name: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();

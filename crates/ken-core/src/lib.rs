@@ -135,6 +135,13 @@ impl Scoping {
         matches!(self, Scoping::Java | Scoping::CSharp | Scoping::C | Scoping::Ruby | Scoping::Dart)
     }
 
+    /// Writing out an instance runs a constructor: not in Rust or Go, where
+    /// a struct literal (`Version { major, .. }`) is the instance and calls
+    /// no `new`.
+    pub fn instantiation_runs_constructor(self) -> bool {
+        !matches!(self, Scoping::Rust | Scoping::Go)
+    }
+
     /// Definitions are named by a path whose head need not be a symbol (a
     /// SQL schema, Terraform's `var` and resource types): a receiver
     /// qualifies a definition's name without making it a member, and a

@@ -17,7 +17,7 @@ use ken_change::{Change, ChangeLabel, EscapeKind, FileDiff, Rel, Target, rules};
 use ken_core::{RefKind, Relation, Resolution, SymbolKind};
 use ken_graph::{Graph, Hit, Site, SymbolRef};
 use ken_store::{Store, SymbolRow};
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::path::Path;
 use std::process::Command;
 
@@ -392,10 +392,9 @@ fn mentions(store: &Store, symbol: &SymbolRow, word: &str) -> bool {
     lines.flat_map(|l| l.split(|c: char| !(c.is_alphanumeric() || c == '_'))).any(|w| w == word)
 }
 
-/// Whether writing out an instance runs the constructor: not in Rust or
-/// Go, where a struct literal (`Version { major, .. }`) calls no `new`.
+/// Whether writing out an instance in the file runs a constructor.
 fn instantiation_constructs(path: &str) -> bool {
-    !ken_lang::detect(Path::new(path)).is_some_and(|l| matches!(l.scoping(), ken_core::Scoping::Rust | ken_core::Scoping::Go))
+    ken_lang::detect(Path::new(path)).is_none_or(|l| l.scoping().instantiation_runs_constructor())
 }
 
 /// The trait implementation the deleted item belonged to, at its `impl`
@@ -405,14 +404,13 @@ fn trait_implementation(store: &Store, path: &str, change: &Change) -> Result<Ve
     let (Some(before), Some(language)) = (change.before, ken_lang::detect(Path::new(path))) else { return Ok(Vec::new()) };
     let text = store.file_text(path)?.unwrap_or_default();
     let Some(line) = ken_change::edit::trait_impl_line(language, &text, before.start) else { return Ok(Vec::new()) };
-    let owner = match &change.container {
+    let mut owner = match &change.container {
         Some(container) => store.symbols_with_qualified_name(container)?.into_iter().next(),
         None => None,
     };
-    let owner = match owner {
-        Some(owner) => Some(owner),
-        None => store.symbols_with_qualified_name(&change.symbol)?.into_iter().find(|s| s.path == path),
-    };
+    if owner.is_none() {
+        owner = store.symbols_with_qualified_name(&change.symbol)?.into_iter().find(|s| s.path == path);
+    }
     Ok(owner
         .map(|symbol| Hit {
             depth: 1,
@@ -454,7 +452,7 @@ fn lost_inheritance(store: &Store, graph: &Graph, path: &str, change: &Change, v
     for class in store.symbols_with_qualified_name(&change.symbol)?.into_iter().filter(|s| s.path == path) {
         let own: Vec<String> =
             members(class.id)?.into_iter().filter_map(|m| store.symbol_by_id(m).ok().flatten()).map(|m| m.name).collect();
-        let mut inherited: Vec<i64> = Vec::new();
+        let mut inherited: FxHashSet<i64> = FxHashSet::default();
         for base in graph.follow(class.clone(), &[Relation::DerivedClassOf], false, 1)?.hits {
             if names_in_header.contains(&base.symbol.name.as_str()) {
                 continue;
@@ -463,7 +461,7 @@ fn lost_inheritance(store: &Store, graph: &Graph, path: &str, change: &Change, v
             for ancestor in std::iter::once(base.symbol).chain(ancestors.into_iter().map(|h| h.symbol)) {
                 for m in members(ancestor.id)? {
                     if store.symbol_by_id(m)?.is_some_and(|s| !own.contains(&s.name)) {
-                        inherited.push(m);
+                        inherited.insert(m);
                     }
                 }
             }

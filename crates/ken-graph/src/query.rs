@@ -245,7 +245,7 @@ impl<'s> Graph<'s> {
             // instantiated; but a Rust or Go struct literal calls no `new`.
             let constructs = self.store.edges_from(id, &[Relation::Construct])?;
             let literal_calls_none = || -> Result<bool, GraphError> {
-                Ok(self.symbol(id)?.is_some_and(|s| matches!(s.language.scoping(), ken_core::Scoping::Rust | ken_core::Scoping::Go)))
+                Ok(self.symbol(id)?.is_some_and(|s| !s.language.scoping().instantiation_runs_constructor()))
             };
             if constructs.is_empty() || literal_calls_none()? {
                 return Ok(out);
