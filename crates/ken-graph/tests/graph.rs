@@ -675,3 +675,58 @@ fn replace_file(fixture: &str, path: &str, text: &str) -> String {
     }
     files.iter().map(|(p, t)| format!("//- {p}\n{t}")).collect()
 }
+
+/// Parent edges: a symbol's own parent is implied by the symbol tree (not
+/// stored), a Go method declared in another file than its type keeps the
+/// type as its parent, and every read (all edges, from, to) sees both.
+#[test]
+fn parent_edges_implied_and_adopted() {
+    let f = Fixture::new(
+        r#"
+//- store/store.go
+package store
+
+type Store struct{ items map[string]int }
+
+//- store/put.go
+package store
+
+func (s *Store) Put(k string, v int) { s.items[k] = v }
+
+//- shop.py
+class Cart:
+    def add(self, item):
+        pass
+"#,
+    );
+    let store = f.store();
+    let names: std::collections::HashMap<i64, String> =
+        store.graph_symbols().unwrap().into_iter().map(|s| (s.id, s.qualified_name)).collect();
+    let render = |edges: Vec<ken_store::EdgeRow>| {
+        let mut lines: Vec<String> = edges
+            .into_iter()
+            .filter(|e| e.relation == ken_core::Relation::ParentOf)
+            .map(|e| format!("{} -> {} ({}:{})", names[&e.src], names[&e.dst.unwrap()], e.path, e.line))
+            .collect();
+        lines.sort();
+        lines.join("\n") + "\n"
+    };
+    let mut out = render(store.all_edges().unwrap());
+    let id = |q: &str| *names.iter().find(|(_, n)| n.as_str() == q).unwrap().0;
+    for q in ["shop.Cart", "store.Store"] {
+        writeln!(out, "from {q}: {}", render(store.edges_from(id(q), &[ken_core::Relation::ParentOf]).unwrap()).trim()).unwrap();
+    }
+    writeln!(out, "to store.Store.Put: {}", render(store.edges_to(id("store.Store.Put"), &[]).unwrap()).trim()).unwrap();
+    expect![[r#"
+        shop -> shop.Cart (shop.py:1)
+        shop.Cart -> shop.Cart.add (shop.py:2)
+        store -> store.Store (store/store.go:3)
+        store.Store -> store.Store.Put (store/put.go:3)
+        store.Store -> store.Store.items (store/store.go:3)
+        from shop.Cart: shop.Cart -> shop.Cart.add (shop.py:2)
+        from store.Store: store.Store -> store.Store.Put (store/put.go:3)
+        store.Store -> store.Store.items (store/store.go:3)
+        to store.Store.Put: store.Store -> store.Store.Put (store/put.go:3)
+    "#]]
+    .assert_eq(&out);
+}

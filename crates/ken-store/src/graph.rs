@@ -1,6 +1,11 @@
 //! The dependency graph's rows: what resolution reads (files, symbols,
 //! references, bindings), the edges it writes, and the reads graph queries
 //! and analytics make.
+//!
+//! A `parent_of` edge from a symbol's own `parent_id` is implied, not
+//! stored: the symbol tree already says it, and it was a fifth of the
+//! edges. Only a parent that differs (a method adopted by a type of
+//! another file) is a row; the reads below put the implied ones back.
 
 use crate::write::Writer;
 use crate::{Result, Store};
@@ -141,6 +146,15 @@ fn edge_row(r: &Row) -> rusqlite::Result<EdgeRow> {
 
 const EDGE_COLUMNS: &str = "e.src_id, e.dst_id, e.relation, e.resolution, e.name, e.qualifier, f.path, e.line, e.col";
 
+/// The implied `parent_of` edges as rows shaped like `edges` (`s` is the
+/// child), for linked files whose child has no stored parent.
+const IMPLIED_PARENT_EDGES: &str = "SELECT s.file_id AS file_id, -1 - s.ordinal AS ordinal, s.parent_id AS src_id,
+        s.id AS dst_id, 'parent_of' AS relation, 'exact' AS resolution, s.name AS name, NULL AS qualifier,
+        s.name_line AS line, s.name_col AS col
+    FROM symbols s JOIN files pf ON pf.id = s.file_id
+    WHERE s.parent_id IS NOT NULL AND pf.linked = 1
+      AND NOT EXISTS (SELECT 1 FROM edges a WHERE a.dst_id = s.id AND a.relation = 'parent_of')";
+
 impl Store {
     pub fn graph_files(&self) -> Result<Vec<GraphFile>> {
         let rows = self
@@ -253,7 +267,11 @@ impl Store {
 
     /// Every edge, resolved or not.
     pub fn all_edges(&self) -> Result<Vec<EdgeRow>> {
-        let sql = format!("SELECT {EDGE_COLUMNS} FROM edges e JOIN files f ON f.id = e.file_id ORDER BY e.file_id, e.ordinal");
+        let sql = format!(
+            "SELECT {EDGE_COLUMNS} FROM (SELECT file_id, ordinal, src_id, dst_id, relation, resolution, name, qualifier, line, col
+                 FROM edges UNION ALL {IMPLIED_PARENT_EDGES}) e
+             JOIN files f ON f.id = e.file_id ORDER BY e.file_id, e.ordinal"
+        );
         Ok(self.conn.prepare(&sql)?.query_map([], edge_row)?.collect::<rusqlite::Result<_>>()?)
     }
 
@@ -268,9 +286,17 @@ impl Store {
     }
 
     fn edges_by(&self, column: &str, id: i64, relations: &[Relation]) -> Result<Vec<EdgeRow>> {
+        // The implied parent edges of one symbol: its children (in its own
+        // file, where the index on files finds them) or its parent.
+        let implied =
+            if column == "e.src_id" { "s.file_id = (SELECT file_id FROM symbols WHERE id = ?1) AND s.parent_id = ?1" } else { "s.id = ?1" };
         let sql = format!(
-            "SELECT {EDGE_COLUMNS} FROM edges e JOIN files f ON f.id = e.file_id
-             WHERE {column} = ?1 AND e.dst_id IS NOT NULL ORDER BY f.path, e.line, e.col"
+            "SELECT {EDGE_COLUMNS} FROM (SELECT file_id, src_id, dst_id, relation, resolution, name, qualifier, line, col
+                     FROM edges e WHERE {column} = ?1 AND e.dst_id IS NOT NULL
+                 UNION ALL
+                 SELECT file_id, src_id, dst_id, relation, resolution, name, qualifier, line, col
+                     FROM ({IMPLIED_PARENT_EDGES} AND {implied})) e
+             JOIN files f ON f.id = e.file_id ORDER BY f.path, e.line, e.col"
         );
         let mut stmt = self.conn.prepare_cached(&sql)?;
         let rows = stmt.query_map([id], edge_row)?;
@@ -299,23 +325,31 @@ impl Store {
     pub fn resolved_edges(&self) -> Result<Vec<(i64, i64, Relation, i64)>> {
         let rows = self
             .conn
-            .prepare("SELECT src_id, dst_id, relation, file_id FROM edges WHERE dst_id IS NOT NULL")?
+            .prepare(&format!(
+                "SELECT src_id, dst_id, relation, file_id FROM edges WHERE dst_id IS NOT NULL
+                 UNION ALL SELECT src_id, dst_id, relation, file_id FROM ({IMPLIED_PARENT_EDGES})"
+            ))?
             .query_map([], |r| Ok((r.get(0)?, r.get(1)?, relation(r, 2)?, r.get(3)?)))?
             .collect::<rusqlite::Result<_>>()?;
         Ok(rows)
     }
 
     pub fn edge_count(&self) -> Result<(u64, u64)> {
-        Ok(self.conn.query_row("SELECT count(*), coalesce(sum(dst_id IS NOT NULL), 0) FROM edges", [], |r| {
-            Ok((r.get::<_, i64>(0)? as u64, r.get::<_, i64>(1)? as u64))
-        })?)
+        let sql = format!(
+            "SELECT count(*), coalesce(sum(dst_id IS NOT NULL), 0) FROM (SELECT dst_id FROM edges UNION ALL SELECT dst_id FROM ({IMPLIED_PARENT_EDGES}))"
+        );
+        Ok(self.conn.query_row(&sql, [], |r| Ok((r.get::<_, i64>(0)? as u64, r.get::<_, i64>(1)? as u64)))?)
     }
 
     /// Resolved edges per relation and resolution kind.
     pub fn edge_stats(&self) -> Result<Vec<(String, String, u64)>> {
         let rows = self
             .conn
-            .prepare("SELECT relation, resolution, count(*) FROM edges GROUP BY relation, resolution ORDER BY relation, resolution")?
+            .prepare(&format!(
+                "SELECT relation, resolution, count(*) FROM (SELECT relation, resolution FROM edges
+                     UNION ALL SELECT relation, resolution FROM ({IMPLIED_PARENT_EDGES}))
+                 GROUP BY relation, resolution ORDER BY relation, resolution"
+            ))?
             .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get::<_, i64>(2)? as u64)))?
             .collect::<rusqlite::Result<_>>()?;
         Ok(rows)
@@ -382,7 +416,14 @@ impl Writer<'_> {
             "INSERT INTO edges(file_id, ordinal, src_id, dst_id, relation, resolution, name, qualifier, line, col)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
         )?;
+        let mut stored_parent = tx.prepare_cached("SELECT parent_id FROM symbols WHERE id = ?1")?;
         for (ordinal, e) in edges.iter().enumerate() {
+            if e.relation == Relation::ParentOf
+                && let Some(child) = e.dst_id
+                && stored_parent.query_row([child], |r| r.get::<_, Option<i64>>(0)).optional()?.flatten() == Some(e.src_id)
+            {
+                continue; // implied by the symbol tree (see the module's comment)
+            }
             insert.execute(params![
                 file_id,
                 ordinal as i64,

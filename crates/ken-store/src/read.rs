@@ -60,7 +60,7 @@ fn symbol_row(r: &Row) -> rusqlite::Result<SymbolRow> {
         end_line: r.get(9)?,
         end_col: r.get(10)?,
         signature: r.get(11)?,
-        docstring: r.get(12)?,
+        docstring: crate::text::doc_column(r, 12)?,
         parent: r.get(13)?,
     })
 }

@@ -57,6 +57,38 @@ fn slice(ctx: &Context, last: &LastText) -> rusqlite::Result<String> {
     }
 }
 
+/// Docstrings this long or longer are stored compressed: Rust's and
+/// JSDoc's run to kilobytes of examples, and shorter ones gain nothing.
+const DOC_COMPRESS_FROM: usize = 256;
+
+/// The stored form of a docstring: plain text when short, else zstd (when
+/// that is smaller).
+pub fn stored_doc(doc: Option<&str>) -> rusqlite::types::Value {
+    use rusqlite::types::Value;
+    match doc {
+        None => Value::Null,
+        Some(doc) if doc.len() < DOC_COMPRESS_FROM => Value::Text(doc.to_owned()),
+        Some(doc) => {
+            let packed = compress(doc);
+            if packed.len() < doc.len() { Value::Blob(packed) } else { Value::Text(doc.to_owned()) }
+        }
+    }
+}
+
+/// Reads a docstring column written by [`stored_doc`] (or before it, plain).
+pub fn doc_column(r: &rusqlite::Row, idx: usize) -> rusqlite::Result<Option<String>> {
+    match r.get_ref(idx)? {
+        ValueRef::Null => Ok(None),
+        ValueRef::Text(plain) => Ok(Some(String::from_utf8_lossy(plain).into_owned())),
+        ValueRef::Blob(stored) => {
+            let bytes =
+                decompress(stored).map_err(|e| rusqlite::Error::FromSqlConversionFailure(idx, rusqlite::types::Type::Blob, e.into()))?;
+            Ok(Some(String::from_utf8_lossy(&bytes).into_owned()))
+        }
+        _ => Err(rusqlite::Error::InvalidColumnType(idx, "docstring".into(), rusqlite::types::Type::Integer)),
+    }
+}
+
 fn decompress(stored: &[u8]) -> std::io::Result<Vec<u8>> {
     zstd::stream::decode_all(stored)
 }
@@ -75,6 +107,18 @@ mod tests {
             assert_eq!(got, "f():");
             let tail: String = conn.query_row("SELECT ken_slice(?1, 13, 100)", [&stored], |r| r.get(0)).unwrap();
             assert_eq!(tail, "return 'é'\n");
+        }
+    }
+
+    #[test]
+    fn docstrings_round_trip_short_long_and_absent() {
+        let conn = Connection::open_in_memory().unwrap();
+        let long = "Returns the élan of `x`.\n\n# Examples\n".repeat(20);
+        for doc in [None, Some("short"), Some(long.as_str())] {
+            let stored = stored_doc(doc);
+            assert_eq!(matches!(stored, rusqlite::types::Value::Blob(_)), doc.is_some_and(|d| d.len() >= DOC_COMPRESS_FROM));
+            let back = conn.query_row("SELECT ?1", [&stored], |r| doc_column(r, 0)).unwrap();
+            assert_eq!(back.as_deref(), doc);
         }
     }
 }

@@ -134,7 +134,7 @@ fn symbol_unit(r: &rusqlite::Row) -> rusqlite::Result<UnitText> {
         name: r.get(5)?,
         qualified_name: r.get(6)?,
         signature: r.get(7)?,
-        docstring: r.get(8)?,
+        docstring: crate::text::doc_column(r, 8)?,
         start_line: r.get(9)?,
         end_line: r.get(10)?,
         code: r.get::<_, Option<String>>(11)?.unwrap_or_default(),
@@ -240,7 +240,9 @@ impl Store {
                 unindex.execute([file_id])?;
                 delete.execute([file_id])?;
                 for p in points {
-                    insert.execute(params![p.id, file_id, p.is_chunk as i64, &p.text_hash[..], p.dense])?;
+                    // No hash was taken (nothing to embed): an empty blob, not 16 zero bytes a point.
+                    let hash: &[u8] = if p.text_hash == [0; 16] { &[] } else { &p.text_hash };
+                    insert.execute(params![p.id, file_id, p.is_chunk as i64, hash, p.dense])?;
                 }
                 synced.execute([file_id])?;
             }

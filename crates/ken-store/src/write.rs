@@ -122,7 +122,7 @@ impl<'c> Writer<'c> {
                     s.local_path,
                     s.qualified_name,
                     s.signature,
-                    s.docstring,
+                    crate::text::stored_doc(s.docstring.as_deref()),
                     s.span.start_byte,
                     s.span.end_byte,
                     s.span.start_line,
