@@ -738,8 +738,15 @@ impl Searcher<'_> {
             }
         }
         if let Some(query) = lexical::query_expression(query) {
-            for (point, score) in self.store.lexical_search(&query, points.len(), &filter)? {
-                out.sparse.insert(symbol(point), score);
+            // A symbol's code is indexed in its chunks: its BM25 is its best point's.
+            let chunks = self.store.chunk_points_of_symbols(symbol_ids)?;
+            let owner: FxHashMap<i64, i64> = chunks.iter().copied().collect();
+            let mut scored = points;
+            scored.extend(chunks.iter().map(|(point, _)| *point));
+            let filter = PointFilter { point_ids: Some(scored.clone()), ..Default::default() };
+            for (point, score) in self.store.lexical_search(&query, scored.len(), &filter)? {
+                let best = out.sparse.entry(owner.get(&point).copied().unwrap_or_else(|| symbol(point))).or_insert(score);
+                *best = best.max(score);
             }
         }
         Ok(out)

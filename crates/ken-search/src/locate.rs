@@ -545,8 +545,9 @@ impl Searcher<'_> {
             if distinct.is_empty() || distinct.len() > 10 {
                 continue;
             }
-            // A symbol's own point holds its whole text; a chunk only names
-            // the first definition it covers, which need not hold the words.
+            // A symbol's own point holds its signature and docstring, so a
+            // match there names the holder exactly; a chunk (the code) names
+            // the definition it is cut from.
             let symbol_points: Vec<i64> = points.iter().copied().filter(|&p| !UnitText::unit_of(p).0).collect();
             let chosen = if symbol_points.is_empty() { &points } else { &symbol_points };
             for symbol in self.store.symbols_of_points(chosen)?.into_iter().flatten() {

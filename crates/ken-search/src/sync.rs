@@ -464,24 +464,28 @@ pub fn chunk_header(unit: &UnitText) -> String {
 }
 
 /// What BM25 sees: names (boosted), then signature, docstring and code.
+/// A unit's BM25 document: `(names, body)`. A chunk's body is its code
+/// (with the class and method it sits in); a symbol's is its signature and
+/// docstring only. The chunks tile every file, so a symbol's code is
+/// already indexed once: copying it into the symbol's document too (every
+/// method again inside its class) made BM25 a third of the index, and
+/// measured no better (bench/README.md, footprint).
 fn bm25_text(unit: &UnitText) -> (String, String) {
-    let boosted = if unit.is_chunk { String::new() } else { format!("{} {}", unit.name, unit.qualified_name) };
     let mut text = String::new();
     if unit.is_chunk {
         for (name, ..) in unit.class.iter().chain(&unit.method) {
             text.push_str(name);
             text.push(' ');
         }
-    } else {
-        text.push_str(&unit.signature);
-        text.push('\n');
-        if let Some(doc) = &unit.docstring {
-            text.push_str(doc);
-            text.push('\n');
-        }
+        text.push_str(head(&unit.code, 8000));
+        return (String::new(), text);
     }
-    text.push_str(head(&unit.code, 8000));
-    (boosted, text)
+    text.push_str(&unit.signature);
+    if let Some(doc) = &unit.docstring {
+        text.push('\n');
+        text.push_str(doc);
+    }
+    (format!("{} {}", unit.name, unit.qualified_name), text)
 }
 
 fn head(text: &str, max: usize) -> &str {

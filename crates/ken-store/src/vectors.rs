@@ -353,6 +353,21 @@ impl Store {
         Ok(out)
     }
 
+    /// `(chunk point id, symbol)` of the chunks named after each of these
+    /// symbols: where their code is indexed for BM25.
+    pub fn chunk_points_of_symbols(&self, symbol_ids: &[i64]) -> Result<Vec<(i64, i64)>> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT c.id FROM chunks c WHERE c.file_id = (SELECT file_id FROM symbols WHERE id = ?1) AND c.symbol_id = ?1",
+        )?;
+        let mut out = Vec::new();
+        for &symbol in symbol_ids {
+            for chunk in stmt.query_map([symbol], |r| r.get::<_, i64>(0))? {
+                out.push((UnitText::point_id(true, chunk?), symbol));
+            }
+        }
+        Ok(out)
+    }
+
     /// Every file's language.
     pub fn file_languages(&self) -> Result<FxHashMap<i64, Language>> {
         let mut stmt = self.conn.prepare_cached("SELECT id, language FROM files")?;
