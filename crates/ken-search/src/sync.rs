@@ -216,11 +216,13 @@ fn prepare(units: Vec<(i64, Vec<UnitText>)>, hashes: bool, statics: Option<&dyn 
         .par_iter()
         .map(|(_, units)| {
             let texts: Vec<String> = units.iter().map(embed_text).collect();
+            let chunked: rustc_hash::FxHashSet<i64> = units.iter().filter(|u| u.is_chunk).filter_map(|u| u.symbol_id).collect();
             let docs = units
                 .iter()
                 .zip(&texts)
                 .map(|(unit, text)| {
-                    let (names, body) = bm25_text(unit);
+                    let own_chunk = unit.symbol_id.is_some_and(|id| chunked.contains(&id));
+                    let (names, body) = bm25_text(unit, own_chunk);
                     let hash = if hashes { text_hash(text) } else { [0; 16] };
                     (hash, lexical::document_tokens(&names), lexical::document_tokens(&body))
                 })
@@ -466,11 +468,13 @@ pub fn chunk_header(unit: &UnitText) -> String {
 /// What BM25 sees: names (boosted), then signature, docstring and code.
 /// A unit's BM25 document: `(names, body)`. A chunk's body is its code
 /// (with the class and method it sits in); a symbol's is its signature and
-/// docstring only. The chunks tile every file, so a symbol's code is
-/// already indexed once: copying it into the symbol's document too (every
-/// method again inside its class) made BM25 a third of the index, and
-/// measured no better (bench/README.md, footprint).
-fn bm25_text(unit: &UnitText) -> (String, String) {
+/// docstring, and its code only when no chunk is named after it (a small
+/// method inside its class's chunk: a hit on that chunk would name the
+/// class). The chunks tile every file, so other symbols' code is indexed
+/// once already: copying it again (every method again inside its class)
+/// made BM25 a third of the index, and measured no better (bench/README.md,
+/// footprint).
+fn bm25_text(unit: &UnitText, own_chunk: bool) -> (String, String) {
     let mut text = String::new();
     if unit.is_chunk {
         for (name, ..) in unit.class.iter().chain(&unit.method) {
@@ -484,6 +488,10 @@ fn bm25_text(unit: &UnitText) -> (String, String) {
     if let Some(doc) = &unit.docstring {
         text.push('\n');
         text.push_str(doc);
+    }
+    if !own_chunk {
+        text.push('\n');
+        text.push_str(head(&unit.code, 8000));
     }
     (format!("{} {}", unit.name, unit.qualified_name), text)
 }

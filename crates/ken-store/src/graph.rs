@@ -6,6 +6,9 @@
 //! stored: the symbol tree already says it, and it was a fifth of the
 //! edges. Only a parent that differs (a method adopted by a type of
 //! another file) is a row; the reads below put the implied ones back.
+//! Likewise an unresolved call, instantiation or base class is its
+//! reference marked with its source (`refs.loose_src`), read back as an
+//! unresolved edge.
 
 use crate::write::Writer;
 use crate::{Result, Store};
@@ -146,6 +149,22 @@ fn edge_row(r: &Row) -> rusqlite::Result<EdgeRow> {
 
 const EDGE_COLUMNS: &str = "e.src_id, e.dst_id, e.relation, e.resolution, e.name, e.qualifier, f.path, e.line, e.col";
 
+/// Unresolved edges kept on their references, shaped like `edges`.
+const LOOSE_REF_EDGES: &str = "SELECT r.file_id AS file_id, 1000000000 + r.id AS ordinal, r.loose_src AS src_id,
+        NULL AS dst_id, CASE r.kind WHEN 'call' THEN 'calls' WHEN 'instantiate' THEN 'instantiates' ELSE 'derived_class_of' END
+        AS relation, 'unresolved' AS resolution, r.name AS name, r.qualifier AS qualifier, r.line AS line, r.col AS col
+    FROM refs r WHERE r.loose_src IS NOT NULL";
+
+/// The reference kind an unresolved edge of `relation` is kept on, if any.
+fn loose_ref_kind(relation: Relation) -> Option<&'static str> {
+    match relation {
+        Relation::Calls => Some("call"),
+        Relation::Instantiates => Some("instantiate"),
+        Relation::DerivedClassOf => Some("inherit"),
+        _ => None,
+    }
+}
+
 /// The implied `parent_of` edges as rows shaped like `edges` (`s` is the
 /// child), for linked files whose child has no stored parent.
 const IMPLIED_PARENT_EDGES: &str = "SELECT s.file_id AS file_id, -1 - s.ordinal AS ordinal, s.parent_id AS src_id,
@@ -269,7 +288,7 @@ impl Store {
     pub fn all_edges(&self) -> Result<Vec<EdgeRow>> {
         let sql = format!(
             "SELECT {EDGE_COLUMNS} FROM (SELECT file_id, ordinal, src_id, dst_id, relation, resolution, name, qualifier, line, col
-                 FROM edges UNION ALL {IMPLIED_PARENT_EDGES}) e
+                 FROM edges UNION ALL {IMPLIED_PARENT_EDGES} UNION ALL {LOOSE_REF_EDGES}) e
              JOIN files f ON f.id = e.file_id ORDER BY e.file_id, e.ordinal"
         );
         Ok(self.conn.prepare(&sql)?.query_map([], edge_row)?.collect::<rusqlite::Result<_>>()?)
@@ -314,8 +333,11 @@ impl Store {
     /// a symbol the index does not hold (yet, or any more).
     pub fn loose_edges_named(&self, name: &str, relations: &[Relation]) -> Result<Vec<EdgeRow>> {
         let sql = format!(
-            "SELECT {EDGE_COLUMNS} FROM edges e JOIN files f ON f.id = e.file_id
-             WHERE e.name = ?1 AND (e.dst_id IS NULL OR e.resolution = 'unique_name') ORDER BY f.path, e.line, e.col"
+            "SELECT {EDGE_COLUMNS} FROM (SELECT file_id, src_id, dst_id, relation, resolution, name, qualifier, line, col
+                     FROM edges WHERE name = ?1 AND (dst_id IS NULL OR resolution = 'unique_name')
+                 UNION ALL SELECT file_id, src_id, dst_id, relation, resolution, name, qualifier, line, col
+                     FROM ({LOOSE_REF_EDGES} AND r.name = ?1)) e
+             JOIN files f ON f.id = e.file_id ORDER BY f.path, e.line, e.col"
         );
         let rows: Vec<EdgeRow> = self.conn.prepare_cached(&sql)?.query_map([name], edge_row)?.collect::<rusqlite::Result<_>>()?;
         Ok(rows.into_iter().filter(|e| e.dst.is_none() && (relations.is_empty() || relations.contains(&e.relation))).collect())
@@ -336,7 +358,8 @@ impl Store {
 
     pub fn edge_count(&self) -> Result<(u64, u64)> {
         let sql = format!(
-            "SELECT count(*), coalesce(sum(dst_id IS NOT NULL), 0) FROM (SELECT dst_id FROM edges UNION ALL SELECT dst_id FROM ({IMPLIED_PARENT_EDGES}))"
+            "SELECT count(*), coalesce(sum(dst_id IS NOT NULL), 0) FROM (SELECT dst_id FROM edges
+                 UNION ALL SELECT dst_id FROM ({IMPLIED_PARENT_EDGES}) UNION ALL SELECT dst_id FROM ({LOOSE_REF_EDGES}))"
         );
         Ok(self.conn.query_row(&sql, [], |r| Ok((r.get::<_, i64>(0)? as u64, r.get::<_, i64>(1)? as u64)))?)
     }
@@ -347,7 +370,8 @@ impl Store {
             .conn
             .prepare(&format!(
                 "SELECT relation, resolution, count(*) FROM (SELECT relation, resolution FROM edges
-                     UNION ALL SELECT relation, resolution FROM ({IMPLIED_PARENT_EDGES}))
+                     UNION ALL SELECT relation, resolution FROM ({IMPLIED_PARENT_EDGES})
+                     UNION ALL SELECT relation, resolution FROM ({LOOSE_REF_EDGES}))
                  GROUP BY relation, resolution ORDER BY relation, resolution"
             ))?
             .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get::<_, i64>(2)? as u64)))?
@@ -417,7 +441,27 @@ impl Writer<'_> {
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
         )?;
         let mut stored_parent = tx.prepare_cached("SELECT parent_id FROM symbols WHERE id = ?1")?;
+        tx.prepare_cached("UPDATE refs SET loose_src = NULL WHERE file_id = ?1 AND loose_src IS NOT NULL")?.execute([file_id])?;
+        // The file's references that an unresolved edge can be kept on, by position.
+        let mut refs: rustc_hash::FxHashMap<(u32, u32, String, String), Vec<i64>> = rustc_hash::FxHashMap::default();
+        if edges.iter().any(|e| e.dst_id.is_none()) {
+            let mut stmt = tx.prepare_cached(
+                "SELECT id, line, col, name, kind FROM refs WHERE file_id = ?1 AND kind IN ('call', 'instantiate', 'inherit') ORDER BY id DESC",
+            )?;
+            for row in stmt.query_map([file_id], |r| Ok((r.get::<_, i64>(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)))? {
+                let (id, line, col, name, kind) = row?;
+                refs.entry((line, col, name, kind)).or_default().push(id);
+            }
+        }
+        let mut keep_on_ref = tx.prepare_cached("UPDATE refs SET loose_src = ?2 WHERE id = ?1")?;
         for (ordinal, e) in edges.iter().enumerate() {
+            if e.dst_id.is_none()
+                && let Some(kind) = loose_ref_kind(e.relation)
+                && let Some(id) = refs.get_mut(&(e.line, e.col, e.name.clone(), kind.to_string())).and_then(Vec::pop)
+            {
+                keep_on_ref.execute(params![id, e.src_id])?;
+                continue;
+            }
             if e.relation == Relation::ParentOf
                 && let Some(child) = e.dst_id
                 && stored_parent.query_row([child], |r| r.get::<_, Option<i64>>(0)).optional()?.flatten() == Some(e.src_id)

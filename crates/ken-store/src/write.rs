@@ -218,7 +218,9 @@ impl<'c> Writer<'c> {
             "UPDATE files SET linked = 0 WHERE linked = 1 AND id IN (
                 SELECT e.file_id FROM edges e
                 WHERE (e.dst_id IS NULL OR e.resolution = 'unique_name')
-                  AND e.name IN (SELECT name FROM symbols WHERE file_id = ?1))",
+                  AND e.name IN (SELECT name FROM symbols WHERE file_id = ?1)
+                UNION SELECT r.file_id FROM refs r
+                WHERE r.loose_src IS NOT NULL AND r.name IN (SELECT name FROM symbols WHERE file_id = ?1))",
         )?
         .execute([file_id])?;
         // Unresolved attribute uses are kept as raw references only (see

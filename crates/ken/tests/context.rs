@@ -106,7 +106,7 @@ fn packs_hold_definitions_their_neighbours_and_imports() {
         expect![[r#"
             shop/cart.py:1-21 [definition,imports] class shop.cart.Cart; method shop.cart.Cart.total; class shop.cart.GiftCart
             shop/prices.py:8-10 [definition,signatures] function shop.prices.price_of (called by total)
-            shop/checkout.py:1-14 [definition,signatures] function shop.checkout.checkout; function shop.checkout.receipt (caller of checkout)
+            shop/checkout.py:1-14 [definition,signatures] function shop.checkout.checkout; function shop.checkout.receipt
         "#]],
     );
     check(
@@ -114,10 +114,12 @@ fn packs_hold_definitions_their_neighbours_and_imports() {
         "how is the cart total taxed",
         256,
         expect![[r#"
-        shop/cart.py:1-21 [definition,imports] class shop.cart.Cart; method shop.cart.Cart.total; class shop.cart.GiftCart
-        shop/prices.py:8-8 [signatures] function shop.prices.price_of (called by total)
-        shop/checkout.py:4-4 [signatures] function shop.checkout.checkout (caller of total)
-    "#]],
+            shop/cart.py:10-20 [definition,signatures] method shop.cart.Cart.total; method shop.cart.Cart.add (called by checkout); class shop.cart.GiftCart
+            shop/prices.py:8-8 [signatures] function shop.prices.price_of (called by total)
+            shop/checkout.py:12-13 [definition] function shop.checkout.receipt
+            shop/cart.py:1-4 [imports,signatures] class shop.cart.Cart (base of GiftCart)
+            shop/checkout.py:1-4 [imports,signatures] function shop.checkout.checkout (caller of total)
+        "#]],
     );
     check(
         &repo,

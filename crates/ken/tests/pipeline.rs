@@ -40,18 +40,18 @@ fn clusters_with_explanations() {
             cluster 1  1.000  handler.authenticate and 3 related (auth/)
               1.000  function  auth.handler.authenticate  auth/handler.py:5-10
                      seed #1 (bm25 1) · text 1.00 · centrality 0.43 · proximity 1.00
-              0.969  method    auth.users.UserStore.load  auth/users.py:18-19
-                     seed #5 (bm25 5) · text 0.94 · centrality 0.62 · proximity 1.00
-              0.962  class     auth.users.User  auth/users.py:4-11
-                     seed #6 (bm25 6) · text 0.92 · centrality 1.00 · proximity 1.00
+              0.984  class     auth.users.User  auth/users.py:4-11
+                     seed #3 (bm25 3) · text 0.97 · centrality 1.00 · proximity 1.00
+              0.962  method    auth.users.UserStore.load  auth/users.py:18-19
+                     seed #6 (bm25 6) · text 0.92 · centrality 0.62 · proximity 1.00
               0.171  function  auth.handler.token_subject  auth/handler.py:13-15
                      auth.handler.authenticate Calls this (graph, depth 1) · text 0.00 · centrality 0.62 · proximity 0.50
 
-            cluster 2  0.984  users.UserStore and 2 related (auth/)
-              0.984  class     auth.users.UserStore  auth/users.py:14-19
-                     seed #3 (bm25 3) · text 0.97 · centrality 0.53 · proximity 1.00
-              0.977  method    auth.users.UserStore.find  auth/users.py:15-16
-                     seed #4 (bm25 4) · text 0.95 · centrality 1.00 · proximity 1.00
+            cluster 2  0.977  users.UserStore and 2 related (auth/)
+              0.977  class     auth.users.UserStore  auth/users.py:14-19
+                     seed #4 (bm25 4) · text 0.95 · centrality 0.53 · proximity 1.00
+              0.969  method    auth.users.UserStore.find  auth/users.py:15-16
+                     seed #5 (bm25 5) · text 0.94 · centrality 1.00 · proximity 1.00
               0.127  function  auth.handler.login  auth/handler.py:18-24
                      auth.users.UserStore InstantiatedBy this (graph, depth 1) · text 0.00 · centrality 0.37 · proximity 0.50
 
@@ -72,7 +72,7 @@ fn clusters_with_explanations() {
             cluster 1  1.000  Invoice.total and 2 related (billing/invoice.py)
               1.000  method    billing.invoice.Invoice.total  billing/invoice.py:7-8
               0.977  class     billing.invoice.Line  billing/invoice.py:1-3
-              0.334  method    billing.invoice.Line.amount  billing/invoice.py:2-3
+              0.333  method    billing.invoice.Line.amount  billing/invoice.py:2-3
 
             cluster 2  0.992  invoice.Invoice and 2 related (billing/invoice.py)
               0.992  class     billing.invoice.Invoice  billing/invoice.py:6-11
