@@ -217,12 +217,14 @@ fn prepare(units: Vec<(i64, Vec<UnitText>)>, hashes: bool, statics: Option<&dyn 
         .map(|(_, units)| {
             let texts: Vec<String> = units.iter().map(embed_text).collect();
             let chunked: rustc_hash::FxHashSet<i64> = units.iter().filter(|u| u.is_chunk).filter_map(|u| u.symbol_id).collect();
+            let members = member_signatures(units);
             let docs = units
                 .iter()
                 .zip(&texts)
                 .map(|(unit, text)| {
                     let own_chunk = unit.symbol_id.is_some_and(|id| chunked.contains(&id));
-                    let (names, body) = bm25_text(unit, own_chunk);
+                    let members = if unit.is_chunk { None } else { members.get(unit.qualified_name.as_str()) };
+                    let (names, body) = bm25_text(unit, own_chunk, members.map(String::as_str));
                     let hash = if hashes { text_hash(text) } else { [0; 16] };
                     (hash, lexical::document_tokens(&names), lexical::document_tokens(&body))
                 })
@@ -474,7 +476,7 @@ pub fn chunk_header(unit: &UnitText) -> String {
 /// once already: copying it again (every method again inside its class)
 /// made BM25 a third of the index, and measured no better (bench/README.md,
 /// footprint).
-fn bm25_text(unit: &UnitText, own_chunk: bool) -> (String, String) {
+fn bm25_text(unit: &UnitText, own_chunk: bool, members: Option<&str>) -> (String, String) {
     let mut text = String::new();
     if unit.is_chunk {
         for (name, ..) in unit.class.iter().chain(&unit.method) {
@@ -492,8 +494,30 @@ fn bm25_text(unit: &UnitText, own_chunk: bool) -> (String, String) {
     if !own_chunk {
         text.push('\n');
         text.push_str(head(&unit.code, 8000));
+    } else if let Some(members) = members {
+        // A class answers "how does X work" by what it has: its members'
+        // signatures stand in for the code its document no longer holds.
+        text.push('\n');
+        text.push_str(head(members, 8000));
     }
     (format!("{} {}", unit.name, unit.qualified_name), text)
+}
+
+/// Each symbol's members' signatures, one a line, by the symbol's
+/// qualified name (a member's is its parent's, a separator and its name).
+fn member_signatures(units: &[UnitText]) -> rustc_hash::FxHashMap<&str, String> {
+    let mut members: rustc_hash::FxHashMap<&str, String> = rustc_hash::FxHashMap::default();
+    for unit in units.iter().filter(|u| !u.is_chunk) {
+        let Some(parent) = unit.qualified_name.strip_suffix(unit.name.as_str()) else { continue };
+        let parent = parent.trim_end_matches(['.', ':', '/', '#', '\\']);
+        if parent.is_empty() || parent.len() == unit.qualified_name.len() {
+            continue;
+        }
+        let lines = members.entry(parent).or_default();
+        lines.push_str(unit.signature.lines().next().unwrap_or_default());
+        lines.push('\n');
+    }
+    members
 }
 
 fn head(text: &str, max: usize) -> &str {

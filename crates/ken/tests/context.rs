@@ -114,11 +114,9 @@ fn packs_hold_definitions_their_neighbours_and_imports() {
         "how is the cart total taxed",
         256,
         expect![[r#"
-            shop/cart.py:10-20 [definition,signatures] method shop.cart.Cart.total; method shop.cart.Cart.add (called by checkout); class shop.cart.GiftCart
+            shop/cart.py:1-21 [definition,imports] class shop.cart.Cart; method shop.cart.Cart.total; class shop.cart.GiftCart
             shop/prices.py:8-8 [signatures] function shop.prices.price_of (called by total)
-            shop/checkout.py:12-13 [definition] function shop.checkout.receipt
-            shop/cart.py:1-4 [imports,signatures] class shop.cart.Cart (base of GiftCart)
-            shop/checkout.py:1-4 [imports,signatures] function shop.checkout.checkout (caller of total)
+            shop/checkout.py:4-4 [signatures] function shop.checkout.checkout (caller of total)
         "#]],
     );
     check(
