@@ -857,7 +857,19 @@ fn killed_index_run_resumes() {
     let index_dir = tempfile::tempdir().unwrap();
     let idx = index_dir.path().to_str().unwrap();
     let mut child = ken_command(&corpus, &["--index-dir", idx, "index", ".", "-q"]).spawn().unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(700));
+    // Killed once the first files are in (not after a fixed time: on a busy
+    // machine that could be before the schema exists), or not at all if
+    // the run ends first.
+    let db_path = index_dir.path().join("index.sqlite");
+    let started = || {
+        let flags = rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY;
+        rusqlite::Connection::open_with_flags(&db_path, flags)
+            .and_then(|db| db.query_row("SELECT count(*) FROM files", [], |r| r.get::<_, i64>(0)))
+            .is_ok_and(|n| n > 0)
+    };
+    while child.try_wait().unwrap().is_none() && !started() {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
     let _ = child.kill();
     let _ = child.wait();
     let db = rusqlite::Connection::open(index_dir.path().join("index.sqlite")).unwrap();
