@@ -104,7 +104,7 @@ const Widget = class {
 const Mixed = class Named {};
 exports.run = function () {};
 Helper.prototype.go = () => {};
-module.exports = { notASymbol() {} };
+module.exports = { handler() {} };
 [1, 2].forEach((x) => console.log(x));
 export default function main() {}
 "#,
@@ -119,7 +119,57 @@ export default function main() {}
               class lib.Named [12-12] `class Named`
               function lib.run [13-13] `exports.run = function ()`
               function lib.go [14-14] `Helper.prototype.go = ()`
+              function lib.handler [15-15] `handler()`
               function lib.main [17-17] `export default function main()`
+        "#]],
+    );
+}
+
+#[test]
+fn functions_in_object_literals() {
+    check_symbols(
+        r#"
+//- src/phases/visitors.js
+/** Strips types. */
+const visitors = {
+  // An assertion.
+  TSAsExpression(node, context) {
+    return context.visit(node.expression);
+  },
+  'CallExpression:exit'(node) {},
+  Identifier: (node) => node.name,
+  nested: { inner() {} },
+  count: 1,
+};
+
+export function proxy(value) {
+  return new Proxy(value, {
+    set(target, prop, v) {
+      return true;
+    },
+    get: function (target, prop) {},
+  });
+}
+
+module.exports = {
+  meta: { type: "problem" },
+  create(context) {
+    return { Program() {} };
+  },
+};
+const empty = {};
+"#,
+        expect![[r#"
+            src/phases/visitors.js (module src/phases/visitors, 0 parse errors)
+              method src/phases/visitors.visitors.TSAsExpression [4-6] `TSAsExpression(node, context)` doc: An assertion.
+              method src/phases/visitors.visitors.CallExpression:exit [7-7] `'CallExpression:exit'(node)`
+              method src/phases/visitors.visitors.Identifier [8-8] `Identifier: (node) => node.name`
+              method src/phases/visitors.visitors.inner [9-9] `inner()`
+              function src/phases/visitors.proxy [13-20] `export function proxy(value)`
+                function src/phases/visitors.proxy.set [15-17] `set(target, prop, v)`
+                function src/phases/visitors.proxy.get [18-18] `get: function (target, prop)`
+              function src/phases/visitors.create [24-26] `create(context)`
+                function src/phases/visitors.create.Program [25-25] `Program()`
         "#]],
     );
 }

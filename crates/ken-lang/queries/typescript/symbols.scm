@@ -209,6 +209,26 @@
       ]
       right: [(arrow_function) (function_expression) (generator_function)])) @definition.function)
 
+; Functions in object literals: a visitor table, the rule object that
+; `module.exports` holds, the handlers passed in an options object. Tags
+; peers (ctags, aider) name them too; a bug report names them as often as a
+; class's methods. A literal bound to a variable is a scope named after it, so
+; its functions are its methods (`visitors.Identifier`); one passed inline is
+; named under the enclosing definition (`proxy.set`), like a nested function.
+
+(variable_declarator
+  name: (identifier) @name
+  value: (object) @scope)
+
+(object
+  (method_definition
+    name: [(property_identifier) (string)] @name) @definition.function)
+
+(object
+  (pair
+    key: [(property_identifier) (string)] @name
+    value: [(arrow_function) (function_expression) (generator_function)]) @definition.function)
+
 ; Module constants: upper-case names bound by a top-level `const` to a value
 ; that is not a function or class.
 
