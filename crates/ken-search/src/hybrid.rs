@@ -1022,6 +1022,11 @@ pub fn is_test_path(path: &str) -> bool {
 
 /// The query is about tests, examples or benchmarks themselves.
 pub(crate) fn asks_about_tests(query: &str) -> bool {
+    !test_words(query).is_empty()
+}
+
+/// The query's words that ask for tests, examples or benchmarks, lowercased.
+pub(crate) fn test_words(query: &str) -> Vec<String> {
     const WORDS: &[&str] = &[
         "test",
         "tests",
@@ -1044,7 +1049,7 @@ pub(crate) fn asks_about_tests(query: &str) -> bool {
         "conftest",
         "pytest",
     ];
-    lexical::words(query).iter().any(|w| WORDS.contains(&w.text.to_lowercase().as_str()))
+    lexical::words(query).iter().map(|w| w.text.to_lowercase()).filter(|w| WORDS.contains(&w.as_str())).collect()
 }
 
 /// A function declared without its body: an overload's signature, an

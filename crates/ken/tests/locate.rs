@@ -217,6 +217,66 @@ fn generated_files_and_path_words_weigh_in() {
     );
 }
 
+const TEST_RUNNER: &str = r#"
+//- src/_pytest/main.py
+import os
+
+
+def collect_directory(path):
+    # A subdirectory that cannot be read stops the whole collection.
+    return [entry.path for entry in os.scandir(path)]
+
+
+def warn_unreadable(path):
+    warnings.warn(_("subdirectory without read access skipped"))
+//- src/_pytest/fixtures.py
+def fixture_value(request, name):
+    return request.cache[name]
+//- testing/test_main.py
+def test_pytest_crashes_on_subdirectory_without_read_access(pytester):
+    # pytest crashes if a subdirectory has no read access.
+    pytester.mkdir("chaff").chmod(0)
+    pytester.runpytest("tests")
+//- src/_pytest/locale/fr/LC_MESSAGES/pytest.po
+msgid "subdirectory without read access skipped"
+msgstr "sous-répertoire sans accès en lecture ignoré"
+//- src/_pytest/locale/de/LC_MESSAGES/pytest.po
+msgid "subdirectory without read access skipped"
+msgstr "Unterverzeichnis ohne Lesezugriff übersprungen"
+"#;
+
+#[test]
+fn a_test_frameworks_reports_name_it_and_catalogues_repeat_the_words() {
+    let repo = Repo::new(TEST_RUNNER);
+    assert!(repo.ken(&["index", "."]).status.success());
+    // "pytest" names the project's code (`src/_pytest`), not its tests: the
+    // test that says every word of the report still comes after the code,
+    // and the translation catalogues after both.
+    check(
+        &repo,
+        "pytest crashes if there is a subdirectory it does not have read access to",
+        expect![[r#"
+            src/_pytest/main.py (collect_directory) | testing/test_main.py (test_pytest_crashes_on_subdirectory_without_read_access) | src/_pytest/locale/de/LC_MESSAGES/pytest.po ()
+        "#]],
+    );
+    // A report about a test is one.
+    check(
+        &repo,
+        "the test for a subdirectory without read access is flaky",
+        expect![[r#"
+            testing/test_main.py (test_pytest_crashes_on_subdirectory_without_read_access) | src/_pytest/main.py (collect_directory) | src/_pytest/locale/de/LC_MESSAGES/pytest.po ()
+        "#]],
+    );
+    // Each catalogue holds the quoted message as the code does.
+    check(
+        &repo,
+        "The warning \"subdirectory without read access skipped\" is shown twice",
+        expect![[r#"
+            src/_pytest/main.py (warn_unreadable, collect_directory) | testing/test_main.py (test_pytest_crashes_on_subdirectory_without_read_access) | src/_pytest/locale/de/LC_MESSAGES/pytest.po ()
+        "#]],
+    );
+}
+
 #[test]
 fn a_report_comes_from_stdin_or_a_file_and_says_what_is_off() {
     let repo = Repo::new(SHOP);
