@@ -7,6 +7,7 @@
 //! a code search must never lose to grep.
 
 use crate::lexical::{self, Word};
+use crate::locate::singular;
 use crate::shard::{PointFilter, VectorShard};
 use crate::sync::chunk_header;
 use ken_core::{Family, Language, SymbolKind};
@@ -952,7 +953,8 @@ fn adjust(candidates: &mut [(i64, Candidate)], units: &FxHashMap<i64, &UnitText>
             c.score += ranking.file_boost * others.iter().take(3).sum::<f32>();
         }
     }
-    let test_weight = if asks_about_tests(&plan.text) { 1.0 } else { ranking.test_weight };
+    let code_paths = units.values().filter(|u| u.language.family() == Family::Code).map(|u| u.path.as_str());
+    let test_weight = if asks_for_tests(&plan.text, code_paths) { 1.0 } else { ranking.test_weight };
     // Documents and configuration talk about the code in the words of a
     // question, so they would crowd code out of questions about code;
     // they weigh less unless the query asks about what they hold.
@@ -1020,13 +1022,32 @@ pub fn is_test_path(path: &str) -> bool {
     false
 }
 
-/// The query is about tests, examples or benchmarks themselves.
-pub(crate) fn asks_about_tests(query: &str) -> bool {
-    !test_words(query).is_empty()
+/// The query is about tests, examples or benchmarks themselves: it says so
+/// in a word that does not name the project's own code. In a test framework
+/// "pytest" and "fixture" are the domain (`src/_pytest/fixtures.py`), and
+/// its users say them as a web framework's say "request". `code_paths`: the
+/// paths of code files that may be the project's (tests among them are
+/// passed over).
+pub(crate) fn asks_for_tests<'a>(query: &str, code_paths: impl IntoIterator<Item = &'a str>) -> bool {
+    let asked = test_words(query);
+    if asked.is_empty() {
+        return false;
+    }
+    let asked: FxHashSet<&str> = asked.iter().map(|w| singular(w)).collect();
+    let mut named_by_code = FxHashSet::default();
+    for path in code_paths.into_iter().filter(|p| !is_test_path(p)) {
+        let without_extension = path.rsplit_once('.').map_or(path, |(stem, _)| stem);
+        for word in without_extension.split(|c: char| !c.is_ascii_alphanumeric()) {
+            if let Some(&asked_word) = asked.get(singular(&word.to_ascii_lowercase())) {
+                named_by_code.insert(asked_word);
+            }
+        }
+    }
+    asked.len() > named_by_code.len()
 }
 
 /// The query's words that ask for tests, examples or benchmarks, lowercased.
-pub(crate) fn test_words(query: &str) -> Vec<String> {
+fn test_words(query: &str) -> Vec<String> {
     const WORDS: &[&str] = &[
         "test",
         "tests",

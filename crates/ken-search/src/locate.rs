@@ -15,7 +15,7 @@
 //! Within each file, symbols score by the frames whose lines they hold, the
 //! names they define, and their own BM25 and dense ranks.
 
-use crate::hybrid::{is_test_path, test_words};
+use crate::hybrid::{asks_for_tests, is_test_path};
 use crate::lexical;
 use crate::report::{self, Report};
 use crate::shard::PointFilter;
@@ -367,8 +367,8 @@ impl Searcher<'_> {
         }
         let docs_weight = if asks_about_docs(first_line(&text)) { 1.0 } else { weights.docs_weight };
         let languages = self.store.file_languages()?;
-        let is_code = |id: &i64| languages.get(id).is_none_or(|l| l.family() == Family::Code);
-        let about_tests = asks_for_tests(first_line(&text), &table, is_code);
+        let code_paths = table.files.iter().filter(|(id, ..)| languages.get(id).is_none_or(|l| l.family() == Family::Code));
+        let about_tests = asks_for_tests(first_line(&text), code_paths.map(|(_, path, _)| path.as_str()));
         let about_types = asks_about_types(&text);
         for (file, score) in scores.iter_mut() {
             let (id, path, _) = &table.files[*file];
@@ -910,7 +910,7 @@ fn path_lane(report: &Report, table: &FileTable, files_with: &FxHashMap<String, 
 }
 
 /// A word without a plural's `s`, so `transitions.js` is about a transition.
-fn singular(word: &str) -> &str {
+pub(crate) fn singular(word: &str) -> &str {
     match word.strip_suffix('s') {
         Some(stem) if stem.len() >= 3 && !stem.ends_with('s') => stem,
         _ => word,
@@ -1037,31 +1037,6 @@ fn is_declaration_file(path: &str) -> bool {
 fn asks_about_types(text: &str) -> bool {
     const WORDS: &[&str] = &["type", "types", "typing", "typings", "typescript", "declaration", "declarations", "stub", "stubs", "d.ts"];
     lexical::words(first_line(text)).iter().any(|w| WORDS.contains(&w.text.to_lowercase().as_str()))
-}
-
-/// The report asks for tests when its title says so in a word that does not
-/// name the project's own code. In a test framework "pytest" and "fixture"
-/// are the domain (`src/_pytest/fixtures.py`), and its reports say them as
-/// a web framework's say "request".
-fn asks_for_tests(title: &str, table: &FileTable, is_code: impl Fn(&i64) -> bool) -> bool {
-    let asked = test_words(title);
-    if asked.is_empty() {
-        return false;
-    }
-    let asked: FxHashSet<&str> = asked.iter().map(|w| singular(w)).collect();
-    let mut named_by_code = FxHashSet::default();
-    for (id, path, _) in &table.files {
-        if !is_code(id) || is_test_path(path) {
-            continue;
-        }
-        for word in without_extension(path).split(|c: char| !c.is_ascii_alphanumeric()) {
-            let word = word.to_ascii_lowercase();
-            if let Some(&asked_word) = asked.get(singular(&word)) {
-                named_by_code.insert(asked_word);
-            }
-        }
-    }
-    asked.len() > named_by_code.len()
 }
 
 fn first_line(text: &str) -> &str {
