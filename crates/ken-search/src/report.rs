@@ -18,6 +18,10 @@ pub struct Report {
     /// Names spelled as code: `snake_case`, `CamelCase`, `a.b`, `a::b`,
     /// `call()`, anything in backticks, and what code blocks call.
     pub names: Vec<String>,
+    /// The names found only in example code (a fenced block tagged with a
+    /// programming language): the reporter's use of the API, which names
+    /// its entry points more than the code at fault.
+    pub example_names: Vec<String>,
     /// Error messages and quoted text, as their words, matched as phrases.
     pub phrases: Vec<Vec<String>>,
     /// The whole report (BM25 and the dense lane read all of it).
@@ -64,7 +68,7 @@ regex!(PATH, &format!(r"(?:^|[\s`'(\[/])((?:[\w.-]+/)*[\w-][\w.-]*\.(?:{EXTENSIO
 regex!(BLOB_LINK, r"github\.com/[\w.-]+/[\w.-]+/(?:blob|tree)/[^/\s]+/(\S+?)(?:#L(\d+)\S*)?(?:[\s)\]>]|$)");
 regex!(URL, r"https?://\S+");
 regex!(BACKTICKED, r"`([^`\n]+)`");
-regex!(FENCE, r"(?ms)^\s*```[^\n]*\n(.*?)^\s*```");
+regex!(FENCE, r"(?ms)^\s*```([^\n]*)\n(.*?)^\s*```");
 regex!(CALL, r"([A-Za-z_$][\w$]*)\(");
 regex!(MEMBER, r"\.([A-Za-z_$][\w$]*)");
 // `ValueError: message`, `TypeError: x is not a function`, `error[E0308]: …`.
@@ -117,7 +121,18 @@ pub fn read(text: &str) -> Report {
             add_name(f, &mut names);
         }
     }
-    for c in BACKTICKED.captures_iter(&without_urls) {
+    let mut example_code = String::new();
+    let prose = FENCE.replace_all(&without_urls, |c: &regex::Captures| {
+        if is_example(&c[1]) {
+            example_code.push_str(&c[2]);
+            example_code.push('\n');
+            " ".to_string()
+        } else {
+            c[0].to_string()
+        }
+    });
+    let without_urls = prose.as_ref();
+    for c in BACKTICKED.captures_iter(without_urls) {
         let span = &c[1];
         let words = lexical::words(span);
         if words.len() == 1 {
@@ -126,17 +141,20 @@ pub fn read(text: &str) -> Report {
             code_names(span, &mut |n| add_name(n, &mut names));
         }
     }
-    for c in FENCE.captures_iter(&without_urls) {
-        code_names(&c[1], &mut |n| add_name(n, &mut names));
+    for c in FENCE.captures_iter(without_urls) {
+        code_names(&c[2], &mut |n| add_name(n, &mut names));
     }
-    for word in lexical::words(&without_urls) {
+    for word in lexical::words(without_urls) {
         if spelled_as_code(word.text) && !looks_like_version_or_host(word.text) {
             add_name(word.text, &mut names);
         }
     }
-    for c in CALL.captures_iter(&without_urls) {
+    for c in CALL.captures_iter(without_urls) {
         add_name(&c[1], &mut names);
     }
+    let outside_examples = names.len();
+    code_names(&example_code, &mut |n| add_name(n, &mut names));
+    report.example_names = names[outside_examples..].to_vec();
     report.names = names;
 
     let mut phrases: Vec<Vec<String>> = Vec::new();
@@ -150,7 +168,7 @@ pub fn read(text: &str) -> Report {
     for c in ERROR_LINE.captures_iter(text) {
         add_phrase(&c[1]);
     }
-    for c in QUOTED.captures_iter(&without_urls) {
+    for c in QUOTED.captures_iter(without_urls) {
         let quoted = c.get(1).or(c.get(2)).map_or("", |m| m.as_str());
         if quoted.contains(' ') {
             add_phrase(quoted);
@@ -229,6 +247,52 @@ fn code_names(code: &str, add: &mut impl FnMut(&str)) {
     }
 }
 
+/// A fence's info string (```` ```rust ````) says it holds example code,
+/// not a log, a shell session or output.
+fn is_example(info: &str) -> bool {
+    const NOT_CODE: &[&str] = &[
+        "",
+        "text",
+        "txt",
+        "plain",
+        "plaintext",
+        "log",
+        "logs",
+        "console",
+        "shell",
+        "sh",
+        "bash",
+        "zsh",
+        "fish",
+        "powershell",
+        "pwsh",
+        "ps1",
+        "cmd",
+        "bat",
+        "sh-session",
+        "shell-session",
+        "terminal",
+        "output",
+        "stdout",
+        "stderr",
+        "diff",
+        "patch",
+        "pytb",
+        "traceback",
+        "pycon",
+        "json",
+        "yaml",
+        "yml",
+        "toml",
+        "ini",
+        "xml",
+        "csv",
+        "html",
+    ];
+    let tag = info.trim().trim_start_matches('{').split([' ', ',', '}', '=']).next().unwrap_or("").to_ascii_lowercase();
+    !NOT_CODE.contains(&tag.as_str())
+}
+
 /// `snake_case`, `camelCase`, `PascalCase` with an inner capital, `a.b`, `a::b`.
 fn spelled_as_code(word: &str) -> bool {
     let inner_upper = word.chars().skip(1).any(|c| c.is_uppercase()) && word.chars().any(|c| c.is_lowercase());
@@ -273,6 +337,9 @@ mod tests {
             out += &format!("path {p}{}\n", line.map(|l| format!(":{l}")).unwrap_or_default());
         }
         out += &format!("names {}\n", r.names.join(" "));
+        if !r.example_names.is_empty() {
+            out += &format!("of which in examples {}\n", r.example_names.join(" "));
+        }
         for p in &r.phrases {
             out += &format!("phrase {}\n", p.join(" "));
         }
@@ -335,8 +402,18 @@ KeyError: ('app', '0001_squashed_0002')
                 path httpx/_config.py:42
                 path src/lib.rs:12
                 path httpx/_client.py
-                names Client.send Client stream httpx.Client client.stream client.get get
+                names Client.send client.get get Client stream httpx.Client client.stream
+                of which in examples Client stream httpx.Client client.stream
                 phrase the read operation timed out
+            "#]],
+        );
+        // A log in a fence is evidence like prose; code in one is an example.
+        check(
+            "`pwsh` is not detected\n```console\n$ COMPLETE=pwsh my_app\nerror: unknown_shell pwsh\n```\n```rust\nCompleteEnv::with_factory(Cli::command).complete();\n```",
+            expect![[r#"
+                names pwsh my_app unknown_shell with_factory complete CompleteEnv::with_factory Cli::command
+                of which in examples with_factory complete CompleteEnv::with_factory Cli::command
+                phrase unknown_shell pwsh
             "#]],
         );
     }

@@ -277,6 +277,45 @@ fn a_test_frameworks_reports_name_it_and_catalogues_repeat_the_words() {
     );
 }
 
+const COMPLETER: &str = r#"
+//- src/env/mod.rs
+pub struct Completer;
+
+impl Completer {
+    pub fn with_factory(factory: fn()) -> Self {
+        factory();
+        Completer
+    }
+
+    pub fn run(self) {
+        shells::Zsh.write_registration();
+    }
+}
+//- src/env/shells.rs
+pub struct Zsh;
+
+impl Zsh {
+    /// Registers the completer with zsh: no space after a file path.
+    pub fn write_registration(&self) {
+        print!("compdef _complete");
+    }
+}
+"#;
+
+#[test]
+fn names_in_example_code_weigh_less_than_the_prose() {
+    let repo = Repo::new(COMPLETER);
+    assert!(repo.ken(&["index", "."]).status.success());
+    // The example calls the entry point; the prose says where it goes wrong.
+    check(
+        &repo,
+        "The zsh registration adds a space after a file path\n```rust\nCompleter::with_factory(cli).run();\n```",
+        expect![[r#"
+            src/env/shells.rs (write_registration, Zsh) | src/env/mod.rs (run, with_factory)
+        "#]],
+    );
+}
+
 #[test]
 fn a_report_comes_from_stdin_or_a_file_and_says_what_is_off() {
     let repo = Repo::new(SHOP);
