@@ -7,7 +7,6 @@
 //! a code search must never lose to grep.
 
 use crate::lexical::{self, Word};
-use crate::locate::singular;
 use crate::shard::{PointFilter, VectorShard};
 use crate::sync::chunk_header;
 use ken_core::{Family, Language, SymbolKind};
@@ -1033,12 +1032,12 @@ pub(crate) fn asks_for_tests<'a>(query: &str, code_paths: impl IntoIterator<Item
     if asked.is_empty() {
         return false;
     }
-    let asked: FxHashSet<&str> = asked.iter().map(|w| singular(w)).collect();
+    let asked: FxHashSet<&str> = asked.iter().map(|w| lexical::singular(w)).collect();
     let mut named_by_code = FxHashSet::default();
     for path in code_paths.into_iter().filter(|p| !is_test_path(p)) {
         let without_extension = path.rsplit_once('.').map_or(path, |(stem, _)| stem);
         for word in without_extension.split(|c: char| !c.is_ascii_alphanumeric()) {
-            if let Some(&asked_word) = asked.get(singular(&word.to_ascii_lowercase())) {
+            if let Some(&asked_word) = asked.get(lexical::singular(&word.to_ascii_lowercase())) {
                 named_by_code.insert(asked_word);
             }
         }

@@ -105,6 +105,14 @@ pub const STOPWORDS: &[&str] = &[
     "your",
 ];
 
+/// A word without a plural's `s`, so `transitions.js` is about a transition.
+pub fn singular(word: &str) -> &str {
+    match word.strip_suffix('s') {
+        Some(stem) if stem.len() >= 3 && !stem.ends_with('s') => stem,
+        _ => word,
+    }
+}
+
 pub fn is_stopword(word: &str) -> bool {
     STOPWORDS.binary_search(&word).is_ok()
 }

@@ -351,7 +351,7 @@ impl Searcher<'_> {
         let table = FileTable::new(self.store.chunked_files()?);
         let weights = &options.weights;
 
-        let (text_lane, term_hits) = self.text_lane(&report, &table, weights)?;
+        let (text_lane, term_hits) = self.text_lane(&report, &table, weights.title)?;
         let path_words = path_words_lane(&report, &table, weights.title);
         let frames = self.frame_lane(&report, &table);
         let paths = path_lane(&report, &table, &term_hits.files_with);
@@ -597,7 +597,7 @@ impl Searcher<'_> {
     /// k1 1.2, b 0.75, length in bytes); a term said often weighs more, by
     /// the log of its count. Also each term's weight and where it occurs,
     /// chunk by chunk, for the symbols' own BM25.
-    fn text_lane(&self, report: &Report, table: &FileTable, weights: &LocateWeights) -> Result<(LaneFiles, TermHits), SearchError> {
+    fn text_lane(&self, report: &Report, table: &FileTable, title_factor: f32) -> Result<(LaneFiles, TermHits), SearchError> {
         let mut counts: FxHashMap<String, u32> = FxHashMap::default();
         for term in lexical::terms(&report.text, true) {
             *counts.entry(term).or_default() += 1;
@@ -621,7 +621,7 @@ impl Searcher<'_> {
                 continue;
             }
             let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
-            let in_title = if title.contains(term) { weights.title } else { 1.0 };
+            let in_title = if title.contains(term) { title_factor } else { 1.0 };
             let weight = idf * (1.0 + (said as f32).ln()) * in_title;
             let term_index = hits.weights.len();
             hits.weights.push(weight);
@@ -931,17 +931,9 @@ fn path_lane(report: &Report, table: &FileTable, files_with: &FxHashMap<String, 
     lane
 }
 
-/// A word without a plural's `s`, so `transitions.js` is about a transition.
-pub(crate) fn singular(word: &str) -> &str {
-    match word.strip_suffix('s') {
-        Some(stem) if stem.len() >= 3 && !stem.ends_with('s') => stem,
-        _ => word,
-    }
-}
-
 /// A text's query terms, plurals folded.
 fn singular_terms(text: &str) -> FxHashSet<String> {
-    lexical::terms(text, true).iter().map(|t| singular(t).to_string()).collect()
+    lexical::terms(text, true).iter().map(|t| lexical::singular(t).to_string()).collect()
 }
 
 /// `a/b/query.py` → `a/b/query`.
