@@ -952,8 +952,9 @@ fn adjust(candidates: &mut [(i64, Candidate)], units: &FxHashMap<i64, &UnitText>
             c.score += ranking.file_boost * others.iter().take(3).sum::<f32>();
         }
     }
-    let code_paths = units.values().filter(|u| u.language.family() == Family::Code).map(|u| u.path.as_str());
-    let test_weight = if asks_for_tests(&plan.text, code_paths) { 1.0 } else { ranking.test_weight };
+    // Whether the query asks for tests matters only when tests weigh less.
+    let code_paths = || units.values().filter(|u| u.language.family() == Family::Code).map(|u| u.path.as_str());
+    let test_weight = if ranking.test_weight < 1.0 && !asks_for_tests(&plan.text, code_paths()) { ranking.test_weight } else { 1.0 };
     // Documents and configuration talk about the code in the words of a
     // question, so they would crowd code out of questions about code;
     // they weigh less unless the query asks about what they hold.
@@ -1021,6 +1022,11 @@ pub fn is_test_path(path: &str) -> bool {
     false
 }
 
+/// `a/b/query.py` → `a/b/query`.
+pub(crate) fn without_extension(path: &str) -> &str {
+    path.rsplit_once('.').map_or(path, |(a, _)| a)
+}
+
 /// The query is about tests, examples or benchmarks themselves: it says so
 /// in a word that does not name the project's own code. In a test framework
 /// "pytest" and "fixture" are the domain (`src/_pytest/fixtures.py`), and
@@ -1035,8 +1041,7 @@ pub(crate) fn asks_for_tests<'a>(query: &str, code_paths: impl IntoIterator<Item
     let asked: FxHashSet<&str> = asked.iter().map(|w| lexical::singular(w)).collect();
     let mut named_by_code = FxHashSet::default();
     for path in code_paths.into_iter().filter(|p| !is_test_path(p)) {
-        let without_extension = path.rsplit_once('.').map_or(path, |(stem, _)| stem);
-        for word in without_extension.split(|c: char| !c.is_ascii_alphanumeric()) {
+        for word in without_extension(path).split(|c: char| !c.is_ascii_alphanumeric()) {
             if let Some(&asked_word) = asked.get(lexical::singular(&word.to_ascii_lowercase())) {
                 named_by_code.insert(asked_word);
             }

@@ -15,7 +15,7 @@
 //! Within each file, symbols score by the frames whose lines they hold, the
 //! names they define, and their own BM25 and dense ranks.
 
-use crate::hybrid::{asks_for_tests, is_test_path};
+use crate::hybrid::{asks_for_tests, is_test_path, without_extension};
 use crate::lexical;
 use crate::report::{self, Report};
 use crate::shard::PointFilter;
@@ -934,11 +934,6 @@ fn path_lane(report: &Report, table: &FileTable, files_with: &FxHashMap<String, 
 /// A text's query terms, plurals folded.
 fn singular_terms(text: &str) -> FxHashSet<String> {
     lexical::terms(text, true).iter().map(|t| lexical::singular(t).to_string()).collect()
-}
-
-/// `a/b/query.py` → `a/b/query`.
-fn without_extension(path: &str) -> &str {
-    path.rsplit_once('.').map_or(path, |(a, _)| a)
 }
 
 /// Files by the report's words that their paths hold, each word weighed by

@@ -507,10 +507,10 @@ fn bm25_text(unit: &UnitText, own_chunk: bool, members: Option<&str>) -> (String
 /// qualified name (a member's is its parent's, a separator and its name).
 fn member_signatures(units: &[UnitText]) -> rustc_hash::FxHashMap<&str, String> {
     let mut members: rustc_hash::FxHashMap<&str, String> = rustc_hash::FxHashMap::default();
-    for unit in units.iter().filter(|u| !u.is_chunk) {
+    for unit in units.iter().filter(|u| !u.is_chunk && !u.name.is_empty()) {
         let Some(parent) = unit.qualified_name.strip_suffix(unit.name.as_str()) else { continue };
         let parent = parent.trim_end_matches(['.', ':', '/', '#', '\\']);
-        if parent.is_empty() || parent.len() == unit.qualified_name.len() {
+        if parent.is_empty() {
             continue;
         }
         let lines = members.entry(parent).or_default();
