@@ -8,6 +8,7 @@
 
 mod chunks;
 mod docs;
+mod macros;
 mod naming;
 mod references;
 mod structure;
@@ -50,7 +51,7 @@ impl Miner {
         let lines = line_count(source);
         // A component's `<script>` blocks, in place: the tree's positions are the file's.
         let code = config.script_blocks.then(|| ken_lang::script_blocks(source));
-        let Some(tree) = parser.parse(code.as_deref().unwrap_or(source), None) else {
+        let Some(mut tree) = parser.parse(code.as_deref().unwrap_or(source), None) else {
             // Parsing was cancelled or the grammar is unusable: keep the text searchable.
             let naming = naming(language, path, None);
             return FileAnalysis {
@@ -62,6 +63,11 @@ impl Miner {
                 ..FileAnalysis::default()
             };
         };
+        if language == Language::Rust
+            && let Some(unwrapped) = macros::unwrap_item_macros(parser, source, &tree)
+        {
+            tree = unwrapped;
+        }
         let root = tree.root_node();
         let src = Source::new(source);
         let mut mined = symbols::mine(config, path, &src, root);

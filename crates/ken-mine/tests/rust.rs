@@ -221,3 +221,88 @@ async fn connect_all(mut pool: Pool, hosts: Vec<String>) -> Vec<Connection> {
         "#]],
     );
 }
+
+#[test]
+fn items_inside_item_position_macros() {
+    // tokio writes most of its API inside `cfg_*!` wrappers; `pin_project!`
+    // wraps a struct, `lazy_static!` a static (tree-sitter reads `static ref`).
+    // A body that is not items (`bitflags!`'s `struct Flags: u32`) stays tokens.
+    check_symbols(
+        r#"
+//- tokio/src/task/spawn.rs
+cfg_rt! {
+    /// Spawns a new asynchronous task.
+    pub fn spawn<F>(future: F) -> JoinHandle<F::Output> {
+        spawn_inner(future)
+    }
+
+    cfg_net! {
+        pub(crate) fn spawn_blocking_net() {}
+    }
+}
+
+pin_project! {
+    pub struct Timeout<T> {
+        #[pin]
+        value: T,
+    }
+}
+
+impl Builder {
+    cfg_time! {
+        /// Enables the timer.
+        pub fn enable_time(&mut self) -> &mut Self { self }
+    }
+}
+
+lazy_static! {
+    static ref REGISTRY: u8 = 1;
+}
+
+bitflags! {
+    pub struct NotAnItem: u32 { const A = 1; }
+}
+
+macro_rules! cfg_rt {
+    ($($item:item)*) => { $( #[cfg(feature = "rt")] $item )* }
+}
+
+fn body() {
+    select! { _ = a => {} }
+}
+"#,
+        expect![[r#"
+            tokio/src/task/spawn.rs (module tokio::task::spawn, 0 parse errors)
+              function tokio::task::spawn::spawn [3-5] `pub fn spawn<F>(future: F) -> JoinHandle<F::Output>` doc: Spawns a new asynchronous task.
+              function tokio::task::spawn::spawn_blocking_net [8-8] `pub(crate) fn spawn_blocking_net()`
+              struct tokio::task::spawn::Timeout [13-16] `pub struct Timeout<T>`
+                field tokio::task::spawn::Timeout::value [14-15] `value: T`
+              method tokio::task::spawn::Builder::enable_time [22-22] `pub fn enable_time(&mut self) -> &mut Self` doc: Enables the timer.
+              constant tokio::task::spawn::REGISTRY [27-27] `static ref REGISTRY: u8 = 1`
+              function tokio::task::spawn::body [38-40] `fn body()`
+        "#]],
+    );
+}
+
+#[test]
+fn references_inside_item_position_macros() {
+    check_refs(
+        r#"
+//- src/lib.rs
+cfg_rt! {
+    use crate::runtime::Handle;
+
+    pub fn spawn() {
+        Handle::current().spawn(task());
+    }
+}
+"#,
+        expect![[r#"
+            src/lib.rs
+              2:25 import crate::runtime :: Handle in <module>
+              5:17 call Handle :: current in spawn
+              5:27 call Handle::current() :: spawn in spawn
+              5:33 call task in spawn
+        "#]],
+    );
+}
