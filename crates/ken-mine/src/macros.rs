@@ -6,7 +6,8 @@
 //!
 //! A brace-delimited invocation in item position (a file, a module, an
 //! `impl` or a trait) whose body parses as items is unwrapped in place: its
-//! name and braces become spaces, and the file is parsed again. Positions
+//! name and braces become spaces, and the file is parsed again; `cfg_if!`
+//! keeps the items of each of its branches. Positions
 //! stay the file's, and the items join the scope around the macro, so an
 //! impl's methods stay its methods. A body that is not items
 //! (`lazy_static!`'s `static ref`, `quote!`'s `#name`, `select!`'s arms)
@@ -35,9 +36,8 @@ pub(crate) fn unwrap_item_macros(parser: &mut Parser, source: &str, tree: &Tree)
             break;
         }
         let mut blanked = text.to_vec();
-        for (head, close) in wrappers {
-            blank(&mut blanked[head.0..head.1]);
-            blank(&mut blanked[close..close + 1]);
+        for (start, end) in wrappers {
+            blank(&mut blanked[start..end]);
         }
         let reparsed = parser.parse(&blanked, None)?;
         code = Some((blanked, reparsed));
@@ -45,9 +45,9 @@ pub(crate) fn unwrap_item_macros(parser: &mut Parser, source: &str, tree: &Tree)
     code.map(|(_, tree)| tree)
 }
 
-/// Each unwrappable invocation as the span of its head (`name! {`) and the
-/// offset of its closing brace.
-fn item_wrappers(parser: &mut Parser, text: &[u8], root: Node) -> Vec<((usize, usize), usize)> {
+/// The spans to blank of each unwrappable invocation: its head (`name! {`)
+/// and closing brace, or for `cfg_if!` all but its branches' bodies.
+fn item_wrappers(parser: &mut Parser, text: &[u8], root: Node) -> Vec<(usize, usize)> {
     let mut found = Vec::new();
     let mut stack = vec![root];
     let mut cursor = root.walk();
@@ -64,10 +64,35 @@ fn item_wrappers(parser: &mut Parser, text: &[u8], root: Node) -> Vec<((usize, u
     found
 }
 
-fn wrapper(parser: &mut Parser, text: &[u8], invocation: Node) -> Option<((usize, usize), usize)> {
-    let body = invocation.named_children(&mut invocation.walk()).find(|c| c.kind() == "token_tree")?;
-    let (open, close) = (body.start_byte(), body.end_byte().checked_sub(1)?);
-    if text.get(open) != Some(&b'{') || text.get(close) != Some(&b'}') || close <= open {
+fn wrapper(parser: &mut Parser, text: &[u8], invocation: Node) -> Vec<(usize, usize)> {
+    let mut cursor = invocation.walk();
+    let Some(body) = invocation.named_children(&mut cursor).find(|c| c.kind() == "token_tree") else { return Vec::new() };
+    let name = invocation.child_by_field_name("macro").map(|m| m.child_by_field_name("name").unwrap_or(m));
+    let kept: Vec<(usize, usize)> = if name.is_some_and(|n| &text[n.byte_range()] == b"cfg_if") {
+        // `if #[cfg(unix)] { … } else { … }`: every branch's items, as a
+        // grep would find them; the conditions and `else`s become spaces.
+        let mut cursor = body.walk();
+        body.named_children(&mut cursor).filter_map(|branch| items_inside(parser, text, branch)).collect()
+    } else {
+        items_inside(parser, text, body).into_iter().collect()
+    };
+    if kept.is_empty() {
+        return Vec::new();
+    }
+    let mut spans = Vec::with_capacity(kept.len() + 1);
+    let mut at = invocation.start_byte();
+    for (start, end) in kept {
+        spans.push((at, start));
+        at = end;
+    }
+    spans.push((at, invocation.end_byte()));
+    spans
+}
+
+/// The interior of a brace-delimited token tree whose text parses as items.
+fn items_inside(parser: &mut Parser, text: &[u8], tree: Node) -> Option<(usize, usize)> {
+    let (open, close) = (tree.start_byte(), tree.end_byte().checked_sub(1)?);
+    if tree.kind() != "token_tree" || text.get(open) != Some(&b'{') || text.get(close) != Some(&b'}') || close <= open {
         return None;
     }
     let inner = parser.parse(&text[open + 1..close], None)?;
@@ -75,7 +100,7 @@ fn wrapper(parser: &mut Parser, text: &[u8], invocation: Node) -> Option<((usize
     let mut cursor = root.walk();
     let items =
         root.named_child_count() > 0 && !root.has_error() && root.named_children(&mut cursor).all(|c| !NOT_ITEMS.contains(&c.kind()));
-    items.then_some(((invocation.start_byte(), open + 1), close))
+    items.then_some((open + 1, close))
 }
 
 /// Spaces for every byte but newlines, so lines and columns stay put.

@@ -270,6 +270,17 @@ macro_rules! cfg_rt {
 fn body() {
     select! { _ = a => {} }
 }
+
+cfg_if::cfg_if! {
+    if #[cfg(unix)] {
+        /// The Unix way.
+        pub fn open_unix() {}
+    } else if #[cfg(windows)] {
+        compile_error!("not items");
+    } else {
+        struct Fallback;
+    }
+}
 "#,
         expect![[r#"
             tokio/src/task/spawn.rs (module tokio::task::spawn, 0 parse errors)
@@ -280,6 +291,8 @@ fn body() {
               method tokio::task::spawn::Builder::enable_time [22-22] `pub fn enable_time(&mut self) -> &mut Self` doc: Enables the timer.
               constant tokio::task::spawn::REGISTRY [27-27] `static ref REGISTRY: u8 = 1`
               function tokio::task::spawn::body [38-40] `fn body()`
+              function tokio::task::spawn::open_unix [45-45] `pub fn open_unix()` doc: The Unix way.
+              struct tokio::task::spawn::Fallback [49-49] `struct Fallback`
         "#]],
     );
 }
