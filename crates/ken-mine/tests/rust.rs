@@ -319,3 +319,30 @@ cfg_rt! {
         "#]],
     );
 }
+
+#[test]
+fn type_aliases_of_modules_not_associated_types() {
+    check_symbols(
+        r#"
+//- src/error.rs
+/// This crate's result.
+pub type Result<T> = std::result::Result<T, Error>;
+mod inner {
+    pub(crate) type Map = HashMap<u8, u8>;
+}
+impl Iterator for Counter {
+    type Item = u8;
+}
+trait Source {
+    type Output;
+}
+"#,
+        expect![[r#"
+            src/error.rs (module crate::error, 0 parse errors)
+              struct crate::error::Result [2-2] `pub type Result<T> = std::result::Result<T, Error>` doc: This crate's result.
+              module crate::error::inner [3-5] `mod inner`
+                struct crate::error::inner::Map [4-4] `pub(crate) type Map = HashMap<u8, u8>`
+              trait crate::error::Source [9-11] `trait Source`
+        "#]],
+    );
+}

@@ -100,6 +100,7 @@ type Alias = { a: number };
               module src/shapes.Geometry.Internal [43-46] `namespace Geometry.Internal`
                 class src/shapes.Geometry.Internal.Point [44-44] `export class Point`
                 function src/shapes.Geometry.Internal.helper [45-45] `function helper()`
+              interface src/shapes.Alias [48-48] `type Alias`
         "#]],
     );
 }
@@ -475,6 +476,33 @@ export function View(props: ViewProps): JSX.Element {
               View -> JSX.Element
               1: props : ViewProps (in View)
               2: store = call useStore (in View)
+        "#]],
+    );
+}
+
+#[test]
+fn type_aliases() {
+    check_symbols(
+        r#"
+//- src/types.ts
+/** What a button accepts. */
+export type ButtonProps = { label: string; onClick(): void };
+type Handler = (e: Event) => void;
+namespace Api {
+  export type Id = string;
+}
+function local() {
+  type Scratch = number;
+}
+"#,
+        expect![[r#"
+            src/types.ts (module src/types, 0 parse errors)
+              interface src/types.ButtonProps [2-2] `export type ButtonProps` doc: What a button accepts.
+              interface src/types.Handler [3-3] `type Handler = (e: Event) => void`
+              module src/types.Api [4-6] `namespace Api`
+                interface src/types.Api.Id [5-5] `export type Id = string`
+              function src/types.local [7-9] `function local()`
+                interface src/types.local.Scratch [8-8] `type Scratch = number`
         "#]],
     );
 }

@@ -26,6 +26,14 @@
 (const_item
   name: (identifier) @name) @definition.constant
 
+; A type alias of a module (`pub type Result<T> = …`) names a type as a
+; struct does; an impl's or a trait's associated `type Item` is plumbing.
+(source_file
+  (type_item name: (type_identifier) @name) @definition.struct)
+(mod_item
+  body: (declaration_list
+    (type_item name: (type_identifier) @name) @definition.struct))
+
 (static_item
   name: (identifier) @name) @definition.constant
 

@@ -77,6 +77,16 @@
   (statement_block (interface_declaration name: (_) @name) @definition.interface)
 ]
 
+; A type alias (`type Props = { … }`, `type Handler = (e: Event) => void`)
+; is a named type without an implementation, as an interface is; a class
+; may even implement one.
+[
+  (export_statement
+    declaration: (type_alias_declaration name: (_) @name)) @definition.interface
+  (program (type_alias_declaration name: (_) @name) @definition.interface)
+  (statement_block (type_alias_declaration name: (_) @name) @definition.interface)
+]
+
 [
   (export_statement
     declaration: [
