@@ -125,7 +125,7 @@ def docstring_set(name, n):
                 if p.read_bytes() != (root / p.relative_to(dst)).read_bytes()}
     sentences = {}
     for s in syms_orig:
-        if s.kind == "class" or not s.doc or s.path not in stripped:
+        if s.kind == "class" or not s.doc or s.path not in stripped or s.in_macro:
             continue
         sentence = first_sentence(s.doc)
         if sentence:
@@ -154,7 +154,7 @@ def identifier_set(name, syms, n):
             by_pair.setdefault((s.container, s.name), []).append(s.gold())
             by_container.setdefault(s.container, []).append(s.gold())
     methods = [s for s in syms if s.kind == "method" and not s.name.startswith("_") and len(s.name) >= 6
-               and (s.container, s.name) in by_pair]
+               and (s.container, s.name) in by_pair and not s.in_macro]
     r = rng(name, "identifier")
     rows = []
     for s in r.sample(methods, min(n, len(methods))):
@@ -167,7 +167,11 @@ def identifier_set(name, syms, n):
         typo = m[:i] + m[i + 1:]
         if fold(typo) not in by_fold:
             rows.append({"query": typo, "style": "misspelled", "gold": by_name[m]})
-    containers = sorted(c for c, ms in by_container.items() if 3 <= len(ms) <= 30)
+    plain = {}
+    for s in syms:
+        if s.container and not s.in_macro:
+            plain[s.container] = plain.get(s.container, 0) + 1
+    containers = sorted(c for c, count in plain.items() if 3 <= count <= 30)
     for c in r.sample(containers, min(n // 4, len(containers))):
         rows.append({"query": f"show the methods in the {c} {container_word}", "style": "methods-of", "gold": by_container[c]})
     for i, row in enumerate(rows):

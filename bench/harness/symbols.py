@@ -29,6 +29,10 @@ class Sym:
     doc_lines: tuple | None = None  # (first, last), 1-based, inclusive
     name_line: int = 0
     name_col: int = 0  # 0-based, of the name on name_line
+    # Written inside an item-position macro (Rust's `cfg_rt! { … }`): a
+    # definition, so a gold answer, but kept out of the samples that make
+    # query sets, so the sets stay those of earlier runs.
+    in_macro: bool = False
 
     @property
     def qual(self):
@@ -133,7 +137,66 @@ TS_DEFS = {"function_declaration": "function", "class_declaration": "class", "ab
 RS_DEFS = {"function_item": "function", "struct_item": "class", "enum_item": "class", "trait_item": "class"}
 
 
+RS_ITEM_SCOPES = ("source_file", "declaration_list")
+RS_NOT_ITEMS = ("expression_statement", "let_declaration")
+
+
+def _items_inside(data, tree):
+    """The interior of a `{ … }` token tree whose text parses as Rust items."""
+    start, close = tree.start_byte, tree.end_byte - 1
+    if tree.type != "token_tree" or data[start:start + 1] != b"{" or data[close:close + 1] != b"}" or close <= start:
+        return None
+    root = parser("rust").parse(data[start + 1:close]).root_node
+    if root.named_child_count == 0 or root.has_error or any(c.type in RS_NOT_ITEMS for c in root.named_children):
+        return None
+    return start + 1, close
+
+
+def unwrap_rust_macros(data):
+    """Rust source with every item-position macro around items (`cfg_rt! {
+    pub fn spawn… }`, each branch of `cfg_if!`) blanked to its items, as
+    rustc sees them after expansion; and the line ranges of those macros."""
+    ranges = []
+    for _ in range(4):  # wrappers nest
+        tree = parser("rust").parse(data)
+        spans, stack = [], [tree.root_node]
+        while stack:
+            node = stack.pop()
+            for child in node.named_children:
+                if child.type == "macro_invocation" and node.type in RS_ITEM_SCOPES:
+                    body = next((c for c in child.named_children if c.type == "token_tree"), None)
+                    macro = child.child_by_field_name("macro")
+                    name = (macro.child_by_field_name("name") or macro) if macro is not None else None
+                    if body is None:
+                        continue
+                    if name is not None and data[name.start_byte:name.end_byte] == b"cfg_if":
+                        kept = [k for k in (_items_inside(data, b) for b in body.named_children) if k]
+                    else:
+                        kept = [k for k in [_items_inside(data, body)] if k]
+                    if kept:
+                        at = child.start_byte
+                        for start, end in kept:
+                            spans.append((at, start))
+                            at = end
+                        spans.append((at, child.end_byte))
+                        ranges.append((child.start_point[0] + 1, child.end_point[0] + 1))
+                elif child.type in ("mod_item", "impl_item", "trait_item", "declaration_list"):
+                    stack.append(child)
+        if not spans:
+            break
+        out = bytearray(data)
+        for start, end in spans:
+            for i in range(start, end):
+                if out[i] != ord("\n"):
+                    out[i] = ord(" ")
+        data = bytes(out)
+    return data, ranges
+
+
 def _tree_sitter(rel, data, language):
+    macros = []
+    if language == "rust":
+        data, macros = unwrap_rust_macros(data)
     tree = parser(language).parse(data)
     out = []
     text = lambda n: data[n.start_byte:n.end_byte].decode("utf-8", "replace")
@@ -206,6 +269,8 @@ def _tree_sitter(rel, data, language):
                         out.append(Sym(rel, text(name), None, "function", child.start_point[0] + 1,
                                        child.end_point[0] + 1, doc, lines, name.start_point[0] + 1, name.start_point[1]))
     visit(tree.root_node, None)
+    for sym in out:
+        sym.in_macro = any(first <= sym.start_line <= last for first, last in macros)
     return out
 
 
