@@ -799,7 +799,16 @@ impl Searcher<'_> {
                 let tier = if dotted {
                     let suffix = segments.join(".").to_lowercase();
                     let q = row.qualified_name.to_lowercase().replace("::", ".");
-                    if q == suffix || q.ends_with(&format!(".{suffix}")) { TIER_QUALIFIED } else { continue }
+                    if q == suffix || q.ends_with(&format!(".{suffix}")) {
+                        TIER_QUALIFIED
+                    } else if qualified_ends_with(&row.qualified_name, &segments) {
+                        // As a user writes it: `tokio::fs::read_to_string` is
+                        // `crate::fs::read_to_string::read_to_string`, whose
+                        // crate and re-export are not in the written path.
+                        TIER_NAME
+                    } else {
+                        continue;
+                    }
                 } else if row.name == last {
                     TIER_NAME
                 } else {
@@ -918,6 +927,41 @@ impl Searcher<'_> {
         });
         Ok(rows.into_iter().take(50).map(|(m, r)| (UnitText::point_id(false, r.id), m)).collect())
     }
+}
+
+/// The written path `segments` names `qualified`: the same last name, and
+/// at least one of the written qualifiers among the qualified name's, in
+/// order. Leading segments may be missing (`tokio::io::Join` is
+/// `io::join::Join`: the crate and re-exports are not in it), as may the
+/// qualified name's (`Session.send` is `requests.sessions.Session.send`).
+pub(crate) fn qualified_ends_with(qualified: &str, segments: &[&str]) -> bool {
+    let q: Vec<String> = qualified.split(['.', ':']).filter(|s| !s.is_empty()).map(|s| fold_name(s)).collect();
+    let w: Vec<String> = segments.iter().map(|s| fold_name(s)).collect();
+    let (Some((last_q, q_rest)), Some((last_w, w_rest))) = (q.split_last(), w.split_last()) else { return false };
+    if last_q != last_w {
+        return false;
+    }
+    if w_rest.is_empty() {
+        return true;
+    }
+    // The longest tail of the written qualifiers that is a subsequence of
+    // the qualified name's; one is enough.
+    let mut at = q_rest.len();
+    let mut matched = 0;
+    for segment in w_rest.iter().rev() {
+        match q_rest[..at].iter().rposition(|s| s == segment) {
+            Some(i) => {
+                at = i;
+                matched += 1;
+            }
+            None => break,
+        }
+    }
+    matched > 0
+}
+
+fn fold_name(word: &str) -> String {
+    word.chars().filter(|c| *c != '_' && *c != '-').flat_map(char::to_lowercase).collect()
 }
 
 const TIER_PAIR: u8 = 0;
@@ -1295,7 +1339,24 @@ fn ms(t: Instant) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
     use expect_test::{Expect, expect};
+
+    #[test]
+    fn written_paths_name_definitions() {
+        for (qualified, written, names) in [
+            ("io::join::Join", "tokio::io::Join", true),
+            ("io::join::Join", "tokio::fs::Join", false),
+            ("requests.sessions.Session.send", "Session.send", true),
+            ("requests.sessions.Session.send", "requests.Session.send", true),
+            ("a.b.f", "x.f", false),
+            ("a.b.f", "f", true),
+            ("a.b.f", "a.b.g", false),
+        ] {
+            let segments: Vec<&str> = written.split(['.', ':']).filter(|s| !s.is_empty()).collect();
+            assert_eq!(qualified_ends_with(qualified, &segments), names, "{written} names {qualified}");
+        }
+    }
 
     /// Fuses lanes (weight 1, k 60) and prints the ranking: id, score, and
     /// the rank in each lane (dense/BM25/exact).

@@ -220,6 +220,8 @@ fn names_answer_with_definitions() {
          //- runtime/handle.rs\npub struct Handle {\n    inner: u8,\n}\n\
          //- runtime/worker.rs\nstruct Reset {\n    take_core: bool,\n}\n\nimpl Handle {\n    pub fn notify_all(&self) {\n        wake(self);\n    }\n\n    fn take_core(&self) -> bool {\n        steal(self)\n    }\n}\n\
          //- runtime/runtime.rs\npub struct Runtime {\n    handle: Handle,\n}\n\nimpl Runtime {\n    pub fn handle(&self) -> &Handle {\n        &self.handle\n    }\n\n    pub fn as_std(&self) -> u8 {\n        1\n    }\n\n    pub fn as_std_mut(&mut self) -> u8 {\n        2\n    }\n}\n\
+         //- fs/ops/read_to_string.rs\npub async fn read_to_string(path: &str) -> String {\n    String::new()\n}\n\
+         //- io/read_to_string.rs\npub fn read_to_string(reader: &mut Reader) -> String {\n    String::new()\n}\n\
          //- chain.rs\npin_project! {\n    pub struct Chain {\n        done: bool,\n    }\n}\n\npub fn chain() -> Chain {\n    Chain { done: false }\n}\n\nimpl Chain {\n    pub fn get_ref(&self) -> bool {\n        self.done\n    }\n}\n",
     );
     stdout(&ken_in(repo.path(), &["index", "-q"]));
@@ -236,8 +238,11 @@ fn names_answer_with_definitions() {
         "show the notify_all method in the Handle type",
         // The method, not the field of the same name.
         "show the handle method in the Runtime type",
-        // The type is declared inside a macro, so only its methods are mined.
+        // The type is declared inside a macro; its methods are in an `impl`.
         "show the methods in the Chain type",
+        // A path as the user writes it: the crate and the re-export
+        // (`pub use ops::read_to_string::read_to_string`) are not in it.
+        "mycrate::fs::read_to_string",
         // Misspelled: the one name fewest edits away.
         "as_std_mt",
         "tke_core",
@@ -253,6 +258,7 @@ fn names_answer_with_definitions() {
         "show the notify_all method in the Handle type" => method runtime/worker.rs:6
         "show the handle method in the Runtime type" => method runtime/runtime.rs:6
         "show the methods in the Chain type" => method chain.rs:12
+        "mycrate::fs::read_to_string" => function fs/ops/read_to_string.rs:1
         "as_std_mt" => method runtime/runtime.rs:14
         "tke_core" => method runtime/worker.rs:10
     "#]]
