@@ -290,6 +290,7 @@ cfg_if::cfg_if! {
                 field tokio::task::spawn::Timeout::value [14-15] `value: T`
               method tokio::task::spawn::Builder::enable_time [22-22] `pub fn enable_time(&mut self) -> &mut Self` doc: Enables the timer.
               constant tokio::task::spawn::REGISTRY [27-27] `static ref REGISTRY: u8 = 1`
+              function tokio::task::spawn::cfg_rt [34-36] `macro_rules! cfg_rt`
               function tokio::task::spawn::body [38-40] `fn body()`
               function tokio::task::spawn::open_unix [45-45] `pub fn open_unix()` doc: The Unix way.
               struct tokio::task::spawn::Fallback [49-49] `struct Fallback`
@@ -343,6 +344,24 @@ trait Source {
               module crate::error::inner [3-5] `mod inner`
                 struct crate::error::inner::Map [4-4] `pub(crate) type Map = HashMap<u8, u8>`
               trait crate::error::Source [9-11] `trait Source`
+        "#]],
+    );
+}
+
+#[test]
+fn macro_definitions() {
+    check_symbols(
+        r#"
+//- src/macros/select.rs
+/// Waits on multiple branches.
+#[macro_export]
+macro_rules! select {
+    ($($t:tt)*) => {};
+}
+"#,
+        expect![[r#"
+            src/macros/select.rs (module crate::macros::select, 0 parse errors)
+              function crate::macros::select::select [2-5] `macro_rules! select` doc: Waits on multiple branches.
         "#]],
     );
 }

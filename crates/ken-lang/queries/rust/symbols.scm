@@ -19,6 +19,10 @@
 (function_signature_item
   name: (identifier) @name) @definition.function
 
+; `macro_rules! select { … }`: called as `select!(…)`, like a function.
+(macro_definition
+  name: (identifier) @name) @definition.function
+
 (mod_item
   name: (identifier) @name
   body: (declaration_list)) @definition.module
