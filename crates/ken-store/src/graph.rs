@@ -174,6 +174,15 @@ const IMPLIED_PARENT_EDGES: &str = "SELECT s.file_id AS file_id, -1 - s.ordinal 
     WHERE s.parent_id IS NOT NULL AND pf.linked = 1
       AND NOT EXISTS (SELECT 1 FROM edges a WHERE a.dst_id = s.id AND a.relation = 'parent_of')";
 
+/// Every edge: stored, implied parent and unresolved, as one relation `e`
+/// shaped like `edges`.
+static EVERY_EDGE: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    format!(
+        "(SELECT file_id, ordinal, src_id, dst_id, relation, resolution, name, qualifier, line, col FROM edges
+          UNION ALL {IMPLIED_PARENT_EDGES} UNION ALL {LOOSE_REF_EDGES}) e"
+    )
+});
+
 impl Store {
     pub fn graph_files(&self) -> Result<Vec<GraphFile>> {
         let rows = self
@@ -286,11 +295,7 @@ impl Store {
 
     /// Every edge, resolved or not.
     pub fn all_edges(&self) -> Result<Vec<EdgeRow>> {
-        let sql = format!(
-            "SELECT {EDGE_COLUMNS} FROM (SELECT file_id, ordinal, src_id, dst_id, relation, resolution, name, qualifier, line, col
-                 FROM edges UNION ALL {IMPLIED_PARENT_EDGES} UNION ALL {LOOSE_REF_EDGES}) e
-             JOIN files f ON f.id = e.file_id ORDER BY e.file_id, e.ordinal"
-        );
+        let sql = format!("SELECT {EDGE_COLUMNS} FROM {} JOIN files f ON f.id = e.file_id ORDER BY e.file_id, e.ordinal", *EVERY_EDGE);
         Ok(self.conn.prepare(&sql)?.query_map([], edge_row)?.collect::<rusqlite::Result<_>>()?)
     }
 
@@ -357,10 +362,7 @@ impl Store {
     }
 
     pub fn edge_count(&self) -> Result<(u64, u64)> {
-        let sql = format!(
-            "SELECT count(*), coalesce(sum(dst_id IS NOT NULL), 0) FROM (SELECT dst_id FROM edges
-                 UNION ALL SELECT dst_id FROM ({IMPLIED_PARENT_EDGES}) UNION ALL SELECT dst_id FROM ({LOOSE_REF_EDGES}))"
-        );
+        let sql = format!("SELECT count(*), coalesce(sum(e.dst_id IS NOT NULL), 0) FROM {}", *EVERY_EDGE);
         Ok(self.conn.query_row(&sql, [], |r| Ok((r.get::<_, i64>(0)? as u64, r.get::<_, i64>(1)? as u64)))?)
     }
 
@@ -369,10 +371,8 @@ impl Store {
         let rows = self
             .conn
             .prepare(&format!(
-                "SELECT relation, resolution, count(*) FROM (SELECT relation, resolution FROM edges
-                     UNION ALL SELECT relation, resolution FROM ({IMPLIED_PARENT_EDGES})
-                     UNION ALL SELECT relation, resolution FROM ({LOOSE_REF_EDGES}))
-                 GROUP BY relation, resolution ORDER BY relation, resolution"
+                "SELECT e.relation, e.resolution, count(*) FROM {} GROUP BY e.relation, e.resolution ORDER BY e.relation, e.resolution",
+                *EVERY_EDGE
             ))?
             .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get::<_, i64>(2)? as u64)))?
             .collect::<rusqlite::Result<_>>()?;
