@@ -149,11 +149,18 @@ fn edge_row(r: &Row) -> rusqlite::Result<EdgeRow> {
 
 const EDGE_COLUMNS: &str = "e.src_id, e.dst_id, e.relation, e.resolution, e.name, e.qualifier, f.path, e.line, e.col";
 
-/// Unresolved edges kept on their references, shaped like `edges`.
-const LOOSE_REF_EDGES: &str = "SELECT r.file_id AS file_id, 1000000000 + r.id AS ordinal, r.loose_src AS src_id,
-        NULL AS dst_id, CASE r.kind WHEN 'call' THEN 'calls' WHEN 'instantiate' THEN 'instantiates' ELSE 'derived_class_of' END
-        AS relation, 'unresolved' AS resolution, r.name AS name, r.qualifier AS qualifier, r.line AS line, r.col AS col
-    FROM refs r WHERE r.loose_src IS NOT NULL";
+/// Unresolved edges kept on their references, shaped like `edges`; the
+/// relation is the one [`loose_ref_kind`] keeps on the reference's kind.
+static LOOSE_REF_EDGES: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    let cases: String =
+        Relation::ALL.iter().filter_map(|&r| loose_ref_kind(r).map(|kind| format!(" WHEN '{kind}' THEN '{}'", r.as_str()))).collect();
+    format!(
+        "SELECT r.file_id AS file_id, 1000000000 + r.id AS ordinal, r.loose_src AS src_id, NULL AS dst_id,
+            CASE r.kind{cases} END AS relation, 'unresolved' AS resolution, r.name AS name, r.qualifier AS qualifier,
+            r.line AS line, r.col AS col
+        FROM refs r WHERE r.loose_src IS NOT NULL"
+    )
+});
 
 /// The reference kind an unresolved edge of `relation` is kept on, if any.
 fn loose_ref_kind(relation: Relation) -> Option<&'static str> {
@@ -179,7 +186,8 @@ const IMPLIED_PARENT_EDGES: &str = "SELECT s.file_id AS file_id, -1 - s.ordinal 
 static EVERY_EDGE: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
     format!(
         "(SELECT file_id, ordinal, src_id, dst_id, relation, resolution, name, qualifier, line, col FROM edges
-          UNION ALL {IMPLIED_PARENT_EDGES} UNION ALL {LOOSE_REF_EDGES}) e"
+          UNION ALL {IMPLIED_PARENT_EDGES} UNION ALL {}) e",
+        *LOOSE_REF_EDGES
     )
 });
 
@@ -341,8 +349,9 @@ impl Store {
             "SELECT {EDGE_COLUMNS} FROM (SELECT file_id, src_id, dst_id, relation, resolution, name, qualifier, line, col
                      FROM edges WHERE name = ?1 AND (dst_id IS NULL OR resolution = 'unique_name')
                  UNION ALL SELECT file_id, src_id, dst_id, relation, resolution, name, qualifier, line, col
-                     FROM ({LOOSE_REF_EDGES} AND r.name = ?1)) e
-             JOIN files f ON f.id = e.file_id ORDER BY f.path, e.line, e.col"
+                     FROM ({} AND r.name = ?1)) e
+             JOIN files f ON f.id = e.file_id ORDER BY f.path, e.line, e.col",
+            *LOOSE_REF_EDGES
         );
         let rows: Vec<EdgeRow> = self.conn.prepare_cached(&sql)?.query_map([name], edge_row)?.collect::<rusqlite::Result<_>>()?;
         Ok(rows.into_iter().filter(|e| e.dst.is_none() && (relations.is_empty() || relations.contains(&e.relation))).collect())
