@@ -451,23 +451,28 @@ impl Writer<'_> {
         )?;
         let mut stored_parent = tx.prepare_cached("SELECT parent_id FROM symbols WHERE id = ?1")?;
         tx.prepare_cached("UPDATE refs SET loose_src = NULL WHERE file_id = ?1 AND loose_src IS NOT NULL")?.execute([file_id])?;
-        // The file's references that an unresolved edge can be kept on, by position.
-        let mut refs: rustc_hash::FxHashMap<(u32, u32, String, String), Vec<i64>> = rustc_hash::FxHashMap::default();
+        // The file's references that an unresolved edge can be kept on, by
+        // position: `(id, name, kind)`, the first written last.
+        let mut refs: rustc_hash::FxHashMap<(u32, u32), Vec<(i64, String, String)>> = rustc_hash::FxHashMap::default();
         if edges.iter().any(|e| e.dst_id.is_none()) {
-            let mut stmt = tx.prepare_cached(
-                "SELECT id, line, col, name, kind FROM refs WHERE file_id = ?1 AND kind IN ('call', 'instantiate', 'inherit') ORDER BY id DESC",
-            )?;
+            let kinds: Vec<String> = Relation::ALL.iter().filter_map(|&r| loose_ref_kind(r)).map(|k| format!("'{k}'")).collect();
+            let mut stmt = tx.prepare_cached(&format!(
+                "SELECT id, line, col, name, kind FROM refs WHERE file_id = ?1 AND kind IN ({}) ORDER BY id DESC",
+                kinds.join(", ")
+            ))?;
             for row in stmt.query_map([file_id], |r| Ok((r.get::<_, i64>(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)))? {
                 let (id, line, col, name, kind) = row?;
-                refs.entry((line, col, name, kind)).or_default().push(id);
+                refs.entry((line, col)).or_default().push((id, name, kind));
             }
         }
         let mut keep_on_ref = tx.prepare_cached("UPDATE refs SET loose_src = ?2 WHERE id = ?1")?;
         for (ordinal, e) in edges.iter().enumerate() {
             if e.dst_id.is_none()
                 && let Some(kind) = loose_ref_kind(e.relation)
-                && let Some(id) = refs.get_mut(&(e.line, e.col, e.name.clone(), kind.to_string())).and_then(Vec::pop)
+                && let Some(at) = refs.get_mut(&(e.line, e.col))
+                && let Some(i) = at.iter().rposition(|(_, name, k)| *name == e.name && k == kind)
             {
+                let id = at.remove(i).0;
                 keep_on_ref.execute(params![id, e.src_id])?;
                 continue;
             }
