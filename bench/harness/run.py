@@ -20,7 +20,7 @@ from . import corpora, impact, metrics, querysets, symbols, systems
 from .paths import CACHE, REPO, RESULTS
 from .proc import Failure
 
-ALL_SYSTEMS = ["ken", "ken impact", "ken dsl", "ken keywords", "ken intents", "ken intents only", "ken lexical", "ken semantic", "ken pipeline", "ken pipeline seed003", "ken static", "ken static semantic", "ken static-distilled", "ken static-distilled semantic", "ken cli", "ripgrep", "probe", "ck",
+ALL_SYSTEMS = ["ken", "ken impact", "ken dsl", "ken keywords", "ken intents", "ken intents only", "ken lexical", "ken semantic", "ken pipeline", "ken pipeline seed003", "ken static", "ken static semantic", "ken static lexical", "ken static-distilled", "ken static-distilled semantic", "ken cli", "ripgrep", "probe", "ck",
                "codexlens", "naive RAG", "jedi"]
 SIZES = {  # queries per corpus and set: full, --quick, --smoke
     "docstring": (100, 30, 10), "identifier": (40, 12, 5), "graph": (120, 40, 10), "impact": (12, 5, 2),
@@ -43,6 +43,8 @@ def make_systems(names, ken):
         "ken pipeline seed003": lambda: systems.Ken(ken, "pipeline seed003"),
         "ken static": lambda: systems.Ken(ken, model="static"),
         "ken static semantic": lambda: systems.Ken(ken, "semantic", model="static"),
+        # BM25 alone, on an index that needs no transformer (minutes sooner).
+        "ken static lexical": lambda: systems.Ken(ken, "lexical", model="static"),
         # The table distilled from MiniLM, before training on code (bench/static/).
         "ken static-distilled": lambda: systems.Ken(ken, model="static-distilled"),
         "ken static-distilled semantic": lambda: systems.Ken(ken, "semantic", model="static-distilled"),
