@@ -257,3 +257,23 @@ def build(url=None) -> Client:
         "#]],
     );
 }
+
+#[test]
+fn type_alias_statements() {
+    check_symbols(
+        r#"
+//- pkg/types.py
+type Alias = list[int]
+type Pair[T] = tuple[T, T]
+class Box:
+    type Inner = int
+"#,
+        expect![[r#"
+            pkg/types.py (module pkg.types, 0 parse errors)
+              class pkg.types.Alias [1-1] `type Alias = list[int]`
+              class pkg.types.Pair [2-2] `type Pair[T] = tuple[T, T]`
+              class pkg.types.Box [3-4] `class Box`
+                class pkg.types.Box.Inner [4-4] `type Inner = int`
+        "#]],
+    );
+}

@@ -27,3 +27,7 @@
     (assignment
       left: (identifier) @name
       right: (lambda)) @definition.function))
+
+; PEP 695's `type Alias = …` and `type Pair[T] = …` name a type.
+(type_alias_statement
+  left: (type [(identifier) @name (generic_type (identifier) @name)])) @definition.class
