@@ -559,11 +559,7 @@ impl Searcher<'_> {
         let mut holders: FxHashMap<i64, String> = FxHashMap::default();
         let mut scores: FxHashMap<usize, (f32, String)> = FxHashMap::default();
         for phrase in &report.phrases {
-            // Documents leave stopwords out (`document_tokens`), so the phrase does too.
-            let tokens: Vec<String> = phrase.iter().filter(|w| !lexical::is_stopword(w)).map(|w| lexical::token(w)).collect();
-            if tokens.len() < 2 {
-                continue;
-            }
+            let tokens: Vec<String> = phrase.iter().map(|w| lexical::token(w)).collect();
             // Each word is a few tokens in a document (whole, parts, stem).
             let query = format!("NEAR({}, {})", tokens.join(" "), tokens.len() * 3);
             let hits = self.store.lexical_search(&query, 50, &Default::default())?;
