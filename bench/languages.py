@@ -163,12 +163,16 @@ CTAGS_KINDS = {
     "javascript": {"class": None, "function": None, "method": None, "generator": None,
                    "getter": None, "setter": None, "constant": TOP_LEVEL},
     "typescript": {"class": None, "interface": None, "enum": None, "namespace": None,
-                   "function": None, "method": None, "generator": None, "constant": TOP_LEVEL},
+                   "function": None, "method": None, "generator": None, "constant": TOP_LEVEL,
+                   "alias": None},
     # `variable` is a const or static item; enum variants are ken constants;
-    # modules with a body (`mod x;` names a file, ken's per-file module).
-    # Not `macro` (macro_rules!): ken does not mine those.
+    # modules with a body (`mod x;` names a file, ken's per-file module);
+    # macro_rules! definitions; type aliases of a module, not an impl's or a
+    # trait's associated types. (ctags does not look inside `cfg_rt! { … }`,
+    # which ken does.)
     "rust": {"struct": None, "enum": None, "interface": None, "module": lambda t: "{" in t["source_line"],
-             "function": None, "method": None, "variable": None, "enumerator": None},
+             "function": None, "method": None, "variable": None, "enumerator": None, "macro": None,
+             "typedef": lambda t: t.get("scopeKind") in (None, "module")},
     # `methodSpec` is an interface method; `type` a defined type, `talias` an alias.
     "go": {"struct": None, "interface": None, "type": None, "talias": None, "func": None,
            "methodSpec": None, "const": None},
