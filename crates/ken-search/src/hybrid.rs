@@ -935,7 +935,7 @@ impl Searcher<'_> {
 /// `io::join::Join`: the crate and re-exports are not in it), as may the
 /// qualified name's (`Session.send` is `requests.sessions.Session.send`).
 pub(crate) fn qualified_ends_with(qualified: &str, segments: &[&str]) -> bool {
-    let q: Vec<String> = qualified.split(['.', ':']).filter(|s| !s.is_empty()).map(|s| fold_name(s)).collect();
+    let q: Vec<String> = qualified.split(['.', ':']).filter(|s| !s.is_empty()).map(fold_name).collect();
     let w: Vec<String> = segments.iter().map(|s| fold_name(s)).collect();
     let (Some((last_q, q_rest)), Some((last_w, w_rest))) = (q.split_last(), w.split_last()) else { return false };
     if last_q != last_w {

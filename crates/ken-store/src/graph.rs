@@ -453,7 +453,8 @@ impl Writer<'_> {
         tx.prepare_cached("UPDATE refs SET loose_src = NULL WHERE file_id = ?1 AND loose_src IS NOT NULL")?.execute([file_id])?;
         // The file's references that an unresolved edge can be kept on, by
         // position: `(id, name, kind)`, the first written last.
-        let mut refs: rustc_hash::FxHashMap<(u32, u32), Vec<(i64, String, String)>> = rustc_hash::FxHashMap::default();
+        type Ref = (i64, String, String);
+        let mut refs: rustc_hash::FxHashMap<(u32, u32), Vec<Ref>> = rustc_hash::FxHashMap::default();
         if edges.iter().any(|e| e.dst_id.is_none()) {
             let kinds: Vec<String> = Relation::ALL.iter().filter_map(|&r| loose_ref_kind(r)).map(|k| format!("'{k}'")).collect();
             let mut stmt = tx.prepare_cached(&format!(
