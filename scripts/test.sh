@@ -34,12 +34,12 @@ if [ ${#need_npm[@]} -gt 0 ]; then
 fi
 command -v cargo >/dev/null || { echo "cargo not found: install Rust (https://rustup.rs) and retry" >&2; exit 1; }
 
-# A clean build, the test cache and the corpora take about 16 GB. On a full
+# A clean build, the test cache and the corpora take about 19 GB. On a full
 # disk the linker dies with a bus error and pip and npm fail obscurely: say so first.
 free_gb=$(( $(df -Pk . | awk 'NR==2 {print $4}') / 1048576 ))
 built_gb=$(( $(du -sk target 2>/dev/null | cut -f1 || echo 0) / 1048576 ))
-if [ $(( free_gb + built_gb )) -lt 16 ]; then
-  echo "the tests need about 16 GB for target/; ${free_gb} GB are free and target/ holds ${built_gb} GB" >&2
+if [ $(( free_gb + built_gb )) -lt 20 ]; then
+  echo "the tests need about 20 GB for target/; ${free_gb} GB are free and target/ holds ${built_gb} GB" >&2
   exit 1
 fi
 
