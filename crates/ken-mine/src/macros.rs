@@ -10,8 +10,8 @@
 //! keeps the items of each of its branches. Positions
 //! stay the file's, and the items join the scope around the macro, so an
 //! impl's methods stay its methods. A body that is not items
-//! (`lazy_static!`'s `static ref`, `quote!`'s `#name`, `select!`'s arms)
-//! stays tokens.
+//! (`bitflags!`'s `struct F: u32`, `quote!`'s `#name`, `select!`'s arms)
+//! stays tokens; `lazy_static!`'s `static ref` parses, so it is a static.
 
 use tree_sitter::{Node, Parser, Tree};
 

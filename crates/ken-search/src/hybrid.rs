@@ -960,7 +960,8 @@ pub(crate) fn qualified_ends_with(qualified: &str, segments: &[&str]) -> bool {
     matched > 0
 }
 
-fn fold_name(word: &str) -> String {
+/// `sql_migrate`, `SqlMigrate`, `sql-migrate` → `sqlmigrate`.
+pub(crate) fn fold_name(word: &str) -> String {
     word.chars().filter(|c| *c != '_' && *c != '-').flat_map(char::to_lowercase).collect()
 }
 

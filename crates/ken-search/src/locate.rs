@@ -15,7 +15,7 @@
 //! Within each file, symbols score by the frames whose lines they hold, the
 //! names they define, and their own BM25 and dense ranks.
 
-use crate::hybrid::{asks_for_tests, is_test_path, qualified_ends_with, without_extension};
+use crate::hybrid::{asks_for_tests, fold_name, is_test_path, qualified_ends_with, without_extension};
 use crate::lexical;
 use crate::report::{self, Report};
 use crate::shard::PointFilter;
@@ -269,7 +269,7 @@ impl FileTable {
             let name = path.rsplit('/').next().unwrap_or(path);
             by_name.entry(name.to_string()).or_default().push(i);
             let stem = name.split('.').next().unwrap_or(name);
-            by_stem.entry(fold(stem)).or_default().push(i);
+            by_stem.entry(fold_name(stem)).or_default().push(i);
         }
         let by_id = files.iter().enumerate().map(|(i, (id, _, _))| (*id, i)).collect();
         let by_path = files.iter().enumerate().map(|(i, (_, path, _))| (path.clone(), i)).collect();
@@ -302,14 +302,9 @@ impl FileTable {
     }
 }
 
-/// `sql_migrate`, `SqlMigrate`, `sql-migrate` → `sqlmigrate`.
 /// Words joined by hyphens: `no-dupe-keys`, `object-shorthand`.
 static HYPHENATED: std::sync::LazyLock<regex::Regex> =
     std::sync::LazyLock::new(|| regex::Regex::new(r"\b[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+\b").expect("a valid pattern"));
-
-fn fold(word: &str) -> String {
-    word.chars().filter(|c| *c != '_' && *c != '-').flat_map(char::to_lowercase).collect()
-}
 
 /// One lane's files, best first, each with its evidence.
 #[derive(Default)]
@@ -866,7 +861,7 @@ fn path_lane(report: &Report, table: &FileTable, files_with: &FxHashMap<String, 
     // `django.db.models.query` is `django/db/models/query.py`.
     for name in report.names.iter().filter(|n| n.contains('.') || n.contains("::")) {
         let segments: Vec<&str> = name.split(['.', ':']).filter(|s| !s.is_empty()).collect();
-        let folded: Vec<String> = segments.iter().map(|s| fold(s)).collect();
+        let folded: Vec<String> = segments.iter().map(|s| fold_name(s)).collect();
         for end in (2..=segments.len()).rev() {
             let found: Vec<usize> = table
                 .by_stem
@@ -879,7 +874,7 @@ fn path_lane(report: &Report, table: &FileTable, files_with: &FxHashMap<String, 
                     // (`tokio::io::Join` is `src/io/join.rs`): the
                     // file and at least its directory agree, or all of
                     // the file's path does.
-                    let parts: Vec<String> = without_extension(&table.files[i].1).split('/').map(fold).collect();
+                    let parts: Vec<String> = without_extension(&table.files[i].1).split('/').map(fold_name).collect();
                     let agree = folded[..end].iter().rev().zip(parts.iter().rev()).take_while(|(a, b)| a == b).count();
                     agree >= 2 || agree == parts.len()
                 })
@@ -900,16 +895,16 @@ fn path_lane(report: &Report, table: &FileTable, files_with: &FxHashMap<String, 
     // path, whoever else says it; its parts then name no file.
     let mut parts_of_names: FxHashSet<String> = FxHashSet::default();
     for compound in HYPHENATED.find_iter(&report.text) {
-        let folded = fold(compound.as_str());
+        let folded = fold_name(compound.as_str());
         if table.by_stem.contains_key(&folded) {
-            parts_of_names.extend(compound.as_str().split('-').map(fold));
+            parts_of_names.extend(compound.as_str().split('-').map(fold_name));
             words.insert(folded, (0, compound.as_str().to_string()));
         }
     }
     let rare = (table.files.len() / 50).max(3);
     for word in lexical::words(&report.text) {
         for part in word.text.split(['.', ':']) {
-            let folded = fold(part);
+            let folded = fold_name(part);
             let said_by = files_with.get(&part.to_lowercase()).copied().unwrap_or(0);
             if folded.len() >= 4
                 && !lexical::is_stopword(&folded)
