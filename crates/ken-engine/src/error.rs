@@ -98,9 +98,11 @@ impl Error {
 impl From<StoreError> for Error {
     fn from(e: StoreError) -> Error {
         let kind = match e {
-            StoreError::Missing(_) | StoreError::TooNew { .. } | StoreError::Corrupt { .. } | StoreError::UnknownValue { .. } => {
-                ErrorKind::NoIndex
-            }
+            StoreError::Missing(_)
+            | StoreError::TooNew { .. }
+            | StoreError::Outdated { .. }
+            | StoreError::Corrupt { .. }
+            | StoreError::UnknownValue { .. } => ErrorKind::NoIndex,
             StoreError::Locked(_) => ErrorKind::Busy,
             _ => ErrorKind::Internal,
         };

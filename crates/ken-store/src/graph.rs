@@ -10,11 +10,13 @@
 //! reference marked with its source (`refs.loose_src`), read back as an
 //! unresolved edge.
 
+use crate::codes::{Coded, coded};
 use crate::write::Writer;
 use crate::{Result, Store};
 use ken_core::{Language, RefKind, Relation, Resolution, SymbolKind};
 use rusqlite::{OptionalExtension, Row, params};
 use serde::Serialize;
+use std::sync::LazyLock;
 
 /// A file as resolution sees it.
 #[derive(Clone, Debug)]
@@ -130,7 +132,7 @@ fn graph_symbol(r: &Row) -> rusqlite::Result<GraphSymbol> {
 }
 
 fn relation(r: &Row, idx: usize) -> rusqlite::Result<Relation> {
-    crate::typed(r, idx, "relation", Relation::parse)
+    coded(r, idx)
 }
 
 fn edge_row(r: &Row) -> rusqlite::Result<EdgeRow> {
@@ -138,7 +140,7 @@ fn edge_row(r: &Row) -> rusqlite::Result<EdgeRow> {
         src: r.get(0)?,
         dst: r.get(1)?,
         relation: relation(r, 2)?,
-        resolution: crate::typed(r, 3, "resolution", Resolution::parse)?,
+        resolution: coded(r, 3)?,
         name: r.get(4)?,
         qualifier: r.get(5)?,
         path: r.get(6)?,
@@ -151,43 +153,49 @@ const EDGE_COLUMNS: &str = "e.src_id, e.dst_id, e.relation, e.resolution, e.name
 
 /// Unresolved edges kept on their references, shaped like `edges`; the
 /// relation is the one [`loose_ref_kind`] keeps on the reference's kind.
-static LOOSE_REF_EDGES: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+static LOOSE_REF_EDGES: LazyLock<String> = LazyLock::new(|| {
     let cases: String =
-        Relation::ALL.iter().filter_map(|&r| loose_ref_kind(r).map(|kind| format!(" WHEN '{kind}' THEN '{}'", r.as_str()))).collect();
+        Relation::ALL.iter().filter_map(|&r| loose_ref_kind(r).map(|kind| format!(" WHEN {} THEN {}", kind.code(), r.code()))).collect();
+    let unresolved = Resolution::Unresolved.code();
     format!(
-        "SELECT r.file_id AS file_id, 1000000000 + r.id AS ordinal, r.loose_src AS src_id, NULL AS dst_id,
-            CASE r.kind{cases} END AS relation, 'unresolved' AS resolution, r.name AS name, r.qualifier AS qualifier,
+        "SELECT r.file_id AS file_id, 1000000000 + r.ordinal AS ordinal, r.loose_src AS src_id, NULL AS dst_id,
+            CASE r.kind{cases} END AS relation, {unresolved} AS resolution, r.name AS name, r.qualifier AS qualifier,
             r.line AS line, r.col AS col
         FROM refs r WHERE r.loose_src IS NOT NULL"
     )
 });
 
 /// The reference kind an unresolved edge of `relation` is kept on, if any.
-fn loose_ref_kind(relation: Relation) -> Option<&'static str> {
+fn loose_ref_kind(relation: Relation) -> Option<RefKind> {
     match relation {
-        Relation::Calls => Some("call"),
-        Relation::Instantiates => Some("instantiate"),
-        Relation::DerivedClassOf => Some("inherit"),
+        Relation::Calls => Some(RefKind::Call),
+        Relation::Instantiates => Some(RefKind::Instantiate),
+        Relation::DerivedClassOf => Some(RefKind::Inherit),
         _ => None,
     }
 }
 
 /// The implied `parent_of` edges as rows shaped like `edges` (`s` is the
 /// child), for linked files whose child has no stored parent.
-const IMPLIED_PARENT_EDGES: &str = "SELECT s.file_id AS file_id, -1 - s.ordinal AS ordinal, s.parent_id AS src_id,
-        s.id AS dst_id, 'parent_of' AS relation, 'exact' AS resolution, s.name AS name, NULL AS qualifier,
-        s.name_line AS line, s.name_col AS col
-    FROM symbols s JOIN files pf ON pf.id = s.file_id
-    WHERE s.parent_id IS NOT NULL AND pf.linked = 1
-      AND NOT EXISTS (SELECT 1 FROM edges a WHERE a.dst_id = s.id AND a.relation = 'parent_of')";
+static IMPLIED_PARENT_EDGES: LazyLock<String> = LazyLock::new(|| {
+    let (parent_of, exact) = (Relation::ParentOf.code(), Resolution::Exact.code());
+    format!(
+        "SELECT s.file_id AS file_id, -1 - s.ordinal AS ordinal, s.parent_id AS src_id,
+            s.id AS dst_id, {parent_of} AS relation, {exact} AS resolution, s.name AS name, NULL AS qualifier,
+            s.name_line AS line, s.name_col AS col
+        FROM symbols s JOIN files pf ON pf.id = s.file_id
+        WHERE s.parent_id IS NOT NULL AND pf.linked = 1
+          AND NOT EXISTS (SELECT 1 FROM edges a WHERE a.dst_id = s.id AND a.relation = {parent_of})"
+    )
+});
 
 /// Every edge: stored, implied parent and unresolved, as one relation `e`
 /// shaped like `edges`.
-static EVERY_EDGE: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+static EVERY_EDGE: LazyLock<String> = LazyLock::new(|| {
     format!(
         "(SELECT file_id, ordinal, src_id, dst_id, relation, resolution, name, qualifier, line, col FROM edges
-          UNION ALL {IMPLIED_PARENT_EDGES} UNION ALL {}) e",
-        *LOOSE_REF_EDGES
+          UNION ALL {} UNION ALL {}) e",
+        *IMPLIED_PARENT_EDGES, *LOOSE_REF_EDGES
     )
 });
 
@@ -230,12 +238,12 @@ impl Store {
 
     /// References of the given kinds; of every file when `files` is `None`.
     pub fn graph_refs(&self, kinds: &[RefKind], files: Option<&[i64]>) -> Result<Vec<RefRow>> {
-        let kinds_sql = kinds.iter().map(|k| format!("'{}'", k.as_str())).collect::<Vec<_>>().join(",");
+        let kinds_sql = kinds.iter().map(|k| k.code().to_string()).collect::<Vec<_>>().join(",");
         let map = |r: &Row| -> rusqlite::Result<RefRow> {
             Ok(RefRow {
                 file_id: r.get(0)?,
                 enclosing_id: r.get(1)?,
-                kind: crate::typed(r, 2, "reference kind", RefKind::parse)?,
+                kind: coded(r, 2)?,
                 name: r.get(3)?,
                 qualifier: r.get(4)?,
                 alias: r.get(5)?,
@@ -247,7 +255,7 @@ impl Store {
         match files {
             None => Ok(self.conn.prepare(&base)?.query_map([], map)?.collect::<rusqlite::Result<_>>()?),
             Some(files) => {
-                let mut stmt = self.conn.prepare_cached(&format!("{base} AND file_id = ?1 ORDER BY id"))?;
+                let mut stmt = self.conn.prepare_cached(&format!("{base} AND file_id = ?1 ORDER BY ordinal"))?;
                 let mut out = Vec::new();
                 for f in files {
                     for row in stmt.query_map([f], map)? {
@@ -265,7 +273,7 @@ impl Store {
             "SELECT r.file_id, r.enclosing_id, r.name, r.qualifier, r.alias, r.line, r.col, f.path
              FROM refs r JOIN files f ON f.id = r.file_id WHERE r.name = ?1 AND r.kind = ?2 ORDER BY f.path, r.line, r.col",
         )?;
-        let rows = stmt.query_map(params![name, kind.as_str()], |r| {
+        let rows = stmt.query_map(params![name, kind.code()], |r| {
             Ok((
                 RefRow {
                     file_id: r.get(0)?,
@@ -327,8 +335,9 @@ impl Store {
                      FROM edges e WHERE {column} = ?1 AND e.dst_id IS NOT NULL
                  UNION ALL
                  SELECT file_id, src_id, dst_id, relation, resolution, name, qualifier, line, col
-                     FROM ({IMPLIED_PARENT_EDGES} AND {implied})) e
-             JOIN files f ON f.id = e.file_id ORDER BY f.path, e.line, e.col"
+                     FROM ({implied_parent} AND {implied})) e
+             JOIN files f ON f.id = e.file_id ORDER BY f.path, e.line, e.col",
+            implied_parent = *IMPLIED_PARENT_EDGES
         );
         let mut stmt = self.conn.prepare_cached(&sql)?;
         let rows = stmt.query_map([id], edge_row)?;
@@ -347,11 +356,12 @@ impl Store {
     pub fn loose_edges_named(&self, name: &str, relations: &[Relation]) -> Result<Vec<EdgeRow>> {
         let sql = format!(
             "SELECT {EDGE_COLUMNS} FROM (SELECT file_id, src_id, dst_id, relation, resolution, name, qualifier, line, col
-                     FROM edges WHERE name = ?1 AND (dst_id IS NULL OR resolution = 'unique_name')
+                     FROM edges WHERE name = ?1 AND (dst_id IS NULL OR resolution = {unique_name})
                  UNION ALL SELECT file_id, src_id, dst_id, relation, resolution, name, qualifier, line, col
                      FROM ({} AND r.name = ?1)) e
              JOIN files f ON f.id = e.file_id ORDER BY f.path, e.line, e.col",
-            *LOOSE_REF_EDGES
+            *LOOSE_REF_EDGES,
+            unique_name = Resolution::UniqueName.code()
         );
         let rows: Vec<EdgeRow> = self.conn.prepare_cached(&sql)?.query_map([name], edge_row)?.collect::<rusqlite::Result<_>>()?;
         Ok(rows.into_iter().filter(|e| e.dst.is_none() && (relations.is_empty() || relations.contains(&e.relation))).collect())
@@ -363,7 +373,8 @@ impl Store {
             .conn
             .prepare(&format!(
                 "SELECT src_id, dst_id, relation, file_id FROM edges WHERE dst_id IS NOT NULL
-                 UNION ALL SELECT src_id, dst_id, relation, file_id FROM ({IMPLIED_PARENT_EDGES})"
+                 UNION ALL SELECT src_id, dst_id, relation, file_id FROM ({})",
+                *IMPLIED_PARENT_EDGES
             ))?
             .query_map([], |r| Ok((r.get(0)?, r.get(1)?, relation(r, 2)?, r.get(3)?)))?
             .collect::<rusqlite::Result<_>>()?;
@@ -383,7 +394,9 @@ impl Store {
                 "SELECT e.relation, e.resolution, count(*) FROM {} GROUP BY e.relation, e.resolution ORDER BY e.relation, e.resolution",
                 *EVERY_EDGE
             ))?
-            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get::<_, i64>(2)? as u64)))?
+            .query_map([], |r| {
+                Ok((relation(r, 0)?.as_str().to_string(), coded::<Resolution>(r, 1)?.as_str().to_string(), r.get::<_, i64>(2)? as u64))
+            })?
             .collect::<rusqlite::Result<_>>()?;
         Ok(rows)
     }
@@ -452,29 +465,29 @@ impl Writer<'_> {
         let mut stored_parent = tx.prepare_cached("SELECT parent_id FROM symbols WHERE id = ?1")?;
         tx.prepare_cached("UPDATE refs SET loose_src = NULL WHERE file_id = ?1 AND loose_src IS NOT NULL")?.execute([file_id])?;
         // The file's references that an unresolved edge can be kept on, by
-        // position: `(id, name, kind)`, the first written last.
-        type Ref = (i64, String, String);
+        // position: `(ordinal, name, kind code)`, the first written last.
+        type Ref = (i64, String, i64);
         let mut refs: rustc_hash::FxHashMap<(u32, u32), Vec<Ref>> = rustc_hash::FxHashMap::default();
         if edges.iter().any(|e| e.dst_id.is_none()) {
-            let kinds: Vec<String> = Relation::ALL.iter().filter_map(|&r| loose_ref_kind(r)).map(|k| format!("'{k}'")).collect();
+            let kinds: Vec<String> = Relation::ALL.iter().filter_map(|&r| loose_ref_kind(r)).map(|k| k.code().to_string()).collect();
             let mut stmt = tx.prepare_cached(&format!(
-                "SELECT id, line, col, name, kind FROM refs WHERE file_id = ?1 AND kind IN ({}) ORDER BY id DESC",
+                "SELECT ordinal, line, col, name, kind FROM refs WHERE file_id = ?1 AND kind IN ({}) ORDER BY ordinal DESC",
                 kinds.join(", ")
             ))?;
             for row in stmt.query_map([file_id], |r| Ok((r.get::<_, i64>(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)))? {
-                let (id, line, col, name, kind) = row?;
-                refs.entry((line, col)).or_default().push((id, name, kind));
+                let (ordinal, line, col, name, kind) = row?;
+                refs.entry((line, col)).or_default().push((ordinal, name, kind));
             }
         }
-        let mut keep_on_ref = tx.prepare_cached("UPDATE refs SET loose_src = ?2 WHERE id = ?1")?;
+        let mut keep_on_ref = tx.prepare_cached("UPDATE refs SET loose_src = ?3 WHERE file_id = ?1 AND ordinal = ?2")?;
         for (ordinal, e) in edges.iter().enumerate() {
             if e.dst_id.is_none()
                 && let Some(kind) = loose_ref_kind(e.relation)
                 && let Some(at) = refs.get_mut(&(e.line, e.col))
-                && let Some(i) = at.iter().rposition(|(_, name, k)| *name == e.name && k == kind)
+                && let Some(i) = at.iter().rposition(|(_, name, k)| *name == e.name && *k == kind.code())
             {
-                let id = at.remove(i).0;
-                keep_on_ref.execute(params![id, e.src_id])?;
+                let ordinal = at.remove(i).0;
+                keep_on_ref.execute(params![file_id, ordinal, e.src_id])?;
                 continue;
             }
             if e.relation == Relation::ParentOf
@@ -488,8 +501,8 @@ impl Writer<'_> {
                 ordinal as i64,
                 e.src_id,
                 e.dst_id,
-                e.relation.as_str(),
-                e.resolution.as_str(),
+                e.relation.code(),
+                e.resolution.code(),
                 e.name,
                 e.qualifier,
                 e.line,

@@ -5,6 +5,7 @@
 //! the next run carries on from there. One writer at a time is enforced with
 //! an advisory lock file; readers never block (WAL mode).
 
+mod codes;
 mod graph;
 mod intents;
 mod read;
@@ -32,6 +33,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("schema_v5.sql"),
     include_str!("schema_v6.sql"),
     include_str!("schema_v7.sql"),
+    include_str!("schema_v8.sql"),
 ];
 
 pub const DB_FILE: &str = "index.sqlite";
@@ -52,6 +54,10 @@ pub enum StoreError {
     )]
     TooNew { path: PathBuf, found: i64, supported: i64 },
     #[error(
+        "the index in {path} was written by an older ken and cannot be updated here ({detail}); run `ken index` where it can be written"
+    )]
+    Outdated { path: PathBuf, detail: String },
+    #[error(
         "the disk holding the index is full ({0}); free some space or pass --index-dir on another disk, then run `ken index` again: it resumes from its last commit"
     )]
     DiskFull(String),
@@ -69,9 +75,9 @@ pub enum StoreError {
 /// version does not know), carried through rusqlite to [`StoreError::UnknownValue`].
 #[derive(Debug, thiserror::Error)]
 #[error("unknown {what} `{value}`")]
-struct UnknownValue {
-    what: &'static str,
-    value: String,
+pub(crate) struct UnknownValue {
+    pub(crate) what: &'static str,
+    pub(crate) value: String,
 }
 
 /// Column `idx` of `row` parsed into a typed domain value.
@@ -202,6 +208,18 @@ impl Store {
         if version > MIGRATIONS.len() as i64 {
             return Err(StoreError::TooNew { path: dir.to_path_buf(), found: version, supported: MIGRATIONS.len() as i64 });
         }
+        if version < MIGRATIONS.len() as i64 {
+            // An older ken wrote it: migrate it once, as the next writer would.
+            drop(store);
+            return match Store::open_for_write(dir) {
+                Ok(writer) => {
+                    drop(writer);
+                    Store::open_read_only(dir)
+                }
+                Err(e @ StoreError::Locked(_)) => Err(e),
+                Err(e) => Err(StoreError::Outdated { path: dir.to_path_buf(), detail: e.to_string() }),
+            };
+        }
         Ok(store)
     }
 
@@ -316,5 +334,57 @@ fn classify(dir: &Path, err: rusqlite::Error) -> StoreError {
         },
         Some(DatabaseBusy | DatabaseLocked) => StoreError::Locked(dir.to_path_buf()),
         _ => StoreError::from(err),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ken_core::RefKind;
+
+    /// An index an older ken wrote (schema version 7: the graph's enums as
+    /// text, references with their own ids) reads the same after the first
+    /// open migrates it.
+    #[test]
+    fn a_version_7_index_reads_the_same_after_migration() {
+        let dir = tempfile::tempdir().unwrap();
+        {
+            let conn = Connection::open(dir.path().join(DB_FILE)).unwrap();
+            for migration in &MIGRATIONS[..7] {
+                conn.execute_batch(migration).unwrap();
+            }
+            conn.pragma_update(None, "user_version", 7).unwrap();
+            conn.execute_batch(
+                "INSERT INTO files(id, path, language, size, mtime_ns, hash, module, lines, parse_errors, linked)
+                     VALUES (1, 'a.py', 'python', 10, 0, 'h', 'a', 3, 0, 1);
+                 INSERT INTO symbols(id, file_id, ordinal, parent_id, kind, name, local_path, qualified_name, signature,
+                     start_byte, end_byte, start_line, start_col, end_line, end_col, name_line, name_col)
+                     VALUES (1, 1, 0, NULL, 'module', 'a', '', 'a', '', 0, 10, 1, 1, 3, 1, 1, 1),
+                            (2, 1, 1, 1, 'function', 'f', 'f', 'a.f', 'def f()', 0, 10, 1, 1, 3, 1, 1, 5);
+                 INSERT INTO refs(id, file_id, enclosing_id, kind, name, qualifier, alias, line, col, loose_src)
+                     VALUES (7, 1, 2, 'call', 'g', NULL, NULL, 2, 5, 2),
+                            (9, 1, 2, 'field_use', 'x', 'self', NULL, 3, 5, NULL);
+                 INSERT INTO edges(file_id, ordinal, src_id, dst_id, relation, resolution, name, qualifier, line, col)
+                     VALUES (1, 0, 2, 2, 'calls', 'unique_name', 'f', NULL, 3, 9);",
+            )
+            .unwrap();
+        }
+        let store = Store::open_read_only(dir.path()).unwrap();
+        assert_eq!(store.schema_version().unwrap(), MIGRATIONS.len() as i64);
+        let refs: Vec<(RefKind, String, Option<String>)> = store
+            .graph_refs(&[RefKind::Call, RefKind::FieldUse], Some(&[1]))
+            .unwrap()
+            .into_iter()
+            .map(|r| (r.kind, r.name, r.qualifier))
+            .collect();
+        assert_eq!(refs, [(RefKind::Call, "g".into(), None), (RefKind::FieldUse, "x".into(), Some("self".into()))]);
+        let edges: Vec<String> = store
+            .all_edges()
+            .unwrap()
+            .iter()
+            .map(|e| format!("{} -> {:?} {} {} {}", e.src, e.dst, e.relation, e.resolution, e.name))
+            .collect();
+        assert_eq!(edges, ["1 -> Some(2) parent_of exact f", "2 -> Some(2) calls unique_name f", "2 -> None calls unresolved g"]);
+        assert_eq!(store.loose_edges_named("g", &[]).unwrap().len(), 1);
     }
 }

@@ -1,7 +1,8 @@
 //! Batched, transactional writes of mined files.
 
 use crate::Result;
-use ken_core::FileAnalysis;
+use crate::codes::Coded;
+use ken_core::{FileAnalysis, RefKind, Resolution};
 use rusqlite::{OptionalExtension, ToSql, Transaction, params};
 
 /// What the index keeps about a file besides what was mined from it.
@@ -156,14 +157,15 @@ impl<'c> Writer<'c> {
         let id_of = |ordinal: u32| ids.get(ordinal as usize).copied();
         {
             let mut insert = tx.prepare_cached(
-                "INSERT INTO refs(file_id, enclosing_id, kind, name, qualifier, alias, line, col)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                "INSERT INTO refs(file_id, ordinal, enclosing_id, kind, name, qualifier, alias, line, col)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
             )?;
-            for r in &analysis.references {
+            for (ordinal, r) in analysis.references.iter().enumerate() {
                 insert.execute(params![
                     file_id,
+                    ordinal as i64,
                     id_of(r.enclosing).or(ids.first().copied()),
-                    r.kind.as_str(),
+                    r.kind.code(),
                     r.name,
                     r.qualifier,
                     r.alias,
@@ -214,23 +216,24 @@ impl<'c> Writer<'c> {
             return Ok(());
         }
         let tx = &self.tx;
-        tx.prepare_cached(
+        let (unique_name, field_use) = (Resolution::UniqueName.code(), RefKind::FieldUse.code());
+        tx.prepare_cached(&format!(
             "UPDATE files SET linked = 0 WHERE linked = 1 AND id IN (
                 SELECT e.file_id FROM edges e
-                WHERE (e.dst_id IS NULL OR e.resolution = 'unique_name')
+                WHERE (e.dst_id IS NULL OR e.resolution = {unique_name})
                   AND e.name IN (SELECT name FROM symbols WHERE file_id = ?1)
                 UNION SELECT r.file_id FROM refs r
-                WHERE r.loose_src IS NOT NULL AND r.name IN (SELECT name FROM symbols WHERE file_id = ?1))",
-        )?
+                WHERE r.loose_src IS NOT NULL AND r.name IN (SELECT name FROM symbols WHERE file_id = ?1))"
+        ))?
         .execute([file_id])?;
         // Unresolved attribute uses are kept as raw references only (see
         // ken-graph): files using a member name this file now defines resolve again.
-        tx.prepare_cached(
+        tx.prepare_cached(&format!(
             "UPDATE files SET linked = 0 WHERE linked = 1 AND id IN (
                 SELECT r.file_id FROM refs r
-                WHERE r.kind = 'field_use'
-                  AND r.name IN (SELECT name FROM symbols WHERE file_id = ?1 AND kind IN ('field', 'constant', 'method')))",
-        )?
+                WHERE r.kind = {field_use}
+                  AND r.name IN (SELECT name FROM symbols WHERE file_id = ?1 AND kind IN ('field', 'constant', 'method')))"
+        ))?
         .execute([file_id])?;
         Ok(())
     }
