@@ -55,3 +55,7 @@ CREATE INDEX edges_src ON edges(src_id, relation) WHERE dst_id IS NOT NULL;
 CREATE INDEX edges_dst ON edges(dst_id, relation) WHERE dst_id IS NOT NULL;
 -- 3 is `unique_name`: edges found by a name only, which a new definition of the name can change.
 CREATE INDEX edges_loose ON edges(name) WHERE dst_id IS NULL OR resolution = 3;
+
+-- Analytics are read whole and sorted by more than importance: its index
+-- served no query.
+DROP INDEX IF EXISTS symbol_metrics_importance;
