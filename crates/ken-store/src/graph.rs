@@ -465,8 +465,8 @@ impl Writer<'_> {
         let mut stored_parent = tx.prepare_cached("SELECT parent_id FROM symbols WHERE id = ?1")?;
         tx.prepare_cached("UPDATE refs SET loose_src = NULL WHERE file_id = ?1 AND loose_src IS NOT NULL")?.execute([file_id])?;
         // The file's references that an unresolved edge can be kept on, by
-        // position: `(ordinal, name, kind code)`, the first written last.
-        type Ref = (i64, String, i64);
+        // position: `(ordinal, name, kind)`, the first written last.
+        type Ref = (i64, String, RefKind);
         let mut refs: rustc_hash::FxHashMap<(u32, u32), Vec<Ref>> = rustc_hash::FxHashMap::default();
         if edges.iter().any(|e| e.dst_id.is_none()) {
             let kinds: Vec<String> = Relation::ALL.iter().filter_map(|&r| loose_ref_kind(r)).map(|k| k.code().to_string()).collect();
@@ -474,7 +474,7 @@ impl Writer<'_> {
                 "SELECT ordinal, line, col, name, kind FROM refs WHERE file_id = ?1 AND kind IN ({}) ORDER BY ordinal DESC",
                 kinds.join(", ")
             ))?;
-            for row in stmt.query_map([file_id], |r| Ok((r.get::<_, i64>(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)))? {
+            for row in stmt.query_map([file_id], |r| Ok((r.get::<_, i64>(0)?, r.get(1)?, r.get(2)?, r.get(3)?, coded(r, 4)?)))? {
                 let (ordinal, line, col, name, kind) = row?;
                 refs.entry((line, col)).or_default().push((ordinal, name, kind));
             }
@@ -484,7 +484,7 @@ impl Writer<'_> {
             if e.dst_id.is_none()
                 && let Some(kind) = loose_ref_kind(e.relation)
                 && let Some(at) = refs.get_mut(&(e.line, e.col))
-                && let Some(i) = at.iter().rposition(|(_, name, k)| *name == e.name && *k == kind.code())
+                && let Some(i) = at.iter().rposition(|(_, name, k)| *name == e.name && *k == kind)
             {
                 let ordinal = at.remove(i).0;
                 keep_on_ref.execute(params![file_id, ordinal, e.src_id])?;
