@@ -37,6 +37,9 @@ pub struct LocalOptions {
     pub threads: usize,
     /// `libonnxruntime.so`, for [`Runtime::Onnx`].
     pub onnxruntime: Option<PathBuf>,
+    /// Where the model's optimised copy is kept (and written once, by the
+    /// first optimised session), for [`Runtime::Onnx`]; `None`: no copy.
+    pub optimized_dir: Option<PathBuf>,
 }
 
 /// Vectors with the index of the text each embeds.
@@ -46,10 +49,18 @@ enum Engine {
     /// One single-threaded session per core, each running its own batches:
     /// for a model this small that beats one session spread over the cores.
     /// Sessions are created on first use: a single query needs only one.
-    /// `quick` is the model without graph optimisations: made in about
-    /// 20 ms against 400 ms, a query in 19 ms against 5 ms (MiniLM int8):
-    /// the one-shot query of a CLI search answers from it, sooner.
-    Onnx { sessions: Vec<OnceLock<Mutex<ort::session::Session>>>, quick: Mutex<ort::session::Session>, model: PathBuf, token_types: bool },
+    /// `quick` answers the one-shot query of a CLI search: the optimised
+    /// copy ([`OptimizedCopy`]) without prepacked weights, made in about
+    /// 20 ms and run in 10 (MiniLM int8). Without a copy (a read-only
+    /// cache), the model without graph optimisations: 60 ms, and 70 a query,
+    /// as its int8 weights are cast to floats on every run.
+    Onnx {
+        sessions: Vec<OnceLock<Mutex<ort::session::Session>>>,
+        quick: Mutex<ort::session::Session>,
+        model: PathBuf,
+        copy: Option<OptimizedCopy>,
+        token_types: bool,
+    },
     Candle {
         // Boxed: the model is large and the enum is built once.
         model: Box<candle_transformers::models::bert::BertModel>,
@@ -79,12 +90,18 @@ impl LocalEmbedder {
                 let lib = options.onnxruntime.as_deref().ok_or_else(|| EmbedError::Runtime("no libonnxruntime.so was found".into()))?;
                 init_onnxruntime(lib)?;
                 let model = onnx_file(dir).ok_or_else(|| corrupt("no model.onnx".into()))?;
+                let copy = options.optimized_dir.clone().map(OptimizedCopy);
+                // The copy is written by the first process that loads the model.
                 let quick =
-                    onnx_session(&model, GraphOptimizationLevel::Disable).map_err(|e| corrupt(format!("{}: {e}", model.display())))?;
+                    match copy.as_ref().and_then(|c| c.session(false).or_else(|| c.write(&model).then(|| c.session(false)).flatten())) {
+                        Some(session) => session,
+                        None => onnx_session(&model, GraphOptimizationLevel::Disable)
+                            .map_err(|e| corrupt(format!("{}: {e}", model.display())))?,
+                    };
                 let token_types = quick.inputs.iter().any(|i| i.name == "token_type_ids");
                 let sessions: Vec<OnceLock<Mutex<ort::session::Session>>> = (0..threads).map(|_| OnceLock::new()).collect();
                 let dim = hidden_size(dir).unwrap_or(384);
-                (Engine::Onnx { sessions, quick: Mutex::new(quick), model, token_types }, dim)
+                (Engine::Onnx { sessions, quick: Mutex::new(quick), model, copy, token_types }, dim)
             }
             Runtime::Candle => {
                 use candle_transformers::models::bert::{BertModel, Config};
@@ -108,8 +125,8 @@ impl LocalEmbedder {
     /// Builds the optimised session a query would use, if it is not built
     /// yet (a server does this once; a one-shot query skips it).
     fn ready_for_queries(&self) -> Result<()> {
-        if let Engine::Onnx { sessions, model, .. } = &self.engine {
-            worker_session(&sessions[0], model).map_err(|e| EmbedError::Inference(e.to_string()))?;
+        if let Engine::Onnx { sessions, model, copy, .. } = &self.engine {
+            worker_session(&sessions[0], model, copy.as_ref()).map_err(|e| EmbedError::Inference(e.to_string()))?;
         }
         Ok(())
     }
@@ -197,7 +214,7 @@ impl LocalEmbedder {
     ) -> Result<Vec<Vec<f32>>> {
         let fail = |e: &dyn std::fmt::Display| EmbedError::Inference(e.to_string());
         let (hidden, width, pooled): (Vec<f32>, usize, bool) = match &self.engine {
-            Engine::Onnx { sessions, quick, model, token_types } => {
+            Engine::Onnx { sessions, quick, model, copy, token_types } => {
                 use ort::value::Tensor;
                 let shape = [n, seq];
                 let mut inputs = ort::inputs![
@@ -208,7 +225,7 @@ impl LocalEmbedder {
                     inputs.push(("token_type_ids".into(), Tensor::from_array((shape, types)).map_err(|e| fail(&e))?.into()));
                 }
                 let session = match worker {
-                    Some(w) => worker_session(&sessions[w % sessions.len()], model).map_err(|e| fail(&e))?,
+                    Some(w) => worker_session(&sessions[w % sessions.len()], model, copy.as_ref()).map_err(|e| fail(&e))?,
                     None => quick,
                 };
                 let mut session = session.lock().unwrap_or_else(|p| p.into_inner());
@@ -303,13 +320,92 @@ fn onnx_session(model: &Path, level: GraphOptimizationLevel) -> ort::Result<ort:
     ort::session::Session::builder()?.with_optimization_level(level)?.with_intra_threads(1)?.commit_from_file(model)
 }
 
-/// A worker's session with every graph optimisation, made on first use.
-fn worker_session<'a>(slot: &'a OnceLock<Mutex<ort::session::Session>>, model: &Path) -> ort::Result<&'a Mutex<ort::session::Session>> {
+/// A worker's session with the graph optimised, made on first use: from
+/// the optimised copy, else (a read-only cache) optimised now, which costs
+/// every process about half a second more.
+fn worker_session<'a>(
+    slot: &'a OnceLock<Mutex<ort::session::Session>>,
+    model: &Path,
+    copy: Option<&OptimizedCopy>,
+) -> ort::Result<&'a Mutex<ort::session::Session>> {
     if let Some(session) = slot.get() {
         return Ok(session);
     }
-    let created = onnx_session(model, GraphOptimizationLevel::Level3)?;
+    let created = match copy.and_then(|c| c.session(true)) {
+        Some(session) => session,
+        None => onnx_session(model, GraphOptimizationLevel::Level3)?,
+    };
     Ok(slot.get_or_init(|| Mutex::new(created)))
+}
+
+/// A model's graph as ONNX Runtime optimises it, saved once into the model
+/// cache: `model.onnx` and its weights apart in `weights.bin`, which a
+/// session maps instead of reading. Making a session from it skips the
+/// optimisation (about 20 ms against 700 for MiniLM int8, whose int8
+/// weights become floats: 90 MB on disk).
+///
+/// Saved at the extended level, not the highest: that one's layout
+/// changes may be specific to the processor.
+#[derive(Clone, Debug)]
+struct OptimizedCopy(PathBuf);
+
+impl OptimizedCopy {
+    const WEIGHTS: &str = "weights.bin";
+
+    /// A session from the copy; `None` if there is none or it does not
+    /// load (then it is removed, to be written again). `prepack`: the
+    /// weights laid out again for the matrix products, faster for many
+    /// batches, slower to make than one query gains.
+    fn session(&self, prepack: bool) -> Option<ort::session::Session> {
+        let model = self.0.join("model.onnx");
+        if !model.is_file() {
+            return None;
+        }
+        let made = ort::session::Session::builder()
+            .and_then(|b| b.with_optimization_level(GraphOptimizationLevel::Disable))
+            .and_then(|b| b.with_intra_threads(1))
+            .and_then(|b| b.with_prepacking(prepack))
+            .and_then(|b| b.commit_from_file(&model));
+        match made {
+            Ok(session) => Some(session),
+            Err(e) => {
+                tracing::warn!("the optimised model in {} does not load ({e}); it is made again", self.0.display());
+                let _ = std::fs::remove_dir_all(&self.0);
+                None
+            }
+        }
+    }
+
+    /// Writes the copy of `model` (in a directory of its own, moved into
+    /// place whole: a killed run or a second process leaves no half copy).
+    /// False if it cannot be written (a read-only cache): sessions are then
+    /// optimised as they are made.
+    fn write(&self, model: &Path) -> bool {
+        // One writer per process (the workers start together); processes
+        // each write their own staging directory.
+        static WRITING: Mutex<()> = Mutex::new(());
+        let _writing = WRITING.lock().unwrap_or_else(|p| p.into_inner());
+        if self.0.join("model.onnx").is_file() {
+            return true;
+        }
+        let staging = self.0.with_extension(format!("partial-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&staging);
+        let written = std::fs::create_dir_all(&staging).is_ok()
+            && ort::session::Session::builder()
+                .and_then(|b| b.with_optimization_level(GraphOptimizationLevel::Level2))
+                .and_then(|b| b.with_intra_threads(1))
+                .and_then(|b| b.with_optimized_model_path(staging.join("model.onnx")))
+                .and_then(|b| b.with_config_entry("session.optimized_model_external_initializers_file_name", Self::WEIGHTS))
+                .and_then(|b| b.with_config_entry("session.optimized_model_external_initializers_min_size_in_bytes", "1024"))
+                .and_then(|b| b.commit_from_file(model))
+                .is_ok();
+        // Another process may have put its copy in place meanwhile: the first stays.
+        let placed = written && std::fs::rename(&staging, &self.0).is_ok();
+        if !placed {
+            let _ = std::fs::remove_dir_all(&staging);
+        }
+        self.0.join("model.onnx").is_file()
+    }
 }
 
 /// ONNX Runtime's environment is process-global: the first library wins.

@@ -166,6 +166,11 @@ impl Resolver {
             Runtime::Onnx => Some(self.onnxruntime()?),
             Runtime::Candle => None,
         };
+        // One copy per model and runtime: another runtime optimises otherwise.
+        let optimized_dir = onnxruntime.as_ref().map(|lib| {
+            let runtime = lib.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            self.cache_dir.join("optimized").join(format!("{}-{runtime}", model.model_id).replace(['@', '/'], "-"))
+        });
         LocalEmbedder::load(LocalOptions {
             model_dir: model.dir,
             runtime: model.runtime,
@@ -175,6 +180,7 @@ impl Resolver {
             batch_size,
             threads: self.threads,
             onnxruntime,
+            optimized_dir,
         })
     }
 

@@ -115,3 +115,56 @@ fn static_vectors_place_questions_near_the_code_they_describe() {
     expected.assert_eq(&answers(bundled.as_ref()));
     expected.assert_eq(&answers(distilled.as_ref()));
 }
+
+/// The optimised copy of the ONNX model: written by the first load, the
+/// same vectors as the model itself; a damaged copy is written again, and
+/// a cache where none can be written leaves the model to answer.
+#[test]
+fn the_optimised_copy_is_written_once_and_embeds_as_the_model() {
+    use ken_embed::{Embedder, LocalEmbedder, LocalOptions, Prefixes, Runtime};
+    let resolver = Resolver {
+        cache_dir: std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/test-cache/models"),
+        explicit_dir: None,
+        ..Resolver::default()
+    };
+    let model = resolver.resolve(&ModelSpec::MiniLmInt8).unwrap();
+    let lib = resolver.onnxruntime().unwrap();
+    let scratch = tempfile::tempdir().unwrap();
+    let load = |optimized_dir: Option<std::path::PathBuf>| {
+        LocalEmbedder::load(LocalOptions {
+            model_dir: model.dir.clone(),
+            runtime: Runtime::Onnx,
+            model_id: model.model_id.clone(),
+            prefixes: Prefixes::default(),
+            max_tokens: 256,
+            batch_size: 8,
+            threads: 1,
+            onnxruntime: Some(lib.clone()),
+            optimized_dir,
+        })
+        .unwrap()
+    };
+    let queries = ["read a configuration file", "Session.send"];
+    let embed = |e: &LocalEmbedder| -> Vec<Vec<f32>> { queries.iter().map(|q| e.embed_query(q).unwrap()).collect() };
+    let agree = |a: &[Vec<f32>], b: &[Vec<f32>], what: &str| {
+        for (x, y) in a.iter().zip(b) {
+            assert!(cosine(x, y) > 0.9999, "{what}: {}", cosine(x, y));
+        }
+    };
+    let plain = embed(&load(None));
+
+    let copy = scratch.path().join("optimized/minilm");
+    let first = load(Some(copy.clone()));
+    assert!(copy.join("model.onnx").is_file() && copy.join("weights.bin").is_file(), "written on first load");
+    agree(&plain, &embed(&first), "the copy embeds as the model");
+    let documents = first.embed_documents(&queries).unwrap();
+    agree(&plain, &documents, "its prepacked workers too");
+
+    std::fs::write(copy.join("model.onnx"), b"not a model").unwrap();
+    agree(&plain, &embed(&load(Some(copy.clone()))), "a damaged copy");
+    assert!(std::fs::metadata(copy.join("model.onnx")).unwrap().len() > 1000, "is written again");
+
+    let unwritable = scratch.path().join("a-file");
+    std::fs::write(&unwritable, b"").unwrap();
+    agree(&plain, &embed(&load(Some(unwritable.join("optimized")))), "no copy can be written");
+}

@@ -95,6 +95,11 @@ fn kinds(names: &[String]) -> Vec<SymbolKind> {
 pub(crate) struct DenseLane {
     pub(crate) shard: Arc<VectorShard>,
     pub(crate) embedder: Arc<dyn Embedder>,
+    /// The vector of the text the caller asked for ahead (`Prefetch`),
+    /// embedded while the shard opened; `None` when the model was already
+    /// loaded (it embeds as fast then) or embedding it failed (the search
+    /// embeds it again and reports why).
+    pub(crate) query_vector: Option<Vec<f32>>,
 }
 
 impl DenseLane {
@@ -245,20 +250,23 @@ impl Engine {
         if embedder.model_id() != indexed {
             return Ok(None);
         }
-        Ok(self.statics.existing(embedder.dim()).ok().flatten().map(|shard| DenseLane { shard, embedder }))
+        Ok(self.statics.existing(embedder.dim()).ok().flatten().map(|shard| DenseLane { shard, embedder, query_vector: None }))
     }
 
     /// The dense lane's two halves, the shard and the query embedder, each
     /// opened on first use (at once, on two threads: both take a while).
+    /// The thread that loads the model then embeds `prefetch`, while the
+    /// shard is still opening: a one-shot search's query costs it no time.
     /// `Ok(None)` with the reason when the lane is off: nothing embedded yet,
     /// the shard held or damaged, the model unavailable. A model other than
     /// the index's is an error: its vectors could never match.
-    fn dense_lane(&self, store: &Store) -> Result<Result<DenseLane, Error>, Error> {
-        if store.embed_progress()?.embedded() == 0 {
+    fn dense_lane(&self, store: &Store, prefetch: Option<&str>) -> Result<Result<DenseLane, Error>, Error> {
+        if store.embed_totals()?.embedded == 0 {
             return Ok(Err(not_embedded()));
         }
         let dim = ken_search::shard_dim(store)?;
         let mut slot = self.embedder.lock().unwrap_or_else(|e| e.into_inner());
+        let mut query_vector = None;
         let (shard, embedder) = match &*slot {
             Some(embedder) => (self.shards.existing(dim), Ok(embedder.clone())),
             None => {
@@ -280,9 +288,17 @@ impl Engine {
                     return Err(other_model(id, &spec_text, &spec_text));
                 }
                 let (shard, loaded) = std::thread::scope(|scope| {
-                    let loaded = scope.spawn(|| shared_model(&spec_text, || Resolver::default().load(&spec)));
+                    let loaded = scope.spawn(|| {
+                        let embedder = shared_model(&spec_text, || Resolver::default().load(&spec))?;
+                        let vector = prefetch.and_then(|text| embedder.embed_query(text).ok());
+                        Ok::<_, ken_embed::EmbedError>((embedder, vector))
+                    });
                     let shard = self.shards.existing(dim);
                     (shard, loaded.join().unwrap_or_else(|_| Err(ken_embed::EmbedError::Inference("loading the model panicked".into()))))
+                });
+                let loaded = loaded.map(|(embedder, vector)| {
+                    query_vector = vector;
+                    embedder
                 });
                 let embedder = match loaded {
                     Ok(e) => {
@@ -311,7 +327,8 @@ impl Engine {
             Ok(None) => return Ok(Err(not_embedded())),
             Err(e) => return Ok(Err(e.into())),
         };
-        Ok(embedder.map(|embedder| DenseLane { shard, embedder }))
+        // A vector embedded by a model the checks above refused is dropped with it.
+        Ok(embedder.map(|embedder| DenseLane { shard, embedder, query_vector }))
     }
 
     /// The query's vector from the model this index was embedded with
@@ -319,7 +336,8 @@ impl Engine {
     /// None before any point is embedded.
     pub fn query_vector(&self, query: &str) -> Result<Option<Vec<f32>>, Error> {
         let store = self.store()?;
-        match self.dense_lane(&store)? {
+        match self.dense_lane(&store, Some(query))? {
+            Ok(DenseLane { query_vector: Some(vector), .. }) => Ok(Some(vector)),
             Ok(lane) => {
                 let vector = lane.embedder.embed_query(query).map_err(|e| Error::new(ErrorKind::ModelUnavailable, e.to_string()))?;
                 Ok(Some(vector))
@@ -338,8 +356,15 @@ impl Engine {
         let store = self.store()?;
         let mode = request.mode.unwrap_or(Mode::Hybrid);
         let ranking = self.ranking(request);
-        let (dense, statics, dense_off) =
-            self.dense_lanes(&store, mode == Mode::Semantic, mode.uses_dense() || mode == Mode::Intents, ranking.static_weight)?;
+        // The text the dense lane embeds (the query as the search reads it).
+        let text = ken_search::plan_query(&request.query).ok().map(|plan| plan.text);
+        let (dense, statics, dense_off) = self.dense_lanes(
+            &store,
+            mode == Mode::Semantic,
+            mode.uses_dense() || mode == Mode::Intents,
+            ranking.static_weight,
+            text.as_deref(),
+        )?;
         let intents = self.intent_shard(&store, dense.as_ref())?;
         let searcher = Searcher {
             store: &store,
@@ -356,6 +381,7 @@ impl Engine {
             kinds: kinds(&request.kinds),
             path_glob: request.path.clone(),
             ranking,
+            query_vector: dense.as_ref().and_then(|d| d.query_vector.clone()),
             ..Default::default()
         };
         Ok(searcher.search(&request.query, &options)?)
@@ -368,7 +394,7 @@ impl Engine {
         request.validate()?;
         let store = self.store()?;
         // The static vectors only stand in for the model's here.
-        let (dense, statics, dense_off) = self.dense_lanes(&store, false, true, 0.0)?;
+        let (dense, statics, dense_off) = self.dense_lanes(&store, false, true, 0.0, None)?;
         let intents = self.intent_shard(&store, dense.as_ref())?;
         let searcher = Searcher {
             store: &store,
@@ -445,13 +471,14 @@ impl Engine {
         required: bool,
         wanted: bool,
         static_weight: f32,
+        prefetch: Option<&str>,
     ) -> Result<(Option<DenseLane>, Option<DenseLane>, Option<String>), Error> {
         if !wanted {
             return Ok((None, None, None));
         }
-        let dense = self.dense_lane(store)?;
+        let dense = self.dense_lane(store, prefetch)?;
         let statics_count = match &dense {
-            Ok(_) => self.serves_many || static_weight > 0.0 || !store.embed_progress()?.complete(),
+            Ok(_) => self.serves_many || static_weight > 0.0 || !store.embed_totals()?.complete(),
             Err(_) => true,
         };
         let statics = if statics_count { self.static_lane(store)? } else { None };
@@ -510,7 +537,7 @@ impl Engine {
             _ => None,
         };
         let store = self.store()?;
-        let (dense, statics, dense_off) = self.dense_lanes(&store, false, true, config.ranking.static_weight)?;
+        let (dense, statics, dense_off) = self.dense_lanes(&store, false, true, config.ranking.static_weight, Some(&request.query))?;
         let intents = self.intent_shard(&store, dense.as_ref())?;
         let live = match (config.expansion, &self.lsp, &self.runtime) {
             (Expansion::Lsp, Some(bridge), Some(runtime)) => Some(Live { bridge, runtime }),
@@ -534,6 +561,7 @@ impl Engine {
             languages: languages(&request.languages),
             kinds: kinds(&request.kinds),
             path_glob: request.path.clone(),
+            query_vector: dense.as_ref().and_then(|d| d.query_vector.clone()),
             ..Default::default()
         };
         let mut response = pipeline.run(&request.query, &filters, config, request.explain)?;

@@ -102,7 +102,7 @@ impl Engine {
         let (expansions, branching, max_steps) =
             (request.expansions.unwrap_or(3), request.branching.unwrap_or(2), request.max_steps.unwrap_or(5));
         let store = self.store()?;
-        let (dense, _, _) = self.dense_lanes(&store, false, true, 0.0)?;
+        let (dense, _, _) = self.dense_lanes(&store, false, true, 0.0, None)?;
         let grounder = Grounder { engine: self, store: &store, dense: dense.as_ref(), k: request.k.unwrap_or(3), done: Default::default() };
         let mut notes = Vec::new();
         if dense.is_none() {

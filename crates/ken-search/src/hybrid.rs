@@ -572,7 +572,7 @@ impl Searcher<'_> {
         // How far the model's vectors are: read once (a scan of the points)
         // for the static lane's weight and the progress note.
         let progress = match (options.mode.uses_dense(), self.shard, self.embedder) {
-            (true, Some(_), Some(_)) => Some(self.store.embed_progress()?),
+            (true, Some(_), Some(_)) => Some(self.store.embed_totals()?),
             _ => None,
         };
         let mut intents: FxHashMap<i64, String> = FxHashMap::default();
@@ -620,7 +620,7 @@ impl Searcher<'_> {
                 // at full weight before the model has embedded anything,
                 // `static_weight` once it has embedded every point (measured:
                 // 0 is best, below), and the missing share in between.
-                let missing = progress.map_or(1.0, |p| 1.0 - p.embedded() as f32 / p.total().max(1) as f32);
+                let missing = progress.map_or(1.0, |p| 1.0 - p.embedded as f32 / p.total.max(1) as f32);
                 let weight = weights[0] * missing.max(ranking.static_weight);
                 if weight > 0.0 {
                     let t = Instant::now();
@@ -674,13 +674,13 @@ impl Searcher<'_> {
         timings.fuse_ms = ms(t);
         if let Some(progress) = progress
             && !progress.complete()
-            && progress.total() > 0
+            && progress.total > 0
         {
             notes.push(format!(
                 "embeddings are {}% done ({} of {}); semantic results are partial until `ken index` finishes",
-                progress.embedded() * 100 / progress.total().max(1),
-                progress.embedded(),
-                progress.total()
+                progress.embedded * 100 / progress.total.max(1),
+                progress.embedded,
+                progress.total
             ));
         }
         timings.total_ms = ms(start);

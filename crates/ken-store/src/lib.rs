@@ -16,7 +16,7 @@ mod write;
 pub use graph::{BindingRow, EdgeRow, GraphFile, GraphSymbol, MetricsRow, NewEdge, RefRow};
 pub use intents::{IntentRow, IntentSubject};
 pub use read::{FileRow, IndexStats, SymbolQuery, SymbolRow};
-pub use vectors::{EmbedProgress, PointRow, UnitFilter, UnitText};
+pub use vectors::{EmbedProgress, EmbedTotals, PointRow, UnitFilter, UnitText};
 pub use write::{FileRecord, Writer};
 
 use ken_core::{Language, SymbolKind};
