@@ -388,7 +388,8 @@ impl OptimizedCopy {
         if self.0.join("model.onnx").is_file() {
             return true;
         }
-        let staging = self.0.with_extension(format!("partial-{}", std::process::id()));
+        self.remove_abandoned();
+        let staging = self.staging(std::process::id());
         let _ = std::fs::remove_dir_all(&staging);
         let written = std::fs::create_dir_all(&staging).is_ok()
             && ort::session::Session::builder()
@@ -405,6 +406,26 @@ impl OptimizedCopy {
             let _ = std::fs::remove_dir_all(&staging);
         }
         self.0.join("model.onnx").is_file()
+    }
+
+    /// `<copy>.partial-<pid>`: where process `pid` writes the copy.
+    fn staging(&self, pid: u32) -> PathBuf {
+        let name = self.0.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        self.0.with_file_name(format!("{name}.partial-{pid}"))
+    }
+
+    /// Removes what processes that died while writing left (90 MB each).
+    fn remove_abandoned(&self) {
+        let (Some(parent), false) = (self.0.parent(), cfg!(not(target_os = "linux"))) else { return };
+        for entry in std::fs::read_dir(parent).into_iter().flatten().flatten() {
+            let pid = entry.file_name().to_string_lossy().rsplit_once(".partial-").and_then(|(_, pid)| pid.parse::<u32>().ok());
+            if let Some(pid) = pid
+                && entry.path() == self.staging(pid)
+                && !Path::new(&format!("/proc/{pid}")).exists()
+            {
+                let _ = std::fs::remove_dir_all(entry.path());
+            }
+        }
     }
 }
 

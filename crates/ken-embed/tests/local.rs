@@ -6,14 +6,18 @@ fn cosine(a: &[f32], b: &[f32]) -> f32 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
-#[test]
-fn int8_onnx_and_f32_candle_agree_and_make_sense() {
-    // The tests' own cache in the build directory (see crates/ken/tests/support).
-    let resolver = Resolver {
+/// The tests' own cache in the build directory (see crates/ken/tests/support).
+fn test_resolver() -> Resolver {
+    Resolver {
         cache_dir: std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/test-cache/models"),
         explicit_dir: None,
         ..Resolver::default()
-    };
+    }
+}
+
+#[test]
+fn int8_onnx_and_f32_candle_agree_and_make_sense() {
+    let resolver = test_resolver();
     let int8 = resolver.load(&ModelSpec::MiniLmInt8).unwrap();
     let f32 = resolver.load(&ModelSpec::MiniLm).unwrap();
     assert_eq!((int8.dim(), f32.dim()), (384, 384));
@@ -42,11 +46,7 @@ fn int8_onnx_and_f32_candle_agree_and_make_sense() {
 /// readied, on the optimised one: the same vector either way.
 #[test]
 fn a_quick_query_and_a_readied_one_agree() {
-    let resolver = Resolver {
-        cache_dir: std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/test-cache/models"),
-        explicit_dir: None,
-        ..Resolver::default()
-    };
+    let resolver = test_resolver();
     let int8 = resolver.load(&ModelSpec::MiniLmInt8).unwrap();
     let queries = ["read a configuration file", "Session.send", ""];
     let quick: Vec<Vec<f32>> = queries.iter().map(|q| int8.embed_query(q).unwrap()).collect();
@@ -73,11 +73,7 @@ fn unknown_model_names_say_what_exists() {
 /// distilled from the int8 model into the tests' cache on first use.
 #[test]
 fn static_vectors_place_questions_near_the_code_they_describe() {
-    let resolver = Resolver {
-        cache_dir: std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/test-cache/models"),
-        explicit_dir: None,
-        ..Resolver::default()
-    };
+    let resolver = test_resolver();
     let bundled = resolver.load(&ModelSpec::Static).unwrap();
     assert_eq!(bundled.model_id(), "ken-static-code-v1");
     let distilled = resolver.load(&ModelSpec::StaticDistilled).unwrap();
@@ -122,11 +118,7 @@ fn static_vectors_place_questions_near_the_code_they_describe() {
 #[test]
 fn the_optimised_copy_is_written_once_and_embeds_as_the_model() {
     use ken_embed::{Embedder, LocalEmbedder, LocalOptions, Prefixes, Runtime};
-    let resolver = Resolver {
-        cache_dir: std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/test-cache/models"),
-        explicit_dir: None,
-        ..Resolver::default()
-    };
+    let resolver = test_resolver();
     let model = resolver.resolve(&ModelSpec::MiniLmInt8).unwrap();
     let lib = resolver.onnxruntime().unwrap();
     let scratch = tempfile::tempdir().unwrap();
@@ -153,8 +145,12 @@ fn the_optimised_copy_is_written_once_and_embeds_as_the_model() {
     };
     let plain = embed(&load(None));
 
-    let copy = scratch.path().join("optimized/minilm");
+    let copy = scratch.path().join("optimized/minilm-onnx.so.1.22");
+    // What a writer killed midway left (no process has that id: pids stay below 2^22).
+    let abandoned = scratch.path().join("optimized/minilm-onnx.so.1.22.partial-4194305");
+    std::fs::create_dir_all(&abandoned).unwrap();
     let first = load(Some(copy.clone()));
+    assert!(!abandoned.exists(), "what a killed writer left is removed");
     assert!(copy.join("model.onnx").is_file() && copy.join("weights.bin").is_file(), "written on first load");
     agree(&plain, &embed(&first), "the copy embeds as the model");
     let documents = first.embed_documents(&queries).unwrap();
