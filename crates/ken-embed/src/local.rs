@@ -350,6 +350,7 @@ fn worker_session<'a>(
 struct OptimizedCopy(PathBuf);
 
 impl OptimizedCopy {
+    const MODEL: &str = "model.onnx";
     const WEIGHTS: &str = "weights.bin";
 
     /// A session from the copy; `None` if there is none or it does not
@@ -357,7 +358,7 @@ impl OptimizedCopy {
     /// weights laid out again for the matrix products, faster for many
     /// batches, slower to make than one query gains.
     fn session(&self, prepack: bool) -> Option<ort::session::Session> {
-        let model = self.0.join("model.onnx");
+        let model = self.model();
         if !model.is_file() {
             return None;
         }
@@ -385,7 +386,7 @@ impl OptimizedCopy {
         // each write their own staging directory.
         static WRITING: Mutex<()> = Mutex::new(());
         let _writing = WRITING.lock().unwrap_or_else(|p| p.into_inner());
-        if self.0.join("model.onnx").is_file() {
+        if self.model().is_file() {
             return true;
         }
         self.remove_abandoned();
@@ -395,7 +396,7 @@ impl OptimizedCopy {
             && ort::session::Session::builder()
                 .and_then(|b| b.with_optimization_level(GraphOptimizationLevel::Level2))
                 .and_then(|b| b.with_intra_threads(1))
-                .and_then(|b| b.with_optimized_model_path(staging.join("model.onnx")))
+                .and_then(|b| b.with_optimized_model_path(staging.join(Self::MODEL)))
                 .and_then(|b| b.with_config_entry("session.optimized_model_external_initializers_file_name", Self::WEIGHTS))
                 .and_then(|b| b.with_config_entry("session.optimized_model_external_initializers_min_size_in_bytes", "1024"))
                 .and_then(|b| b.commit_from_file(model))
@@ -405,7 +406,11 @@ impl OptimizedCopy {
         if !placed {
             let _ = std::fs::remove_dir_all(&staging);
         }
-        self.0.join("model.onnx").is_file()
+        self.model().is_file()
+    }
+
+    fn model(&self) -> PathBuf {
+        self.0.join(Self::MODEL)
     }
 
     /// `<copy>.partial-<pid>`: where process `pid` writes the copy.

@@ -33,6 +33,10 @@ pub struct EvalArgs {
 pub fn run(cwd: &Path, index_dir: Option<PathBuf>, args: EvalArgs) -> Result<()> {
     let mut options = crate::read::engine_options(&crate::read::index_dir_of(cwd, index_dir), cwd)?;
     options.shard_wait = Some(crate::search::reader_wait());
+    // Checked before the evaluation, which takes a while, not after it.
+    if let Some(dir) = args.plot.as_deref().and_then(Path::parent).filter(|d| !d.as_os_str().is_empty() && !d.is_dir()) {
+        anyhow::bail!("cannot draw the plot into {}: {} is not a directory", args.plot.as_deref().unwrap_or(dir).display(), dir.display());
+    }
     let engine = Engine::open(options)?;
     let report = engine.eval(&EvalRequest { queries: Some(args.queries), compare: args.compare })?;
     if let Some(path) = &args.plot {
@@ -57,7 +61,11 @@ pub fn plot(report: &EvalReport, path: &Path) -> Result<()> {
 }
 
 fn plot_height(report: &EvalReport) -> u32 {
-    report.sets.iter().map(|set| PANEL_CHROME + ROW_HEIGHT * set.rows.len().max(1) as u32).sum::<u32>().max(1)
+    report.sets.iter().map(panel_height).sum::<u32>().max(1)
+}
+
+fn panel_height(set: &ken_engine::api::EvalSet) -> u32 {
+    PANEL_CHROME + ROW_HEIGHT * set.rows.len().max(1) as u32
 }
 
 /// A panel per set: each system a row, its Recall@10 as a light bar and
@@ -74,7 +82,7 @@ fn draw<B: DrawingBackend>(report: &EvalReport, root: &DrawingArea<B, plotters::
         // divide): the rows take the top n, the first row the highest.
         let top_segment = n.max(2);
         let segment = |row: usize| top_segment - row;
-        let (area, below) = rest.split_vertically(PANEL_CHROME + ROW_HEIGHT * n.max(1) as u32);
+        let (area, below) = rest.split_vertically(panel_height(set));
         rest = below;
         let mut chart = ChartBuilder::on(&area)
             .caption(format!("{} ({} queries)", set.name, set.queries), ("sans-serif", 18))
