@@ -7,7 +7,6 @@
 //! `resolveRedirects` and "resolve redirects" meet `resolve_redirects`.
 
 use rust_stemmers::{Algorithm, Stemmer};
-use std::fmt::Write;
 use std::sync::LazyLock;
 
 static STEMMER: LazyLock<Stemmer> = LazyLock::new(|| Stemmer::create(Algorithm::English));
@@ -233,16 +232,39 @@ fn word_terms(word: &str, query: bool, emit: &mut impl FnMut(&str)) {
     }
 }
 
-/// A term as an FTS5 token: its hash in hex behind a letter. Terms hold
-/// dots, colons and any script; their tokens are plain ASCII words, so the
-/// index's tokenizer splits nothing and never disagrees with this one, and
-/// no token can be an FTS5 keyword.
+/// A term as an FTS5 token, a plain ASCII word whatever the term holds,
+/// so the index's tokenizer splits nothing and never disagrees with this
+/// one, and no token can be an FTS5 keyword. A short word of lowercase
+/// letters and digits (most terms: words, stems, single-word names) is
+/// itself behind a `w`: FTS5 stores its sorted terms prefix-compressed, so
+/// `wredirect`, `wredirects` and `wredirector` share their heads. Any other
+/// term (dots, colons, underscores, other scripts, long words) is its hash,
+/// 41 bits in base 36, behind an `x`. A term dictionary is a third of a
+/// small repository's BM25 index (requests: 9,700 terms); the hex hash every
+/// term had before took 13 bytes each (schema version 9).
 fn push_token(out: &mut String, term: &str) {
     if !out.is_empty() {
         out.push(' ');
     }
-    let _ = write!(out, "x{:012x}", xxhash_rust::xxh3::xxh3_64(term.as_bytes()) >> 16);
+    if term.len() <= MAX_PLAIN_TOKEN && term.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()) {
+        out.push('w');
+        out.push_str(term);
+        return;
+    }
+    out.push('x');
+    let mut hash = xxhash_rust::xxh3::xxh3_64(term.as_bytes()) >> 23;
+    loop {
+        out.push(char::from_digit((hash % 36) as u32, 36).expect("a digit below 36"));
+        hash /= 36;
+        if hash == 0 {
+            break;
+        }
+    }
 }
+
+/// Longer words are hashed like other terms: a minified blob's runs of
+/// letters are as many distinct terms, and a hash is shorter than each.
+const MAX_PLAIN_TOKEN: usize = 16;
 
 /// A term's FTS5 token (see [`push_token`]).
 pub fn token(term: &str) -> String {
@@ -320,6 +342,14 @@ mod tests {
             expect!["parsehttpresponse2 pars http respons tokio::net::tcpstream tokio net tcpstream tcp stream"],
         );
         check("the of and", expect![""]);
+    }
+
+    #[test]
+    fn tokens_are_plain_words_or_hashes() {
+        let check = |text: &str, expect: expect_test::Expect| expect.assert_eq(&document_tokens(text));
+        check("redirects", expect!["wredirects wredirect"]);
+        check("resolve_redirects HTTP2", expect!["x43op1am6 wresolv wredirect whttp2 whttp"]);
+        check("a.b ünïcode averyveryverylongword", expect!["xqzfyi496 xbd5qi0pj x830o1bjm"]);
     }
 
     /// Random text from a palette of code, prose, separators and multi-byte

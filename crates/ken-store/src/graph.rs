@@ -8,7 +8,9 @@
 //! another file) is a row; the reads below put the implied ones back.
 //! Likewise an unresolved call, instantiation or base class is its
 //! reference marked with its source (`refs.loose_src`), read back as an
-//! unresolved edge.
+//! unresolved edge, and a resolved edge that repeats its reference's name,
+//! qualifier and position names the reference instead (`ref_ordinal`);
+//! reads go through the `edge_rows` view, which puts them back.
 
 use crate::codes::{Coded, coded};
 use crate::write::Writer;
@@ -193,7 +195,7 @@ static IMPLIED_PARENT_EDGES: LazyLock<String> = LazyLock::new(|| {
 /// shaped like `edges`.
 static EVERY_EDGE: LazyLock<String> = LazyLock::new(|| {
     format!(
-        "(SELECT file_id, ordinal, src_id, dst_id, relation, resolution, name, qualifier, line, col FROM edges
+        "(SELECT file_id, ordinal, src_id, dst_id, relation, resolution, name, qualifier, line, col FROM edge_rows
           UNION ALL {} UNION ALL {}) e",
         *IMPLIED_PARENT_EDGES, *LOOSE_REF_EDGES
     )
@@ -269,11 +271,14 @@ impl Store {
 
     /// The references of one kind that name `name`, with their file's path.
     pub fn refs_named(&self, name: &str, kind: RefKind) -> Result<Vec<(RefRow, String)>> {
-        let mut stmt = self.conn.prepare_cached(
+        let mut stmt = self.conn.prepare_cached(&format!(
             "SELECT r.file_id, r.enclosing_id, r.name, r.qualifier, r.alias, r.line, r.col, f.path
-             FROM refs r JOIN files f ON f.id = r.file_id WHERE r.name = ?1 AND r.kind = ?2 ORDER BY f.path, r.line, r.col",
-        )?;
-        let rows = stmt.query_map(params![name, kind.code()], |r| {
+             FROM refs r JOIN files f ON f.id = r.file_id WHERE r.name = ?1 AND r.kind = {} ORDER BY f.path, r.line, r.col",
+            // A literal, not a parameter: the planner picks a partial index
+            // (`refs_field_uses`) only for a kind it can see.
+            kind.code()
+        ))?;
+        let rows = stmt.query_map(params![name], |r| {
             Ok((
                 RefRow {
                     file_id: r.get(0)?,
@@ -332,7 +337,7 @@ impl Store {
             if column == "e.src_id" { "s.file_id = (SELECT file_id FROM symbols WHERE id = ?1) AND s.parent_id = ?1" } else { "s.id = ?1" };
         let sql = format!(
             "SELECT {EDGE_COLUMNS} FROM (SELECT file_id, src_id, dst_id, relation, resolution, name, qualifier, line, col
-                     FROM edges e WHERE {column} = ?1 AND e.dst_id IS NOT NULL
+                     FROM edge_rows e WHERE {column} = ?1 AND e.dst_id IS NOT NULL
                  UNION ALL
                  SELECT file_id, src_id, dst_id, relation, resolution, name, qualifier, line, col
                      FROM ({implied_parent} AND {implied})) e
@@ -452,6 +457,14 @@ fn metrics_row(r: &Row) -> rusqlite::Result<MetricsRow> {
     })
 }
 
+/// One of a file's references, as `put_links` matches edges to them.
+struct FileRef {
+    ordinal: i64,
+    name: String,
+    qualifier: Option<String>,
+    kind: RefKind,
+}
+
 impl Writer<'_> {
     /// Replaces a file's outgoing edges and dependencies, and marks it linked.
     pub fn put_links(&self, file_id: i64, edges: &[NewEdge], deps: &[i64]) -> Result<()> {
@@ -459,24 +472,22 @@ impl Writer<'_> {
         tx.prepare_cached("DELETE FROM edges WHERE file_id = ?1")?.execute([file_id])?;
         tx.prepare_cached("DELETE FROM file_deps WHERE file_id = ?1")?.execute([file_id])?;
         let mut insert = tx.prepare_cached(
-            "INSERT INTO edges(file_id, ordinal, src_id, dst_id, relation, resolution, name, qualifier, line, col)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+            "INSERT INTO edges(file_id, ordinal, src_id, dst_id, relation, resolution, name, qualifier, line, col, ref_ordinal)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
         )?;
         let mut stored_parent = tx.prepare_cached("SELECT parent_id FROM symbols WHERE id = ?1")?;
         tx.prepare_cached("UPDATE refs SET loose_src = NULL WHERE file_id = ?1 AND loose_src IS NOT NULL")?.execute([file_id])?;
-        // The file's references that an unresolved edge can be kept on, by
-        // position: `(ordinal, name, kind)`, the first written last.
-        type Ref = (i64, String, RefKind);
-        let mut refs: rustc_hash::FxHashMap<(u32, u32), Vec<Ref>> = rustc_hash::FxHashMap::default();
-        if edges.iter().any(|e| e.dst_id.is_none()) {
-            let kinds: Vec<String> = Relation::ALL.iter().filter_map(|&r| loose_ref_kind(r)).map(|k| k.code().to_string()).collect();
-            let mut stmt = tx.prepare_cached(&format!(
-                "SELECT ordinal, line, col, name, kind FROM refs WHERE file_id = ?1 AND kind IN ({}) ORDER BY ordinal DESC",
-                kinds.join(", ")
-            ))?;
-            for row in stmt.query_map([file_id], |r| Ok((r.get::<_, i64>(0)?, r.get(1)?, r.get(2)?, r.get(3)?, coded(r, 4)?)))? {
-                let (ordinal, line, col, name, kind) = row?;
-                refs.entry((line, col)).or_default().push((ordinal, name, kind));
+        // The file's references by position, the first written last: an
+        // unresolved edge is kept on its reference, and a resolved one names
+        // the reference it repeats.
+        let mut refs: rustc_hash::FxHashMap<(u32, u32), Vec<FileRef>> = rustc_hash::FxHashMap::default();
+        if !edges.is_empty() {
+            let mut stmt = tx.prepare_cached("SELECT ordinal, line, col, name, qualifier, kind FROM refs WHERE file_id = ?1 ORDER BY ordinal DESC")?;
+            for row in stmt.query_map([file_id], |r| {
+                Ok((r.get(1)?, r.get(2)?, FileRef { ordinal: r.get(0)?, name: r.get(3)?, qualifier: r.get(4)?, kind: coded(r, 5)? }))
+            })? {
+                let (line, col, found) = row?;
+                refs.entry((line, col)).or_default().push(found);
             }
         }
         let mut keep_on_ref = tx.prepare_cached("UPDATE refs SET loose_src = ?3 WHERE file_id = ?1 AND ordinal = ?2")?;
@@ -484,9 +495,9 @@ impl Writer<'_> {
             if e.dst_id.is_none()
                 && let Some(kind) = loose_ref_kind(e.relation)
                 && let Some(at) = refs.get_mut(&(e.line, e.col))
-                && let Some(i) = at.iter().rposition(|(_, name, k)| *name == e.name && *k == kind)
+                && let Some(i) = at.iter().rposition(|r| r.name == e.name && r.kind == kind)
             {
-                let ordinal = at.remove(i).0;
+                let ordinal = at.remove(i).ordinal;
                 keep_on_ref.execute(params![file_id, ordinal, e.src_id])?;
                 continue;
             }
@@ -496,18 +507,38 @@ impl Writer<'_> {
             {
                 continue; // implied by the symbol tree (see the module's comment)
             }
-            insert.execute(params![
-                file_id,
-                ordinal as i64,
-                e.src_id,
-                e.dst_id,
-                e.relation.code(),
-                e.resolution.code(),
-                e.name,
-                e.qualifier,
-                e.line,
-                e.col
-            ])?;
+            // Edges found by a name keep it: `edges_loose` looks them up by it.
+            let repeated = (e.dst_id.is_some() && e.resolution != Resolution::UniqueName)
+                .then(|| refs.get(&(e.line, e.col))?.iter().find(|r| r.name == e.name && r.qualifier == e.qualifier))
+                .flatten();
+            match repeated {
+                Some(r) => insert.execute(params![
+                    file_id,
+                    ordinal as i64,
+                    e.src_id,
+                    e.dst_id,
+                    e.relation.code(),
+                    e.resolution.code(),
+                    None::<String>,
+                    None::<String>,
+                    None::<u32>,
+                    None::<u32>,
+                    r.ordinal
+                ])?,
+                None => insert.execute(params![
+                    file_id,
+                    ordinal as i64,
+                    e.src_id,
+                    e.dst_id,
+                    e.relation.code(),
+                    e.resolution.code(),
+                    e.name,
+                    e.qualifier,
+                    e.line,
+                    e.col,
+                    None::<i64>
+                ])?,
+            };
         }
         let mut insert = tx.prepare_cached("INSERT OR IGNORE INTO file_deps(file_id, dep_file_id) VALUES (?1, ?2)")?;
         for d in deps {

@@ -34,9 +34,17 @@ const MIGRATIONS: &[&str] = &[
     include_str!("schema_v6.sql"),
     include_str!("schema_v7.sql"),
     include_str!("schema_v8.sql"),
+    include_str!("schema_v9.sql"),
 ];
 
 pub const DB_FILE: &str = "index.sqlite";
+
+/// Below this size (at 4 KB pages) compaction rewrites an index with 1 KB
+/// pages. A table or index takes a page at least, and each leaves its last
+/// one part empty: a tenth of a small crate's index. Larger indexes grow
+/// with small pages (more page headers and overflow chains): tokio's
+/// 17.0 MB became 17.4 MB.
+const SMALL_INDEX_BYTES: i64 = 4 << 20;
 const LOCK_FILE: &str = "lock";
 
 #[derive(Debug, thiserror::Error)]
@@ -297,9 +305,41 @@ impl Store {
     /// Django-sized index shrinks by about 8% (47 MB → 43 MB) in about half
     /// a second. Atomic like any transaction: a run killed meanwhile leaves
     /// the index as it was.
+    ///
+    /// A small index is rewritten with 1 KB pages (see [`SMALL_INDEX_BYTES`]).
+    /// Only a rollback journal lets `VACUUM` change the page size, so the
+    /// database leaves WAL for the rewrite when no other connection has it
+    /// open (else the page size stays); readers that open it meanwhile wait
+    /// for the rewrite, a fraction of a second at this size.
     pub fn compact(&mut self) -> Result<()> {
-        self.conn.execute_batch("INSERT INTO lexical(lexical) VALUES ('optimize'); VACUUM;")?;
+        self.conn.execute_batch("INSERT INTO lexical(lexical) VALUES ('optimize');")?;
+        let page_size: i64 = self.conn.pragma_query_value(None, "page_size", |r| r.get(0))?;
+        let pages: i64 = self.conn.pragma_query_value(None, "page_count", |r| r.get(0))?;
+        let free: i64 = self.conn.pragma_query_value(None, "freelist_count", |r| r.get(0))?;
+        let wanted = if (pages - free) * page_size < SMALL_INDEX_BYTES { 1024 } else { 4096 };
+        if wanted != page_size && self.leave_wal()? {
+            let rewritten = self.conn.execute_batch(&format!("PRAGMA page_size = {wanted}; VACUUM;"));
+            // Nothing to checkpoint: the rewrite went to the database file.
+            self.conn.pragma_update_and_check(None, "journal_mode", "WAL", |r| r.get::<_, String>(0))?;
+            return Ok(rewritten?);
+        }
+        self.conn.execute_batch("VACUUM;")?;
         self.checkpoint()
+    }
+
+    /// Switches the database to a rollback journal if no other connection
+    /// has it open; `false` if one has (it stays in WAL).
+    fn leave_wal(&self) -> Result<bool> {
+        self.conn.busy_timeout(std::time::Duration::ZERO)?;
+        let mode = self.conn.pragma_update_and_check(None, "journal_mode", "DELETE", |r| r.get::<_, String>(0));
+        self.conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        match mode {
+            Ok(mode) => Ok(mode.eq_ignore_ascii_case("delete")),
+            Err(e) if matches!(e.sqlite_error_code(), Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)) => {
+                Ok(false)
+            }
+            Err(e) => Err(e.into()),
+        }
     }
 
     /// Truncates the write-ahead log so the database file is self-contained.
@@ -340,7 +380,7 @@ fn classify(dir: &Path, err: rusqlite::Error) -> StoreError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ken_core::RefKind;
+    use ken_core::{RefKind, Relation, Resolution};
 
     /// An index an older ken wrote (schema version 7: the graph's enums as
     /// text, references with their own ids) reads the same after the first
@@ -386,5 +426,94 @@ mod tests {
             .collect();
         assert_eq!(edges, ["1 -> Some(2) parent_of exact f", "2 -> Some(2) calls unique_name f", "2 -> None calls unresolved g"]);
         assert_eq!(store.loose_edges_named("g", &[]).unwrap().len(), 1);
+    }
+
+    /// A store with one linked file `a.py`: its module and functions `f`
+    /// and `g`, and `f`'s references (a call of `g` and a field use).
+    fn one_file_store(dir: &Path) -> Store {
+        let store = Store::open_for_write(dir).unwrap();
+        store
+            .conn
+            .execute_batch(
+                "INSERT INTO files(id, path, language, size, mtime_ns, hash, module, lines, parse_errors, linked)
+                     VALUES (1, 'a.py', 'python', 10, 0, 'h', 'a', 3, 0, 1);
+                 INSERT INTO symbols(id, file_id, ordinal, parent_id, kind, name, local_path, qualified_name, signature,
+                     start_byte, end_byte, start_line, start_col, end_line, end_col, name_line, name_col)
+                     VALUES (1, 1, 0, NULL, 'module', 'a', '', 'a', '', 0, 10, 1, 1, 3, 1, 1, 1),
+                            (2, 1, 1, 1, 'function', 'f', 'f', 'a.f', 'def f()', 0, 10, 1, 1, 3, 1, 1, 5),
+                            (3, 1, 2, 1, 'function', 'g', 'g', 'a.g', 'def g()', 0, 10, 4, 1, 5, 1, 4, 5);
+                 INSERT INTO refs(file_id, ordinal, enclosing_id, kind, name, qualifier, alias, line, col)
+                     VALUES (1, 0, 2, 1, 'g', 'm', NULL, 2, 5), (1, 1, 2, 5, 'x', 'self', NULL, 3, 5);",
+            )
+            .unwrap();
+        store
+    }
+
+    /// A resolved edge that repeats its reference names it instead; one
+    /// found by a name only, or with no reference at its position, keeps
+    /// its own. Every read puts them back whole.
+    #[test]
+    fn a_resolved_edge_names_its_reference_and_reads_back_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = one_file_store(dir.path());
+        let edge = |dst, resolution, name: &str, qualifier: Option<&str>, line| NewEdge {
+            src_id: 2,
+            dst_id: Some(dst),
+            relation: Relation::Calls,
+            resolution,
+            name: name.into(),
+            qualifier: qualifier.map(Into::into),
+            line,
+            col: 5,
+        };
+        let edges = [
+            edge(3, Resolution::Exact, "g", Some("m"), 2),
+            edge(3, Resolution::UniqueName, "g", Some("m"), 2),
+            edge(3, Resolution::Exact, "g", None, 2),
+            edge(3, Resolution::Exact, "g", Some("m"), 9),
+        ];
+        let writer = store.writer().unwrap();
+        writer.put_links(1, &edges, &[]).unwrap();
+        writer.commit().unwrap();
+        let stored: Vec<(Option<String>, Option<i64>)> = store
+            .conn
+            .prepare("SELECT name, ref_ordinal FROM edges ORDER BY ordinal")
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .unwrap()
+            .collect::<rusqlite::Result<_>>()
+            .unwrap();
+        assert_eq!(stored, [(None, Some(0)), (Some("g".into()), None), (Some("g".into()), None), (Some("g".into()), None)]);
+        let read: Vec<String> = store
+            .edges_from(2, &[Relation::Calls])
+            .unwrap()
+            .iter()
+            .map(|e| format!("{} {:?} {}:{} {}", e.name, e.qualifier, e.line, e.col, e.resolution))
+            .collect();
+        assert_eq!(read, ["g Some(\"m\") 2:5 exact", "g Some(\"m\") 2:5 unique_name", "g None 2:5 exact", "g Some(\"m\") 9:5 exact"]);
+        assert_eq!(store.all_edges().unwrap().iter().filter(|e| e.relation == Relation::Calls).count(), 4);
+    }
+
+    /// A small index is rewritten with 1 KB pages, goes back to WAL and
+    /// reads the same; with another connection open it keeps its pages.
+    #[test]
+    fn a_small_index_is_compacted_into_small_pages() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = one_file_store(dir.path());
+        let page_size = |s: &Store| s.conn.pragma_query_value(None, "page_size", |r| r.get::<_, i64>(0)).unwrap();
+        let journal = |s: &Store| s.conn.pragma_query_value(None, "journal_mode", |r| r.get::<_, String>(0)).unwrap();
+        let reader = Store::open_read_only(dir.path()).unwrap();
+        assert_eq!(reader.symbols_with_qualified_name("a.g").unwrap().len(), 1);
+        store.compact().unwrap();
+        assert_eq!((page_size(&store), journal(&store)), (4096, "wal".to_string()));
+        drop(reader);
+        store.compact().unwrap();
+        assert_eq!((page_size(&store), journal(&store)), (1024, "wal".to_string()));
+        store.set_meta("after", "compaction").unwrap();
+        let reader = Store::open_read_only(dir.path()).unwrap();
+        assert_eq!(reader.symbols_with_qualified_name("a.g").unwrap().len(), 1);
+        assert_eq!(reader.refs_named("x", RefKind::FieldUse).unwrap().len(), 1);
+        assert_eq!(reader.meta("after").unwrap().as_deref(), Some("compaction"));
+        store.checkpoint().unwrap();
     }
 }

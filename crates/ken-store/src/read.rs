@@ -46,6 +46,10 @@ const SYMBOL_COLUMNS: &str = "s.id, s.parent_id, s.kind, s.name, s.qualified_nam
     s.start_line, s.start_col, s.end_line, s.end_col, s.signature, s.docstring,
     (SELECT p.qualified_name FROM symbols p WHERE p.id = s.parent_id)";
 
+/// `s.qualified_name = ?1` as the `symbols_qualified_tail` index answers it
+/// (schema version 9: it holds each name's last 16 characters only).
+pub(crate) const QUALIFIED_NAME_IS: &str = "substr(s.qualified_name, -16) = substr(?1, -16) AND s.qualified_name = ?1";
+
 fn symbol_row(r: &Row) -> rusqlite::Result<SymbolRow> {
     Ok(SymbolRow {
         id: r.get(0)?,
@@ -252,7 +256,7 @@ impl Store {
     /// Symbols whose qualified name is exactly `qualified_name`.
     pub fn symbols_with_qualified_name(&self, qualified_name: &str) -> Result<Vec<SymbolRow>> {
         let sql = format!(
-            "SELECT {SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.qualified_name = ?1
+            "SELECT {SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE {QUALIFIED_NAME_IS}
              ORDER BY f.path, s.start_line"
         );
         Ok(self.conn.prepare_cached(&sql)?.query_map([qualified_name], symbol_row)?.collect::<rusqlite::Result<_>>()?)
@@ -260,9 +264,9 @@ impl Store {
 
     /// Symbols whose qualified name, or else name, is exactly `text`.
     pub fn symbols_named(&self, text: &str) -> Result<Vec<SymbolRow>> {
-        for column in ["s.qualified_name", "s.name"] {
+        for condition in [QUALIFIED_NAME_IS, "s.name = ?1"] {
             let sql = format!(
-                "SELECT {SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE {column} = ?1
+                "SELECT {SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE {condition}
                  ORDER BY f.path, s.start_line"
             );
             let rows: Vec<SymbolRow> = self.conn.prepare_cached(&sql)?.query_map([text], symbol_row)?.collect::<rusqlite::Result<_>>()?;

@@ -10,8 +10,10 @@ use rusqlite::functions::{Context, FunctionFlags};
 use rusqlite::types::ValueRef;
 use std::sync::{Arc, Mutex};
 
-/// zstd's level: 3 compresses source about 4× at hundreds of MB/s.
-const LEVEL: i32 = 3;
+/// zstd's level. On sympy 1.13.3's 1,982 files (30.5 MB), one file at a
+/// time: level 3 8.50 MB in 0.2 s, 6 7.93 MB in 0.6 s, 9 7.81 MB in 1.0 s,
+/// 19 7.50 MB in 23 s. 6 takes most of what is to be had for little time.
+const LEVEL: i32 = 6;
 
 /// The stored form of a file's text.
 pub fn compress(text: &str) -> Vec<u8> {

@@ -279,7 +279,7 @@ impl Store {
     /// BM25 over the units: `(point id, score)`, best first, for an FTS5
     /// query over hashed terms (`t1 OR t2 …`). Ties go to the lower id.
     pub fn lexical_search(&self, query: &str, limit: usize, filter: &UnitFilter) -> Result<Vec<(i64, f32)>> {
-        let mut sql = format!("SELECT rowid, -bm25(lexical, {NAMES_WEIGHT}, 1.0) AS score FROM lexical WHERE lexical MATCH ?1");
+        let mut sql = format!("SELECT rowid, -bm25(lexical, 1.0, {NAMES_WEIGHT}) AS score FROM lexical WHERE lexical MATCH ?1");
         let list = |items: &[&str]| items.iter().map(|s| format!("'{s}'")).collect::<Vec<_>>().join(",");
         let ids = |items: &[i64]| items.iter().map(i64::to_string).collect::<Vec<_>>().join(",");
         if let Some(points) = &filter.point_ids {
