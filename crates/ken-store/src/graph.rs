@@ -177,9 +177,20 @@ fn loose_ref_kind(relation: Relation) -> Option<RefKind> {
     }
 }
 
+/// The references of `kind` named `?1`. The kind is a literal, not a
+/// parameter: the planner picks a partial index (`refs_field_uses`) only
+/// for a kind it can see.
+pub(crate) fn refs_named_sql(kind: RefKind) -> String {
+    format!(
+        "SELECT r.file_id, r.enclosing_id, r.name, r.qualifier, r.alias, r.line, r.col, f.path
+         FROM refs r JOIN files f ON f.id = r.file_id WHERE r.name = ?1 AND r.kind = {} ORDER BY f.path, r.line, r.col",
+        kind.code()
+    )
+}
+
 /// The implied `parent_of` edges as rows shaped like `edges` (`s` is the
 /// child), for linked files whose child has no stored parent.
-static IMPLIED_PARENT_EDGES: LazyLock<String> = LazyLock::new(|| {
+pub(crate) static IMPLIED_PARENT_EDGES: LazyLock<String> = LazyLock::new(|| {
     let (parent_of, exact) = (Relation::ParentOf.code(), Resolution::Exact.code());
     format!(
         "SELECT s.file_id AS file_id, -1 - s.ordinal AS ordinal, s.parent_id AS src_id,
@@ -271,13 +282,7 @@ impl Store {
 
     /// The references of one kind that name `name`, with their file's path.
     pub fn refs_named(&self, name: &str, kind: RefKind) -> Result<Vec<(RefRow, String)>> {
-        let mut stmt = self.conn.prepare_cached(&format!(
-            "SELECT r.file_id, r.enclosing_id, r.name, r.qualifier, r.alias, r.line, r.col, f.path
-             FROM refs r JOIN files f ON f.id = r.file_id WHERE r.name = ?1 AND r.kind = {} ORDER BY f.path, r.line, r.col",
-            // A literal, not a parameter: the planner picks a partial index
-            // (`refs_field_uses`) only for a kind it can see.
-            kind.code()
-        ))?;
+        let mut stmt = self.conn.prepare_cached(&refs_named_sql(kind))?;
         let rows = stmt.query_map(params![name], |r| {
             Ok((
                 RefRow {
@@ -482,7 +487,8 @@ impl Writer<'_> {
         // the reference it repeats.
         let mut refs: rustc_hash::FxHashMap<(u32, u32), Vec<FileRef>> = rustc_hash::FxHashMap::default();
         if !edges.is_empty() {
-            let mut stmt = tx.prepare_cached("SELECT ordinal, line, col, name, qualifier, kind FROM refs WHERE file_id = ?1 ORDER BY ordinal DESC")?;
+            let mut stmt =
+                tx.prepare_cached("SELECT ordinal, line, col, name, qualifier, kind FROM refs WHERE file_id = ?1 ORDER BY ordinal DESC")?;
             for row in stmt.query_map([file_id], |r| {
                 Ok((r.get(1)?, r.get(2)?, FileRef { ordinal: r.get(0)?, name: r.get(3)?, qualifier: r.get(4)?, kind: coded(r, 5)? }))
             })? {

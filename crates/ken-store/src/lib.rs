@@ -516,4 +516,31 @@ mod tests {
         assert_eq!(reader.meta("after").unwrap().as_deref(), Some("compaction"));
         store.checkpoint().unwrap();
     }
+
+    /// The lookups schema version 9 serves with partial and expression
+    /// indexes still use them (a bound parameter where the planner needs a
+    /// literal, or a rewritten condition, falls back to a scan).
+    #[test]
+    fn lookups_by_name_use_their_indexes() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = one_file_store(dir.path());
+        let plan = |sql: &str, name: Option<&str>| -> String {
+            let mut stmt = store.conn.prepare(&format!("EXPLAIN QUERY PLAN {sql}")).unwrap();
+            if let Some(name) = name {
+                stmt.raw_bind_parameter(1, name).unwrap();
+            }
+            let mut rows = stmt.raw_query();
+            let mut steps = Vec::new();
+            while let Some(row) = rows.next().unwrap() {
+                steps.push(row.get::<_, String>(3).unwrap());
+            }
+            steps.join("; ")
+        };
+        let qualified = plan(&format!("SELECT s.id FROM symbols s WHERE {}", read::QUALIFIED_NAME_IS), Some("a.g"));
+        assert!(qualified.contains("USING INDEX symbols_qualified_tail"), "{qualified}");
+        let field_uses = plan(&graph::refs_named_sql(RefKind::FieldUse), Some("x"));
+        assert!(field_uses.contains("USING INDEX refs_field_uses"), "{field_uses}");
+        let parents = plan(&graph::IMPLIED_PARENT_EDGES, None);
+        assert!(parents.contains("INDEX edges_parent"), "{parents}");
+    }
 }

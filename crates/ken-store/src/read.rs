@@ -47,8 +47,10 @@ const SYMBOL_COLUMNS: &str = "s.id, s.parent_id, s.kind, s.name, s.qualified_nam
     (SELECT p.qualified_name FROM symbols p WHERE p.id = s.parent_id)";
 
 /// `s.qualified_name = ?1` as the `symbols_qualified_tail` index answers it
-/// (schema version 9: it holds each name's last 16 characters only).
-pub(crate) const QUALIFIED_NAME_IS: &str = "substr(s.qualified_name, -16) = substr(?1, -16) AND s.qualified_name = ?1";
+/// (schema version 9: it holds each name's last 16 characters only). The
+/// `+` keeps SQLite from substituting `?1` for the column in the first
+/// term (constant propagation), which would hide the indexed expression.
+pub(crate) const QUALIFIED_NAME_IS: &str = "substr(s.qualified_name, -16) = substr(?1, -16) AND +s.qualified_name = ?1";
 
 fn symbol_row(r: &Row) -> rusqlite::Result<SymbolRow> {
     Ok(SymbolRow {

@@ -54,8 +54,12 @@ INSERT INTO edges_v9(file_id, ordinal, src_id, dst_id, relation, resolution, nam
 SELECT file_id, ordinal, src_id, dst_id, relation, resolution, name, qualifier, line, col FROM edges;
 DROP TABLE edges;
 ALTER TABLE edges_v9 RENAME TO edges;
-CREATE INDEX edges_src ON edges(src_id, relation) WHERE dst_id IS NOT NULL;
-CREATE INDEX edges_dst ON edges(dst_id, relation) WHERE dst_id IS NOT NULL;
+-- Reads by source or destination take every relation and filter after;
+-- only the implied parent edges ask for one (`parent_of`, 1), which few
+-- rows are. On sympy the relation in both indexes was 1.2 MB.
+CREATE INDEX edges_src ON edges(src_id) WHERE dst_id IS NOT NULL;
+CREATE INDEX edges_dst ON edges(dst_id) WHERE dst_id IS NOT NULL;
+CREATE INDEX edges_parent ON edges(dst_id) WHERE relation = 1;
 CREATE INDEX edges_loose ON edges(name) WHERE dst_id IS NULL OR resolution = 3;
 
 CREATE VIEW edge_rows AS
