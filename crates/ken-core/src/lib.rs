@@ -516,6 +516,47 @@ impl Span {
     }
 }
 
+/// Docstring text: what the miner cleans from a definition's literal, and
+/// the store cleans again where it keeps a docstring as its place in the file.
+pub mod docstring {
+    /// A Python string literal's body: its prefix letters and quotes off.
+    pub fn strip_python_quotes(raw: &str) -> &str {
+        let body = raw.trim_start_matches(['r', 'R', 'u', 'U', 'b', 'B', 'f', 'F']);
+        for quote in ["\"\"\"", "'''", "\"", "'"] {
+            if let Some(inner) = body.strip_prefix(quote) {
+                return inner.strip_suffix(quote).unwrap_or(inner);
+            }
+        }
+        body
+    }
+
+    /// A Python docstring as `inspect.cleandoc` reads its literal.
+    pub fn python_docstring(raw: &str) -> String {
+        clean_doc(strip_python_quotes(raw))
+    }
+
+    /// Trims and dedents like Python's `inspect.cleandoc`.
+    pub fn clean_doc(text: &str) -> String {
+        let lines: Vec<&str> = text.lines().collect();
+        let indent = lines.iter().skip(1).filter(|l| !l.trim().is_empty()).map(|l| l.len() - l.trim_start().len()).min().unwrap_or(0);
+        let mut out: Vec<&str> = Vec::with_capacity(lines.len());
+        for (i, line) in lines.iter().enumerate() {
+            if i == 0 {
+                out.push(line.trim());
+            } else {
+                out.push(line.get(indent..).unwrap_or(line.trim_start()).trim_end());
+            }
+        }
+        while out.first().is_some_and(|l| l.is_empty()) {
+            out.remove(0);
+        }
+        while out.last().is_some_and(|l| l.is_empty()) {
+            out.pop();
+        }
+        out.join("\n")
+    }
+}
+
 /// One function, class, method, field… mined from a file (MutaGReP's `Symbol`, generalised).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Symbol {

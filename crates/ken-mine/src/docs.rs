@@ -1,6 +1,7 @@
 //! Docstrings and doc comments, cleaned of their comment syntax.
 
 use crate::Source;
+use ken_core::docstring::clean_doc;
 use ken_lang::{DocStyle, LanguageConfig};
 use tree_sitter::Node;
 
@@ -41,18 +42,7 @@ pub(crate) fn python_docstring(src: &Source, block: Node) -> Option<String> {
     if string.kind() != "string" && string.kind() != "concatenated_string" {
         return None;
     }
-    let raw = src.node(string);
-    Some(clean_doc(strip_python_quotes(raw)))
-}
-
-fn strip_python_quotes(raw: &str) -> &str {
-    let body = raw.trim_start_matches(['r', 'R', 'u', 'U', 'b', 'B', 'f', 'F']);
-    for quote in ["\"\"\"", "'''", "\"", "'"] {
-        if let Some(inner) = body.strip_prefix(quote) {
-            return inner.strip_suffix(quote).unwrap_or(inner);
-        }
-    }
-    body
+    Some(ken_core::docstring::python_docstring(src.node(string)))
 }
 
 /// Comments right above `outer`, with no blank line between them.
@@ -125,25 +115,4 @@ fn strip_comment(comment: &str) -> Vec<String> {
             t.strip_prefix(' ').unwrap_or(t).to_string()
         })
         .collect()
-}
-
-/// Trims and dedents like Python's `inspect.cleandoc`.
-fn clean_doc(text: &str) -> String {
-    let lines: Vec<&str> = text.lines().collect();
-    let indent = lines.iter().skip(1).filter(|l| !l.trim().is_empty()).map(|l| l.len() - l.trim_start().len()).min().unwrap_or(0);
-    let mut out: Vec<&str> = Vec::with_capacity(lines.len());
-    for (i, line) in lines.iter().enumerate() {
-        if i == 0 {
-            out.push(line.trim());
-        } else {
-            out.push(line.get(indent..).unwrap_or(line.trim_start()).trim_end());
-        }
-    }
-    while out.first().is_some_and(|l| l.is_empty()) {
-        out.remove(0);
-    }
-    while out.last().is_some_and(|l| l.is_empty()) {
-        out.pop();
-    }
-    out.join("\n")
 }

@@ -42,10 +42,12 @@ pub struct SymbolRow {
     pub parent: Option<String>,
 }
 
-const SYMBOL_COLUMNS: &str = "s.id, s.parent_id, s.kind, s.name, s.qualified_name, f.path, f.language,
-    s.start_line, s.start_col, s.end_line, s.end_col, s.signature, s.docstring,
-    (SELECT p.qualified_name FROM symbols p WHERE p.id = s.parent_id)";
-
+const SYMBOL_COLUMNS: &str = concat!(
+    "s.id, s.parent_id, s.kind, s.name, s.qualified_name, f.path, f.language,
+    s.start_line, s.start_col, s.end_line, s.end_col, s.signature, ",
+    crate::text::docstring_sql!("(SELECT text FROM file_text WHERE file_id = s.file_id)"),
+    ", (SELECT p.qualified_name FROM symbols p WHERE p.id = s.parent_id)"
+);
 /// `s.qualified_name = ?1` as the `symbols_qualified_tail` index answers it
 /// (schema version 9: it holds each name's last 16 characters only). The
 /// `+` keeps SQLite from substituting `?1` for the column in the first

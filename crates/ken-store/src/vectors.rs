@@ -121,11 +121,12 @@ impl EmbedProgress {
     }
 }
 
-const SYMBOL_UNIT: &str = "SELECT s.id, s.file_id, f.path, f.language, s.kind, s.name, s.qualified_name, s.signature,
-        s.docstring, s.start_line, s.end_line,
-        ken_slice(t.text, s.start_byte, s.end_byte - s.start_byte)
-    FROM symbols s JOIN files f ON f.id = s.file_id JOIN file_text t ON t.file_id = s.file_id";
-
+const SYMBOL_UNIT: &str = concat!(
+    "SELECT s.id, s.file_id, f.path, f.language, s.kind, s.name, s.qualified_name, s.signature, ",
+    crate::text::docstring_sql!("t.text"),
+    ", s.start_line, s.end_line, ken_slice(t.text, s.start_byte, s.end_byte - s.start_byte)
+    FROM symbols s JOIN files f ON f.id = s.file_id JOIN file_text t ON t.file_id = s.file_id"
+);
 const CHUNK_UNIT: &str = "SELECT c.id, c.file_id, f.path, f.language, coalesce(s.kind, 'module'),
         coalesce(s.name, ''), coalesce(s.qualified_name, f.module), c.symbol_id, c.start_line, c.end_line,
         ken_slice(t.text, c.start_byte, c.end_byte - c.start_byte),

@@ -123,7 +123,10 @@ impl<'c> Writer<'c> {
                     s.local_path,
                     s.qualified_name,
                     s.signature,
-                    crate::text::stored_doc(s.docstring.as_deref()),
+                    crate::text::stored_doc(
+                        s.docstring.as_deref(),
+                        text.get(s.span.start_byte as usize..s.span.end_byte as usize).unwrap_or_default()
+                    ),
                     s.span.start_byte,
                     s.span.end_byte,
                     s.span.start_line,
