@@ -535,6 +535,54 @@ pub mod docstring {
         clean_doc(strip_python_quotes(raw))
     }
 
+    /// A comment's lines without their comment syntax (`///`, `/** */`,
+    /// `#`, `--`, roxygen's `#'`, OCaml's `(** *)`, Ruby's `=begin`).
+    pub fn strip_comment(comment: &str) -> Vec<String> {
+        let comment = comment.trim();
+        if let Some(block) = comment.strip_prefix("/*") {
+            let block = block.strip_suffix("*/").unwrap_or(block);
+            let block = block.strip_prefix('*').unwrap_or(block).strip_prefix('!').unwrap_or(block);
+            return block
+                .lines()
+                .map(|l| {
+                    let t = l.trim_start();
+                    t.strip_prefix('*').map(|r| r.strip_prefix(' ').unwrap_or(r)).unwrap_or(t).to_string()
+                })
+                .collect();
+        }
+        // OCaml: `(** doc *)`.
+        if let Some(block) = comment.strip_prefix("(*") {
+            let block = block.strip_suffix("*)").unwrap_or(block);
+            let block = block.strip_prefix('*').unwrap_or(block);
+            return block.lines().map(|l| l.trim().to_string()).collect();
+        }
+        if let Some(block) = comment.strip_prefix("=begin") {
+            return block.strip_suffix("=end").unwrap_or(block).lines().map(str::to_string).collect();
+        }
+        comment
+            .lines()
+            .map(|l| {
+                let t = l.trim_start();
+                let roxygen = t.starts_with("#'");
+                let t = t.trim_start_matches('/').trim_start_matches('!').trim_start_matches('#');
+                // R's roxygen comments: `#' doc`.
+                let t = if roxygen { &t[1..] } else { t };
+                // Haskell and Lua line comments: `-- | doc`, `--- doc`.
+                let t = match t.strip_prefix("--") {
+                    Some(rest) => rest.trim_start_matches('-').trim_start().trim_start_matches(['|', '^']),
+                    None => t,
+                };
+                t.strip_prefix(' ').unwrap_or(t).to_string()
+            })
+            .collect()
+    }
+
+    /// The doc comment the miner reads from comments that sit together
+    /// (`raw` from the first comment's start to the last one's end).
+    pub fn comment_docstring(raw: &str) -> String {
+        clean_doc(&strip_comment(raw).join("\n"))
+    }
+
     /// Trims and dedents like Python's `inspect.cleandoc`.
     pub fn clean_doc(text: &str) -> String {
         let lines: Vec<&str> = text.lines().collect();

@@ -1,7 +1,7 @@
 //! Docstrings and doc comments, cleaned of their comment syntax.
 
 use crate::Source;
-use ken_core::docstring::clean_doc;
+use ken_core::docstring::{clean_doc, strip_comment};
 use ken_lang::{DocStyle, LanguageConfig};
 use tree_sitter::Node;
 
@@ -75,44 +75,4 @@ fn preceding_comments(config: &LanguageConfig, src: &Source, outer: Node) -> Opt
     let text: Vec<String> = lines.iter().flat_map(|c| strip_comment(c)).collect();
     let doc = clean_doc(&text.join("\n"));
     (!doc.is_empty()).then_some(doc)
-}
-
-fn strip_comment(comment: &str) -> Vec<String> {
-    let comment = comment.trim();
-    if let Some(block) = comment.strip_prefix("/*") {
-        let block = block.strip_suffix("*/").unwrap_or(block);
-        let block = block.strip_prefix('*').unwrap_or(block).strip_prefix('!').unwrap_or(block);
-        return block
-            .lines()
-            .map(|l| {
-                let t = l.trim_start();
-                t.strip_prefix('*').map(|r| r.strip_prefix(' ').unwrap_or(r)).unwrap_or(t).to_string()
-            })
-            .collect();
-    }
-    // OCaml: `(** doc *)`.
-    if let Some(block) = comment.strip_prefix("(*") {
-        let block = block.strip_suffix("*)").unwrap_or(block);
-        let block = block.strip_prefix('*').unwrap_or(block);
-        return block.lines().map(|l| l.trim().to_string()).collect();
-    }
-    if let Some(block) = comment.strip_prefix("=begin") {
-        return block.strip_suffix("=end").unwrap_or(block).lines().map(str::to_string).collect();
-    }
-    comment
-        .lines()
-        .map(|l| {
-            let t = l.trim_start();
-            let roxygen = t.starts_with("#'");
-            let t = t.trim_start_matches('/').trim_start_matches('!').trim_start_matches('#');
-            // R's roxygen comments: `#' doc`.
-            let t = if roxygen { &t[1..] } else { t };
-            // Haskell and Lua line comments: `-- | doc`, `--- doc`.
-            let t = match t.strip_prefix("--") {
-                Some(rest) => rest.trim_start_matches('-').trim_start().trim_start_matches(['|', '^']),
-                None => t,
-            };
-            t.strip_prefix(' ').unwrap_or(t).to_string()
-        })
-        .collect()
 }

@@ -26,19 +26,18 @@ type LastText = Arc<Mutex<Option<(u64, Arc<Vec<u8>>)>>>;
 
 /// Registers `ken_slice(text, start, len)`: `len` bytes of the file text
 /// from byte `start` (0-based), as TEXT.
-/// Registers `ken_docstring(text, start, len)` too: the Python docstring
-/// whose literal is those bytes.
+/// Registers `ken_docstring(text, symbol_start, place)` too: the docstring
+/// stored as its place in the file text (see [`stored_doc`]).
 pub fn register(conn: &Connection) -> rusqlite::Result<()> {
     let last: LastText = Arc::default();
     let flags = FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC;
     let for_slice = last.clone();
     conn.create_scalar_function("ken_slice", 3, flags, move |ctx| slice(ctx, &for_slice))?;
     conn.create_scalar_function("ken_docstring", 3, flags, move |ctx| {
-        let place = ctx.get_raw(2).as_blob().map_err(|e| rusqlite::Error::UserFunctionError(e.into()))?;
-        let (offset, len) =
-            read_place(place).ok_or_else(|| rusqlite::Error::UserFunctionError("ken_docstring: not a docstring's place".into()))?;
-        let start = ctx.get::<i64>(1)?.max(0) as usize + offset;
-        Ok(ken_core::docstring::python_docstring(&text_slice(ctx, &last, start, len)?))
+        let blob = ctx.get_raw(2).as_blob().map_err(|e| rusqlite::Error::UserFunctionError(e.into()))?;
+        let place =
+            DocPlace::from_blob(blob).ok_or_else(|| rusqlite::Error::UserFunctionError("ken_docstring: not a docstring's place".into()))?;
+        place.read(ctx, &last, ctx.get::<i64>(1)?.max(0) as usize)
     })
 }
 
@@ -77,16 +76,16 @@ fn text_slice(ctx: &Context, last: &LastText, start: usize, len: usize) -> rusql
 /// JSDoc's run to kilobytes of examples, and shorter ones gain nothing.
 const DOC_COMPRESS_FROM: usize = 256;
 
-/// The stored form of a docstring: where a Python docstring's literal sits
-/// in `source` (the symbol's own text, which the file text holds), as an
-/// integer; else plain text when short, else zstd (when that is smaller).
-/// Schema version 9: sympy's 44,700 symbols held 2.95 MB of docstrings,
-/// a copy of what the file text already had.
-pub fn stored_doc(doc: Option<&str>, source: &str) -> rusqlite::types::Value {
+/// The stored form of a docstring: where the file text holds it (see
+/// [`DocPlace`]), else plain text when short, else zstd (when that is
+/// smaller). `text` is the file's and `symbol` the symbol's byte range.
+/// Schema version 9: sympy's 44,700 symbols held 2.95 MB of docstrings, a
+/// copy of what the file text already had.
+pub fn stored_doc(doc: Option<&str>, text: &str, symbol: std::ops::Range<usize>) -> rusqlite::types::Value {
     use rusqlite::types::Value;
     match doc {
         None => Value::Null,
-        Some(doc) if let Some((offset, len)) = python_literal(source, doc) => Value::Blob(place_blob(offset, len)),
+        Some(doc) if let Some(place) = DocPlace::find(doc, text, symbol) => Value::Blob(place.to_blob()),
         Some(doc) if doc.len() < DOC_COMPRESS_FROM => Value::Text(doc.to_owned()),
         Some(doc) => {
             let packed = compress(doc);
@@ -95,14 +94,93 @@ pub fn stored_doc(doc: Option<&str>, source: &str) -> rusqlite::types::Value {
     }
 }
 
-/// Where in `source` the Python string literal that cleans to `doc` is:
-/// `(offset, len)`, found from the doc's first line back to the quotes
-/// before it, and kept only when it reads back exactly.
-fn python_literal(source: &str, doc: &str) -> Option<(usize, usize)> {
-    let first = doc.lines().next()?.trim();
-    if first.is_empty() {
-        return None;
+/// Where a docstring's source sits, relative to its symbol's start, and
+/// how it reads back: a Python string literal in the body, or the doc
+/// comments above (`///`, `/** */`, `#`). Found from the doc's first and
+/// last lines, and kept only when the text there reads back to the doc
+/// exactly (decorators between the comments, escapes in the literal: no).
+#[derive(Debug, PartialEq)]
+enum DocPlace {
+    /// `len` bytes from `offset` after the symbol's start.
+    Literal { offset: usize, len: usize },
+    /// `len` bytes from `back` before the symbol's start.
+    Comments { back: usize, len: usize },
+}
+
+impl DocPlace {
+    fn find(doc: &str, text: &str, symbol: std::ops::Range<usize>) -> Option<DocPlace> {
+        let first = doc.lines().next()?.trim();
+        if first.is_empty() {
+            return None;
+        }
+        let source = text.get(symbol.clone())?;
+        if let Some((offset, len)) = python_literal(source, first, doc) {
+            return Some(DocPlace::Literal { offset, len });
+        }
+        let before = text.get(..symbol.start)?;
+        let (start, len) = comments_above(before, first, doc)?;
+        Some(DocPlace::Comments { back: symbol.start - start, len })
     }
+
+    /// The stored form: a kind byte below 2 (zstd's frames start with
+    /// 0x28), then two LEB128 numbers. A blob, because the column's text
+    /// affinity turns integers into text.
+    fn to_blob(&self) -> Vec<u8> {
+        let (kind, numbers) = match *self {
+            DocPlace::Literal { offset, len } => (0u8, [offset, len]),
+            DocPlace::Comments { back, len } => (1, [back, len]),
+        };
+        let mut out = vec![kind];
+        for mut n in numbers {
+            loop {
+                let byte = (n & 0x7f) as u8;
+                n >>= 7;
+                out.push(if n == 0 { byte } else { byte | 0x80 });
+                if n == 0 {
+                    break;
+                }
+            }
+        }
+        out
+    }
+
+    fn from_blob(blob: &[u8]) -> Option<DocPlace> {
+        let (&kind, mut rest) = blob.split_first()?;
+        let mut numbers = [0usize; 2];
+        for n in &mut numbers {
+            let mut shift = 0;
+            loop {
+                let (&byte, tail) = rest.split_first()?;
+                rest = tail;
+                *n |= ((byte & 0x7f) as usize).checked_shl(shift)?;
+                shift += 7;
+                if byte & 0x80 == 0 {
+                    break;
+                }
+            }
+        }
+        let [a, len] = numbers;
+        match kind {
+            0 => Some(DocPlace::Literal { offset: a, len }),
+            1 => Some(DocPlace::Comments { back: a, len }),
+            _ => None,
+        }
+    }
+
+    /// The docstring, from the file text's bytes at the place.
+    fn read(&self, ctx: &Context, last: &LastText, symbol_start: usize) -> rusqlite::Result<String> {
+        Ok(match *self {
+            DocPlace::Literal { offset, len } => ken_core::docstring::python_docstring(&text_slice(ctx, last, symbol_start + offset, len)?),
+            DocPlace::Comments { back, len } => {
+                ken_core::docstring::comment_docstring(&text_slice(ctx, last, symbol_start.saturating_sub(back), len)?)
+            }
+        })
+    }
+}
+
+/// The Python string literal in `source` that cleans to `doc`: `(offset,
+/// len)`, from an occurrence of its first line back to the quotes.
+fn python_literal(source: &str, first: &str, doc: &str) -> Option<(usize, usize)> {
     let bytes = source.as_bytes();
     source.match_indices(first).take(4).find_map(|(at, _)| {
         let quote_at = source[..at].rfind(['"', '\''])?;
@@ -114,45 +192,48 @@ fn python_literal(source: &str, doc: &str) -> Option<(usize, usize)> {
         }
         let closer = if triple { &source[quote_at - 2..=quote_at] } else { &source[quote_at..=quote_at] };
         let end = quote_at + 1 + source[quote_at + 1..].find(closer)? + closer.len();
-        let len = end - start;
-        (len < 1 << 24 && ken_core::docstring::python_docstring(&source[start..end]) == doc).then_some((start, len))
+        (ken_core::docstring::python_docstring(&source[start..end]) == doc).then_some((start, end - start))
     })
 }
 
-/// A docstring's place as stored: a zero byte (zstd's frames start with
-/// 0x28), then the offset from the symbol's start and the length as LEB128.
-/// A blob, because the column's text affinity turns integers into text.
-fn place_blob(offset: usize, len: usize) -> Vec<u8> {
-    let mut out = vec![0u8];
-    for mut n in [offset, len] {
-        loop {
-            let byte = (n & 0x7f) as u8;
-            n >>= 7;
-            out.push(if n == 0 { byte } else { byte | 0x80 });
-            if n == 0 {
+/// The comments at the end of `before` (the text above a symbol) that read
+/// as `doc`: `(start, len)`. The region runs from up to three lines above
+/// an occurrence of the doc's first line to up to two lines below the last
+/// occurrence of its last line (a doc's last line is often a code fence,
+/// which its examples open and close many times above).
+fn comments_above(before: &str, first: &str, doc: &str) -> Option<(usize, usize)> {
+    // A doc comment sits right above its symbol (past its attributes):
+    // look no further back than twice its length and a few lines.
+    let mut from = before.len().saturating_sub(2 * doc.len() + 2048);
+    while !before.is_char_boundary(from) {
+        from -= 1;
+    }
+    let last = doc.lines().last()?.trim();
+    let last_at = from + before[from..].rfind(last)?;
+    let line_start = |i: usize| before[..i].rfind('\n').map_or(0, |n| n + 1);
+    let line_end = |i: usize| before[i..].find('\n').map_or(before.len(), |n| i + n);
+    let mut ends = vec![line_end(last_at)];
+    for _ in 0..2 {
+        let &e = ends.last()?;
+        if e >= before.len() {
+            break;
+        }
+        ends.push(line_end(e + 1));
+    }
+    before[from..last_at + last.len()].rmatch_indices(first).take(3).find_map(|(at, _)| {
+        let mut starts = vec![line_start(from + at)];
+        for _ in 0..3 {
+            let &s = starts.last()?;
+            if s == 0 {
                 break;
             }
+            starts.push(line_start(s - 1));
         }
-    }
-    out
-}
-
-fn read_place(blob: &[u8]) -> Option<(usize, usize)> {
-    let mut numbers = [0usize; 2];
-    let mut rest = blob.strip_prefix(&[0])?;
-    for n in &mut numbers {
-        let mut shift = 0;
-        loop {
-            let (&byte, tail) = rest.split_first()?;
-            rest = tail;
-            *n |= ((byte & 0x7f) as usize).checked_shl(shift)?;
-            shift += 7;
-            if byte & 0x80 == 0 {
-                break;
-            }
-        }
-    }
-    Some((numbers[0], numbers[1]))
+        starts.iter().find_map(|&s| {
+            let s = s + (before[s..].len() - before[s..].trim_start().len());
+            ends.iter().find(|&&e| e > s && ken_core::docstring::comment_docstring(&before[s..e]) == doc).map(|&e| (s, e - s))
+        })
+    })
 }
 
 /// The docstring column of symbols `s` as text, an SQL expression: a
@@ -161,7 +242,7 @@ fn read_place(blob: &[u8]) -> Option<(usize, usize)> {
 macro_rules! docstring_sql {
     ($file_text:literal) => {
         concat!(
-            "CASE WHEN typeof(s.docstring) = 'blob' AND substr(s.docstring, 1, 1) = x'00' THEN ken_docstring(",
+            "CASE WHEN typeof(s.docstring) = 'blob' AND substr(s.docstring, 1, 1) < x'02' THEN ken_docstring(",
             $file_text,
             ", s.start_byte, s.docstring) ELSE s.docstring END"
         )
@@ -210,7 +291,7 @@ mod tests {
         let conn = Connection::open_in_memory().unwrap();
         let long = "Returns the élan of `x`.\n\n# Examples\n".repeat(20);
         for doc in [None, Some("short"), Some(long.as_str())] {
-            let stored = stored_doc(doc, "");
+            let stored = stored_doc(doc, "", 0..0);
             assert_eq!(matches!(stored, rusqlite::types::Value::Blob(_)), doc.is_some_and(|d| d.len() >= DOC_COMPRESS_FROM));
             let back = conn.query_row("SELECT ?1", [&stored], |r| doc_column(r, 0)).unwrap();
             assert_eq!(back.as_deref(), doc);
@@ -223,30 +304,39 @@ mod tests {
     fn python_docstrings_are_read_from_the_file_text() {
         let conn = Connection::open_in_memory().unwrap();
         register(&conn).unwrap();
-        let check = |source: &str, doc: &str, expect: expect_test::Expect| {
-            let stored = stored_doc(Some(doc), source);
+        // `text` with its symbol from the `§` on (the `§` is not kept).
+        let check = |text: &str, doc: &str, expect: expect_test::Expect| {
+            let start = text.find('§').unwrap();
+            let text = text.replacen('§', "", 1);
+            let stored = stored_doc(Some(doc), &text, start..text.len());
             // Through a table with the symbols' column affinity (text).
             conn.execute_batch("DROP TABLE IF EXISTS symbols; CREATE TABLE symbols(docstring TEXT, start_byte INTEGER)").unwrap();
-            conn.execute("INSERT INTO symbols VALUES (?1, 0)", [&stored]).unwrap();
+            conn.execute("INSERT INTO symbols VALUES (?1, ?2)", rusqlite::params![&stored, start as i64]).unwrap();
             let sql = concat!("SELECT ", docstring_sql!("?1"), " FROM symbols s");
-            let read: String = conn.query_row(sql, [compress(source)], |r| r.get(0)).unwrap();
+            let read: String = conn.query_row(sql, [compress(&text)], |r| r.get(0)).unwrap();
             assert_eq!(read, doc);
             expect.assert_eq(&match &stored {
-                rusqlite::types::Value::Blob(place) if let Some((offset, len)) = read_place(place) => {
-                    format!("at byte {offset}, {len} bytes")
-                }
+                rusqlite::types::Value::Blob(blob) if let Some(place) = DocPlace::from_blob(blob) => format!("{place:?}"),
                 other => format!("{other:?}"),
             });
         };
         check(
-            "def f(x):\n    \"\"\"Return x.\n\n    More, indented.\n    \"\"\"\n    return x\n",
+            "x = 1\n§def f(x):\n    \"\"\"Return x.\n\n    More, indented.\n    \"\"\"\n    return x\n",
             "Return x.\n\nMore, indented.",
-            expect!["at byte 14, 41 bytes"],
+            expect!["Literal { offset: 14, len: 41 }"],
         );
-        check("def f():\n    r'''Raw \\d.'''\n", "Raw \\d.", expect!["at byte 13, 14 bytes"]);
-        check("def x(x):\n    'x'\n", "x", expect!["at byte 14, 3 bytes"]);
-        // Not a literal that cleans to the doc (a doc comment, an escaped quote): text.
-        check("/// Adds.\nfn add() {}\n", "Adds.", expect![[r#"Text("Adds.")"#]]);
-        check("def f():\n    \"\"\"A \\\"quoted\\\" word.\"\"\"\n", "A \"quoted\" word.", expect![[r#"Text("A \"quoted\" word.")"#]]);
+        check("§def f():\n    r'''Raw \\d.'''\n", "Raw \\d.", expect!["Literal { offset: 13, len: 14 }"]);
+        check("§def x(x):\n    'x'\n", "x", expect!["Literal { offset: 14, len: 3 }"]);
+        check("use a;\n\n/// Adds.\n///\n/// Twice.\n§fn add() {}\n", "Adds.\n\nTwice.", expect!["Comments { back: 25, len: 24 }"]);
+        check(
+            "/**\n * Makes a `Thing`.\n * @param {number} n\n */\n§function make(n) {}\n",
+            "Makes a `Thing`.\n@param {number} n",
+            expect!["Comments { back: 49, len: 44 }"],
+        );
+        check("    # Counts.\n    §count = 0\n", "Counts.", expect!["Comments { back: 14, len: 9 }"]);
+        // What does not read back to the doc stays text: an attribute
+        // between the comments, an escaped quote.
+        check("/// A.\n#[inline]\n/// B.\n§fn f() {}\n", "A.\nB.", expect![[r#"Text("A.\nB.")"#]]);
+        check("§def f():\n    \"\"\"A \\\"quoted\\\" word.\"\"\"\n", "A \"quoted\" word.", expect![[r#"Text("A \"quoted\" word.")"#]]);
     }
 }

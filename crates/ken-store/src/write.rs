@@ -123,10 +123,7 @@ impl<'c> Writer<'c> {
                     s.local_path,
                     s.qualified_name,
                     s.signature,
-                    crate::text::stored_doc(
-                        s.docstring.as_deref(),
-                        text.get(s.span.start_byte as usize..s.span.end_byte as usize).unwrap_or_default()
-                    ),
+                    crate::text::stored_doc(s.docstring.as_deref(), text, s.span.start_byte as usize..s.span.end_byte as usize),
                     s.span.start_byte,
                     s.span.end_byte,
                     s.span.start_line,
