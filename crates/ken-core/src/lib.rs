@@ -583,6 +583,33 @@ pub mod docstring {
         clean_doc(&strip_comment(raw).join("\n"))
     }
 
+    /// A section's docstring: its first paragraph, each line trimmed and
+    /// joined by a space, at most 400 characters; with the bytes of
+    /// `lines` it read (each line and its newline).
+    pub fn first_paragraph<'a>(lines: impl IntoIterator<Item = &'a str>) -> Option<(String, usize)> {
+        let mut text = String::new();
+        let mut read = 0;
+        for line in lines {
+            read += line.len() + 1;
+            let t = line.trim();
+            if t.is_empty() {
+                if text.is_empty() {
+                    continue;
+                }
+                break;
+            }
+            if !text.is_empty() {
+                text.push(' ');
+            }
+            text.push_str(t);
+            if text.len() > 400 {
+                break;
+            }
+        }
+        let text: String = text.chars().take(400).collect();
+        (!text.is_empty()).then_some((text, read))
+    }
+
     /// Trims and dedents like Python's `inspect.cleandoc`.
     pub fn clean_doc(text: &str) -> String {
         let lines: Vec<&str> = text.lines().collect();

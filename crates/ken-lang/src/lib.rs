@@ -495,6 +495,9 @@ pub fn classify(path: &Path) -> Detected {
     if DATA_EXTENSIONS.contains(&ext) {
         return Detected::Skip("data");
     }
+    if KEY_EXTENSIONS.contains(&ext) || KEY_NAMES.contains(&name.as_str()) {
+        return Detected::Skip("keys");
+    }
     Detected::Index(detect(path).unwrap_or(Language::Text))
 }
 
@@ -696,6 +699,13 @@ const BINARY_EXTENSIONS: &[&str] = &[
     "dmg",
     "iso",
 ];
+
+/// Certificates and keys (test fixtures, mostly): base64 that no query
+/// is about, whose every line BM25 would count as new words (requests
+/// 2.32.3's 29 test certificates made most of its 9,700 terms), and
+/// secrets an index should not copy.
+const KEY_EXTENSIONS: &[&str] = &["pem", "crt", "cer", "csr", "key", "der", "p12", "pfx", "jks", "keystore", "srl", "gpg"];
+const KEY_NAMES: &[&str] = &["id_rsa", "id_dsa", "id_ecdsa", "id_ed25519"];
 
 /// Tables of data: large, and not what a code search is for.
 const DATA_EXTENSIONS: &[&str] = &["csv", "tsv", "parquet", "arrow", "feather", "avro", "xls", "xlsx", "ods", "log"];

@@ -71,7 +71,11 @@ pub(crate) fn mine(path: &str, language: Language, source: &str, budget: &ChunkB
             qualified_name: qualify(&naming, &local_path),
             local_path,
             signature: lines[h.title_row].trim().chars().take(200).collect(),
-            docstring: if kind == SymbolKind::Doc { first_paragraph(&lines, h.body_row, end_row) } else { None },
+            docstring: if kind == SymbolKind::Doc {
+                ken_core::docstring::first_paragraph(lines.iter().take(end_row + 1).skip(h.body_row).copied()).map(|(text, _)| text)
+            } else {
+                None
+            },
             span: span(&lines, &starts, h.row, end_row),
             name_line: h.title_row as u32 + 1,
             name_col: 1,
@@ -147,29 +151,6 @@ fn windows(lines: &[&str], starts: &[usize], first: usize, last: usize, symbol: 
         }
         start = (end + 1).saturating_sub(overlap).max(start + 1);
     }
-}
-
-/// The first paragraph of a section's text, for its docstring.
-fn first_paragraph(lines: &[&str], from: usize, to: usize) -> Option<String> {
-    let mut text = String::new();
-    for line in lines.iter().take(to + 1).skip(from) {
-        let t = line.trim();
-        if t.is_empty() {
-            if text.is_empty() {
-                continue;
-            }
-            break;
-        }
-        if !text.is_empty() {
-            text.push(' ');
-        }
-        text.push_str(t);
-        if text.len() > 400 {
-            break;
-        }
-    }
-    let text: String = text.chars().take(400).collect();
-    (!text.is_empty()).then_some(text)
 }
 
 fn clean_title(t: &str) -> String {

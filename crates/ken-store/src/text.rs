@@ -105,6 +105,9 @@ enum DocPlace {
     Literal { offset: usize, len: usize },
     /// `len` bytes from `back` before the symbol's start.
     Comments { back: usize, len: usize },
+    /// A section's first paragraph, `len` bytes from `offset` after the
+    /// symbol's start (a heading's docstring in a document).
+    Paragraph { offset: usize, len: usize },
 }
 
 impl DocPlace {
@@ -117,18 +120,22 @@ impl DocPlace {
         if let Some((offset, len)) = python_literal(source, first, doc) {
             return Some(DocPlace::Literal { offset, len });
         }
+        if let Some((offset, len)) = paragraph(source, doc) {
+            return Some(DocPlace::Paragraph { offset, len });
+        }
         let before = text.get(..symbol.start)?;
         let (start, len) = comments_above(before, first, doc)?;
         Some(DocPlace::Comments { back: symbol.start - start, len })
     }
 
-    /// The stored form: a kind byte below 2 (zstd's frames start with
+    /// The stored form: a kind byte below 3 (zstd's frames start with
     /// 0x28), then two LEB128 numbers. A blob, because the column's text
     /// affinity turns integers into text.
     fn to_blob(&self) -> Vec<u8> {
         let (kind, numbers) = match *self {
             DocPlace::Literal { offset, len } => (0u8, [offset, len]),
             DocPlace::Comments { back, len } => (1, [back, len]),
+            DocPlace::Paragraph { offset, len } => (2, [offset, len]),
         };
         let mut out = vec![kind];
         for mut n in numbers {
@@ -163,6 +170,7 @@ impl DocPlace {
         match kind {
             0 => Some(DocPlace::Literal { offset: a, len }),
             1 => Some(DocPlace::Comments { back: a, len }),
+            2 => Some(DocPlace::Paragraph { offset: a, len }),
             _ => None,
         }
     }
@@ -173,6 +181,10 @@ impl DocPlace {
             DocPlace::Literal { offset, len } => ken_core::docstring::python_docstring(&text_slice(ctx, last, symbol_start + offset, len)?),
             DocPlace::Comments { back, len } => {
                 ken_core::docstring::comment_docstring(&text_slice(ctx, last, symbol_start.saturating_sub(back), len)?)
+            }
+            DocPlace::Paragraph { offset, len } => {
+                let region = text_slice(ctx, last, symbol_start + offset, len)?;
+                ken_core::docstring::first_paragraph(region.lines()).map(|(text, _)| text).unwrap_or_default()
             }
         })
     }
@@ -193,6 +205,29 @@ fn python_literal(source: &str, first: &str, doc: &str) -> Option<(usize, usize)
         let closer = if triple { &source[quote_at - 2..=quote_at] } else { &source[quote_at..=quote_at] };
         let end = quote_at + 1 + source[quote_at + 1..].find(closer)? + closer.len();
         (ken_core::docstring::python_docstring(&source[start..end]) == doc).then_some((start, end - start))
+    })
+}
+
+/// The lines of `source` (a section, from its heading) whose first
+/// paragraph is `doc`: `(offset, len)`. The paragraph starts at one of the
+/// first non-blank lines below the heading (an underlined heading takes
+/// two).
+fn paragraph(source: &str, doc: &str) -> Option<(usize, usize)> {
+    let mut starts = Vec::new();
+    let mut at = source.find('\n')? + 1;
+    while starts.len() < 3 && at < source.len() {
+        let end = source[at..].find('\n').map_or(source.len(), |n| at + n);
+        if !source[at..end].trim().is_empty() {
+            starts.push(at);
+        }
+        at = end + 1;
+    }
+    starts.into_iter().find_map(|start| {
+        let (_, read) = ken_core::docstring::first_paragraph(source[start..].lines())?;
+        let region = source.get(start..start + read.min(source.len() - start))?;
+        // Checked on the very bytes that will be read back.
+        let (text, _) = ken_core::docstring::first_paragraph(region.lines())?;
+        (text == doc).then_some((start, region.len()))
     })
 }
 
@@ -242,7 +277,7 @@ fn comments_above(before: &str, first: &str, doc: &str) -> Option<(usize, usize)
 macro_rules! docstring_sql {
     ($file_text:literal) => {
         concat!(
-            "CASE WHEN typeof(s.docstring) = 'blob' AND substr(s.docstring, 1, 1) < x'02' THEN ken_docstring(",
+            "CASE WHEN typeof(s.docstring) = 'blob' AND substr(s.docstring, 1, 1) < x'03' THEN ken_docstring(",
             $file_text,
             ", s.start_byte, s.docstring) ELSE s.docstring END"
         )
@@ -334,6 +369,11 @@ mod tests {
             expect!["Comments { back: 49, len: 44 }"],
         );
         check("    # Counts.\n    §count = 0\n", "Counts.", expect!["Comments { back: 14, len: 9 }"]);
+        check(
+            "§## Install\n\nRun `pip install x`\n  to get it.\n\nMore.\n",
+            "Run `pip install x` to get it.",
+            expect!["Paragraph { offset: 12, len: 34 }"],
+        );
         // What does not read back to the doc stays text: an attribute
         // between the comments, an escaped quote.
         check("/// A.\n#[inline]\n/// B.\n§fn f() {}\n", "A.\nB.", expect![[r#"Text("A.\nB.")"#]]);

@@ -268,6 +268,10 @@ ignored/
 def kenignored(): pass
 //- dist/bundle.min.js
 function a(){}
+//- tests/certs/server.pem
+-----BEGIN CERTIFICATE-----
+MIIDazCCAlOgAwIBAgIUJLeRrQKzfXr9tQm1GcYvaHZ0tdAwDQYJKoZIhvcNAQEL
+-----END CERTIFICATE-----
 "#,
     );
     repo.write("binary.py", b"def f():\n\x00\x01\x02 pass\n");
@@ -312,6 +316,7 @@ function a(){}
               "skipped": {
                 "binary": 1,
                 "generated": 1,
+                "keys": 1,
                 "non_utf8": 1,
                 "symlink_loop": 1,
                 "too_large": 1,
@@ -341,6 +346,10 @@ function a(){}
                 {
                   "path": "loop",
                   "reason": "symlink_loop"
+                },
+                {
+                  "path": "tests/certs/server.pem",
+                  "reason": "keys"
                 }
               ],
               "symbols": 5,
