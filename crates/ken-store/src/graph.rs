@@ -517,34 +517,23 @@ impl Writer<'_> {
             let repeated = (e.dst_id.is_some() && e.resolution != Resolution::UniqueName)
                 .then(|| refs.get(&(e.line, e.col))?.iter().find(|r| r.name == e.name && r.qualifier == e.qualifier))
                 .flatten();
-            match repeated {
-                Some(r) => insert.execute(params![
-                    file_id,
-                    ordinal as i64,
-                    e.src_id,
-                    e.dst_id,
-                    e.relation.code(),
-                    e.resolution.code(),
-                    None::<String>,
-                    None::<String>,
-                    None::<u32>,
-                    None::<u32>,
-                    r.ordinal
-                ])?,
-                None => insert.execute(params![
-                    file_id,
-                    ordinal as i64,
-                    e.src_id,
-                    e.dst_id,
-                    e.relation.code(),
-                    e.resolution.code(),
-                    e.name,
-                    e.qualifier,
-                    e.line,
-                    e.col,
-                    None::<i64>
-                ])?,
+            let (name, qualifier, line, col, ref_ordinal) = match repeated {
+                Some(r) => (None, None, None, None, Some(r.ordinal)),
+                None => (Some(e.name.as_str()), e.qualifier.as_deref(), Some(e.line), Some(e.col), None),
             };
+            insert.execute(params![
+                file_id,
+                ordinal as i64,
+                e.src_id,
+                e.dst_id,
+                e.relation.code(),
+                e.resolution.code(),
+                name,
+                qualifier,
+                line,
+                col,
+                ref_ordinal
+            ])?;
         }
         let mut insert = tx.prepare_cached("INSERT OR IGNORE INTO file_deps(file_id, dep_file_id) VALUES (?1, ?2)")?;
         for d in deps {
