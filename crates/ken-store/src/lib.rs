@@ -45,6 +45,9 @@ pub const DB_FILE: &str = "index.sqlite";
 /// with small pages (more page headers and overflow chains): tokio's
 /// 17.0 MB became 17.4 MB.
 const SMALL_INDEX_BYTES: i64 = 4 << 20;
+
+/// How long a connection waits for another one's lock.
+const BUSY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
 const LOCK_FILE: &str = "lock";
 
 #[derive(Debug, thiserror::Error)]
@@ -192,7 +195,7 @@ impl Store {
         let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
         let conn = Connection::open_with_flags(&db, flags).map_err(|e| classify(dir, e))?;
         text::register(&conn)?;
-        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        conn.busy_timeout(BUSY_TIMEOUT)?;
         let mut store = Store { conn, dir: dir.to_path_buf(), _lock: None };
         let version = match store.schema_version() {
             // A WAL database needs its `-shm` file, which a read-only
@@ -247,7 +250,7 @@ impl Store {
     }
 
     fn configure(&mut self) -> rusqlite::Result<()> {
-        self.conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        self.conn.busy_timeout(BUSY_TIMEOUT)?;
         self.conn.pragma_update(None, "journal_mode", "WAL")?;
         // In WAL mode, NORMAL keeps every commit safe from a killed process.
         self.conn.pragma_update(None, "synchronous", "NORMAL")?;
@@ -332,7 +335,7 @@ impl Store {
     fn leave_wal(&self) -> Result<bool> {
         self.conn.busy_timeout(std::time::Duration::ZERO)?;
         let mode = self.conn.pragma_update_and_check(None, "journal_mode", "DELETE", |r| r.get::<_, String>(0));
-        self.conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        self.conn.busy_timeout(BUSY_TIMEOUT)?;
         match mode {
             Ok(mode) => Ok(mode.eq_ignore_ascii_case("delete")),
             Err(e) if matches!(e.sqlite_error_code(), Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)) => {

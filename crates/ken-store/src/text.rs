@@ -85,7 +85,7 @@ pub fn stored_doc(doc: Option<&str>, text: &str, symbol: std::ops::Range<usize>)
     use rusqlite::types::Value;
     match doc {
         None => Value::Null,
-        Some(doc) if let Some(place) = DocPlace::find(doc, text, symbol) => Value::Blob(place.to_blob()),
+        Some(doc) if let Some(place) = DocPlace::find(doc, text, symbol).and_then(|p| p.to_blob()) => Value::Blob(place),
         Some(doc) if doc.len() < DOC_COMPRESS_FROM => Value::Text(doc.to_owned()),
         Some(doc) => {
             let packed = compress(doc);
@@ -95,8 +95,8 @@ pub fn stored_doc(doc: Option<&str>, text: &str, symbol: std::ops::Range<usize>)
 }
 
 /// Where a docstring's source sits, relative to its symbol's start, and
-/// how it reads back: a Python string literal in the body, or the doc
-/// comments above (`///`, `/** */`, `#`). Found from the doc's first and
+/// how it reads back: a Python string literal in the body, a document
+/// section's first paragraph, or the doc comments above (`///`, `/** */`, `#`). Found from the doc's first and
 /// last lines, and kept only when the text there reads back to the doc
 /// exactly (decorators between the comments, escapes in the literal: no).
 #[derive(Debug, PartialEq)]
@@ -129,44 +129,24 @@ impl DocPlace {
     }
 
     /// The stored form: a kind byte below 3 (zstd's frames start with
-    /// 0x28), then two LEB128 numbers. A blob, because the column's text
-    /// affinity turns integers into text.
-    fn to_blob(&self) -> Vec<u8> {
-        let (kind, numbers) = match *self {
-            DocPlace::Literal { offset, len } => (0u8, [offset, len]),
-            DocPlace::Comments { back, len } => (1, [back, len]),
-            DocPlace::Paragraph { offset, len } => (2, [offset, len]),
+    /// 0x28), then the two numbers as little-endian `u32`s. A blob, because
+    /// the column's text affinity turns integers into text.
+    fn to_blob(&self) -> Option<Vec<u8>> {
+        let (kind, a, len) = match *self {
+            DocPlace::Literal { offset, len } => (0u8, offset, len),
+            DocPlace::Comments { back, len } => (1, back, len),
+            DocPlace::Paragraph { offset, len } => (2, offset, len),
         };
         let mut out = vec![kind];
-        for mut n in numbers {
-            loop {
-                let byte = (n & 0x7f) as u8;
-                n >>= 7;
-                out.push(if n == 0 { byte } else { byte | 0x80 });
-                if n == 0 {
-                    break;
-                }
-            }
-        }
-        out
+        out.extend(u32::try_from(a).ok()?.to_le_bytes());
+        out.extend(u32::try_from(len).ok()?.to_le_bytes());
+        Some(out)
     }
 
     fn from_blob(blob: &[u8]) -> Option<DocPlace> {
-        let (&kind, mut rest) = blob.split_first()?;
-        let mut numbers = [0usize; 2];
-        for n in &mut numbers {
-            let mut shift = 0;
-            loop {
-                let (&byte, tail) = rest.split_first()?;
-                rest = tail;
-                *n |= ((byte & 0x7f) as usize).checked_shl(shift)?;
-                shift += 7;
-                if byte & 0x80 == 0 {
-                    break;
-                }
-            }
-        }
-        let [a, len] = numbers;
+        let [kind, rest @ ..] = blob else { return None };
+        let number = |at: usize| Some(u32::from_le_bytes(rest.get(at..at + 4)?.try_into().ok()?) as usize);
+        let (a, len) = (number(0)?, number(4)?);
         match kind {
             0 => Some(DocPlace::Literal { offset: a, len }),
             1 => Some(DocPlace::Comments { back: a, len }),
