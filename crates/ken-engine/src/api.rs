@@ -412,6 +412,10 @@ pub struct EvalRequest {
     /// (`rrf_k = 30, file_boost = 0.5`).
     #[serde(default)]
     pub compare: Vec<String>,
+    /// Also score callers and subclasses, with the language servers as the
+    /// oracle (needs a server started with `--lsp`).
+    #[serde(default)]
+    pub lsp: bool,
 }
 
 impl EvalRequest {
@@ -434,10 +438,14 @@ pub struct EvalReport {
 
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct EvalSet {
-    /// `identifier` or `docstring`.
+    /// `identifier`, `docstring`, `callers` or `subclasses`.
     pub name: String,
     pub queries: usize,
     pub rows: Vec<EvalRow>,
+    /// Callers and subclasses: what the graph (the first row) missed, a
+    /// line per question (`Square.area: src/tiles.ts:3 totalArea, …`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub misses: Vec<String>,
 }
 
 /// One system on one set: a mode, the hybrid mode without a lane, or a
@@ -447,6 +455,11 @@ pub struct EvalRow {
     pub system: String,
     pub mrr_at_10: f64,
     pub recall_at_10: f64,
+    /// Callers and subclasses only: the share of the whole answer that the
+    /// language server confirms (a lower bound, as a server misses what it
+    /// cannot type).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub precision: Option<f64>,
     /// Each query's search in this process, warm.
     pub p50_ms: f64,
     pub p95_ms: f64,
@@ -1275,7 +1288,7 @@ pub struct FileOutline {
 /// MCP `grep`: lines of the indexed files that match a regular expression
 /// or a literal (the text as indexed, so line numbers agree with every
 /// other answer).
-#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GrepRequest {
     /// A regular expression (Rust's `regex` syntax), or a literal with `literal`.

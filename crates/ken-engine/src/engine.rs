@@ -68,8 +68,8 @@ pub struct Engine {
     /// The intents' shard (`ken index --intents`), likewise shared.
     pub(crate) intent_shards: SharedShard,
     static_embedder: Mutex<Option<Arc<dyn Embedder>>>,
-    lsp: Option<LspBridge>,
-    runtime: Option<tokio::runtime::Handle>,
+    pub(crate) lsp: Option<LspBridge>,
+    pub(crate) runtime: Option<tokio::runtime::Handle>,
     /// Held by the index run (one at a time).
     pub(crate) indexing: Mutex<()>,
     /// The running (or last) index run's cancel flag.

@@ -71,7 +71,18 @@ impl ServerSpec {
         vec![
             ServerSpec::new("pyright", &["python"], "pyright-langserver", &["--stdio"]),
             ServerSpec::new("pylsp", &["python"], "pylsp", &[]),
-            ServerSpec::new("typescript-language-server", &["typescript", "tsx", "javascript"], "typescript-language-server", &["--stdio"]),
+            ServerSpec {
+                // Its syntax server answers from the open files alone until
+                // the project loads: implementations and references in other
+                // files would be missing, depending on how soon one asks.
+                initialization_options: Some(serde_json::json!({ "tsserver": { "useSyntaxServer": "never" } })),
+                ..ServerSpec::new(
+                    "typescript-language-server",
+                    &["typescript", "tsx", "javascript"],
+                    "typescript-language-server",
+                    &["--stdio"],
+                )
+            },
             ServerSpec::new("gopls", &["go"], "gopls", &[]),
             ServerSpec::new("clangd", &["c", "cpp"], "clangd", &[]),
             ServerSpec::new("rust-analyzer", &["rust"], "rust-analyzer", &[]),

@@ -147,6 +147,8 @@ pub enum LspError {
     BreakerOpen { server: String, retry_in_secs: u64 },
     #[error("{server} crashed: {detail}; the next request restarts it, up to max_restarts times in a row")]
     Crashed { server: String, detail: String },
+    #[error("{server} does not answer {method}")]
+    Unsupported { server: String, method: String },
     #[error("{server} answered {method} with an error: {detail}")]
     Server { server: String, method: String, detail: String },
     #[error("{0}")]

@@ -167,6 +167,7 @@ impl Proc {
                     "synchronization": { "dynamicRegistration": false, "didSave": false },
                     "references": { "dynamicRegistration": false },
                     "definition": { "dynamicRegistration": false, "linkSupport": true },
+                    "implementation": { "dynamicRegistration": false, "linkSupport": true },
                     "hover": { "dynamicRegistration": false, "contentFormat": ["markdown", "plaintext"] },
                     "callHierarchy": { "dynamicRegistration": false },
                     "documentSymbol": { "dynamicRegistration": false, "hierarchicalDocumentSymbolSupport": true },

@@ -314,3 +314,57 @@ async fn cache_serves_repeats_until_the_file_changes() {
     "#]]
     .assert_eq(&out);
 }
+
+/// `implementations` of the `$0` type, one line per server: the classes
+/// derived from a class (tsserver answers transitively, clangd directly),
+/// and `Unsupported` from a server without the provider.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn implementations_are_the_derived_types() {
+    async fn implementations(spec: ServerSpec, language: &str, name: &str, fixture: &str) -> String {
+        require(&spec.command);
+        let fx = Fixture::new(fixture);
+        let bridge = bridge(fx.root(), spec);
+        let def = fx.def(language, name);
+        bridge.warm(language, &def.path).await.unwrap_or_else(|e| panic!("warm {}: {e}", def.path));
+        let answer = match bridge.implementations(&def).await {
+            Ok(a) => format!("{}: {}", a.server, a.value.iter().map(|l| l.to_string()).collect::<Vec<_>>().join(", ")),
+            Err(e) => e.to_string(),
+        };
+        bridge.shutdown().await;
+        answer + "\n"
+    }
+    let typescript = r#"
+//- /tsconfig.json
+{ "compilerOptions": { "target": "es2020", "strict": true }, "include": ["src"] }
+//- /src/shapes.ts
+$0export class Base {
+  run(): number { return 1; }
+}
+export class Mid extends Base {}
+//- /src/leaf.ts
+import { Mid } from "./shapes";
+export class Leaf extends Mid {
+  run(): number { return 2; }
+}
+"#;
+    let cpp = r#"
+//- /compile_flags.txt
+-std=c++17
+//- /shapes.cpp
+$0struct Base { virtual int run() { return 1; } };
+struct Mid : Base {};
+struct Leaf : Mid { int run() override { return 2; } };
+"#;
+    let python = "//- /shapes.py\n$0class Base:\n    pass\n\n\nclass Mid(Base):\n    pass\n";
+    let mut out = String::new();
+    let ts = ServerSpec::defaults().into_iter().find(|s| s.name == "typescript-language-server").expect("a default");
+    out += &implementations(ts, "typescript", "Base", typescript).await;
+    out += &implementations(spec("clangd", &["cpp"], "clangd", &[]), "cpp", "Base", cpp).await;
+    out += &implementations(spec("pyright", &["python"], "pyright-langserver", &["--stdio"]), "python", "Base", python).await;
+    expect![[r#"
+        typescript-language-server: src/leaf.ts:2:14, src/shapes.ts:1:14, src/shapes.ts:4:14
+        clangd: shapes.cpp:2:8
+        pyright does not answer textDocument/implementation
+    "#]]
+    .assert_eq(&out);
+}

@@ -21,6 +21,10 @@ pub struct EvalArgs {
     /// --compare 'file_boost = 0.5, prose_weights = [3, 1, 1]'`.
     #[arg(long, value_name = "SETTINGS")]
     compare: Vec<String>,
+    /// Also score callers and subclasses, with the language servers on PATH
+    /// (pyright, typescript-language-server, gopls, clangd…) as the oracle.
+    #[arg(long)]
+    lsp: bool,
     /// Print JSON.
     #[arg(long)]
     json: bool,
@@ -37,13 +41,25 @@ pub fn run(cwd: &Path, index_dir: Option<PathBuf>, args: EvalArgs) -> Result<()>
     if let Some(dir) = args.plot.as_deref().and_then(Path::parent).filter(|d| !d.as_os_str().is_empty() && !d.is_dir()) {
         anyhow::bail!("cannot draw the plot into {}: {} is not a directory", args.plot.as_deref().unwrap_or(dir).display(), dir.display());
     }
+    // The language servers are driven from a runtime, started and stopped here.
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the async runtime")?;
+    let _entered = runtime.enter();
+    options.lsp = args.lsp;
+    // An oracle waits for the project to load, where a search's expansion
+    // falls back to the graph after a moment.
+    options.config.lsp.request_timeout_ms = options.config.lsp.request_timeout_ms.max(ORACLE_TIMEOUT_MS);
     let engine = Engine::open(options)?;
-    let report = engine.eval(&EvalRequest { queries: Some(args.queries), compare: args.compare })?;
+    let report = engine.eval(&EvalRequest { queries: Some(args.queries), compare: args.compare, lsp: args.lsp });
+    runtime.block_on(engine.shutdown());
+    let report = report?;
     if let Some(path) = &args.plot {
         plot(&report, path).with_context(|| format!("cannot draw the plot into {}", path.display()))?;
     }
     crate::output::print_answer(args.json, &report, render, &report.notes)
 }
+
+/// How long `--lsp` waits for a language server's answer, at least.
+const ORACLE_TIMEOUT_MS: u64 = 120_000;
 
 const PLOT_WIDTH: u32 = 960;
 const ROW_HEIGHT: u32 = 30;
@@ -134,11 +150,15 @@ pub fn render(report: &EvalReport) -> String {
     let mut out = String::new();
     for set in &report.sets {
         let _ = writeln!(out, "{} ({} queries)", set.name, set.queries);
-        let _ = writeln!(out, "  {:<44} {:>7} {:>10} {:>8} {:>8}", "system", "MRR@10", "Recall@10", "p50 ms", "p95 ms");
+        // Callers and subclasses are sets: how much of the answer is right too.
+        let precise = set.rows.iter().any(|r| r.precision.is_some());
+        let precision_head = if precise { format!(" {:>9}", "Precision") } else { String::new() };
+        let _ = writeln!(out, "  {:<44} {:>7} {:>10}{precision_head} {:>8} {:>8}", "system", "MRR@10", "Recall@10", "p50 ms", "p95 ms");
         for row in &set.rows {
+            let precision = row.precision.map(|p| format!(" {p:>9.3}")).unwrap_or_default();
             let _ = writeln!(
                 out,
-                "  {:<44} {:>7.3} {:>10.3} {:>8.1} {:>8.1}",
+                "  {:<44} {:>7.3} {:>10.3}{precision} {:>8.1} {:>8.1}",
                 row.system, row.mrr_at_10, row.recall_at_10, row.p50_ms, row.p95_ms
             );
         }
@@ -154,7 +174,7 @@ mod tests {
     use ken_engine::api::{EvalRow, EvalSet};
 
     fn row(system: &str, mrr: f64, recall: f64) -> EvalRow {
-        EvalRow { system: system.into(), mrr_at_10: mrr, recall_at_10: recall, p50_ms: 1.0, p95_ms: 2.0 }
+        EvalRow { system: system.into(), mrr_at_10: mrr, recall_at_10: recall, precision: None, p50_ms: 1.0, p95_ms: 2.0 }
     }
 
     /// Per bar, top to bottom: the widest run of `colour` (pixels in a row).
@@ -176,7 +196,12 @@ mod tests {
     #[test]
     fn each_systems_bars_are_drawn_to_scale_under_its_name() {
         let report = EvalReport {
-            sets: vec![EvalSet { name: "identifier".into(), queries: 50, rows: vec![row("hybrid", 0.8, 1.0), row("lexical", 0.4, 0.75)] }],
+            sets: vec![EvalSet {
+                name: "identifier".into(),
+                queries: 50,
+                rows: vec![row("hybrid", 0.8, 1.0), row("lexical", 0.4, 0.75)],
+                misses: vec![],
+            }],
             notes: vec![],
             seconds: 1.0,
         };

@@ -817,6 +817,88 @@ def send_receipt(order, mailer):
     );
 }
 
+/// `ken eval --lsp` scores callers and subclasses with the language servers
+/// as the oracle (tsserver and pyright here): the graph beside a name
+/// match, with precision too, as the answers are sets. pyright answers no
+/// implementation request, which a note says instead of a Python row.
+#[test]
+fn eval_scores_callers_and_subclasses_against_the_language_servers() {
+    let repo = Repo::new(
+        r#"
+//- tsconfig.json
+{ "compilerOptions": { "target": "es2020", "strict": true }, "include": ["src"] }
+//- src/shapes.ts
+export class Shape {
+  area(): number { return 0; }
+}
+export class Square extends Shape {
+  constructor(private side: number) { super(); }
+  area(): number { return this.side * this.side; }
+}
+export function squares(n: number): Square[] {
+  return Array.from({ length: n }, (_, i) => new Square(i));
+}
+//- src/tiles.ts
+import { Shape, Square, squares } from "./shapes";
+export class Tile extends Square {}
+export function totalArea(shapes: Shape[]): number {
+  return shapes.reduce((sum, s) => sum + s.area(), 0);
+}
+export function layout(n: number): number {
+  return totalArea(squares(n)) + totalArea([new Tile(n)]);
+}
+export function squaresLabel(n: number): string {
+  return `squares(${n})`;
+}
+//- report.py
+def render(rows):
+    return "\n".join(fmt(row) for row in rows)
+
+
+def fmt(row):
+    return str(row)
+
+
+class Report:
+    def show(self, rows):
+        print(render(rows))
+"#,
+    );
+    assert!(repo.ken(&["index", "--no-embed", "-q"]).status.success());
+    let out = repo.ken(&["eval", "--lsp", "--json", "-n", "10"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let report = json(&out);
+    let mut seen = String::new();
+    for set in report["sets"].as_array().unwrap() {
+        let name = set["name"].as_str().unwrap();
+        if name != "callers" && name != "subclasses" {
+            continue;
+        }
+        seen.push_str(&format!("{name} ({} queries)\n", set["queries"]));
+        for row in set["rows"].as_array().unwrap() {
+            let value = |key: &str| row[key].as_f64().unwrap();
+            let (system, mrr, recall, precision) =
+                (row["system"].as_str().unwrap(), value("mrr_at_10"), value("recall_at_10"), value("precision"));
+            seen.push_str(&format!("  {system:<12} {mrr:.3} {recall:.3} {precision:.3}\n"));
+        }
+    }
+    for note in report["notes"].as_array().unwrap() {
+        seen.push_str(&format!("note: {}\n", note.as_str().unwrap()));
+    }
+    expect![[r#"
+        callers (7 queries)
+          graph        0.714 0.714 0.714
+          name match   0.714 0.857 0.643
+        subclasses (2 queries)
+          graph        1.000 1.000 1.000
+          name match   1.000 0.750 1.000
+        note: no embeddings in this index: the semantic lane is off (run `ken index` to embed)
+        note: no definition has a docstring of four words or more: no docstring set
+        note: no subclasses set for python: pyright does not answer textDocument/implementation
+    "#]]
+    .assert_eq(&seen);
+}
+
 #[test]
 fn a_second_writer_is_told_to_wait() {
     let repo = Repo::new("//- a.py\nx = 1\n");

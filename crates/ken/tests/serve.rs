@@ -140,6 +140,7 @@ fn bad_requests_get_4xx_json_naming_the_field() {
         ("GET", "/api/v1/untested?limit=0", None, ""),
         ("POST", "/api/v1/eval", json, r#"{"queries": 0}"#),
         ("POST", "/api/v1/eval", json, r#"{"compare": ["rrf_k = -1"]}"#),
+        ("POST", "/api/v1/eval", json, r#"{"lsp": true}"#),
         ("GET", "/api/v1/untested?limt=5", None, ""),
         ("POST", "/api/v1/index", json, r#"{"rebuild": "yes"}"#),
         ("GET", "/api/v1/hybrid-search", None, ""),
@@ -322,6 +323,8 @@ fn bad_requests_get_4xx_json_naming_the_field() {
           400 invalid_field queries
         POST /api/v1/eval {"compare": ["rrf_k = -1"]}
           400 invalid_field compare
+        POST /api/v1/eval {"lsp": true}
+          400 invalid_field lsp
         GET /api/v1/untested?limt=5 
           400 invalid_field limt
         POST /api/v1/index {"rebuild": "yes"}

@@ -93,6 +93,7 @@ enum Phase {
 enum Op {
     References,
     IncomingCalls,
+    Implementations,
     Definition,
     Hover,
 }
@@ -207,6 +208,14 @@ impl LspBridge {
     /// grouped under their enclosing function, saying so in `fallback`.
     pub async fn incoming_calls(&self, at: &SymbolPosition) -> Result<Answer<Vec<CallSite>>, LspError> {
         self.inner.run(Op::IncomingCalls, at).await
+    }
+
+    /// What implements the symbol: a class's subclasses, an interface's
+    /// implementing types, a method's overrides (`textDocument/implementation`;
+    /// directly or transitively, as the server sees it). `Unsupported` when
+    /// the server has no implementation provider (pyright, pylsp).
+    pub async fn implementations(&self, at: &SymbolPosition) -> Result<Answer<Vec<Location>>, LspError> {
+        self.inner.run(Op::Implementations, at).await
     }
 
     /// Where the symbol under the position is defined.

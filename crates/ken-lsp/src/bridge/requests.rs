@@ -32,6 +32,7 @@ impl Inner {
         let (value, fallback): (Arc<dyn Any + Send + Sync>, Option<String>) = match op {
             Op::References => (Arc::new(self.references(&mut ctx).await?), None),
             Op::Definition => (Arc::new(self.definition(&mut ctx).await?), None),
+            Op::Implementations => (Arc::new(self.implementations(&mut ctx).await?), None),
             Op::Hover => (Arc::new(self.hover(&mut ctx).await?), None),
             Op::IncomingCalls => {
                 let (calls, fallback) = self.incoming_calls(&mut ctx, at).await?;
@@ -142,6 +143,22 @@ impl Inner {
         let params = Self::position_params(ctx);
         let reply = self.request(ctx, "textDocument/definition", params).await.map_err(|f| f.error)?;
         // Location | Location[] | LocationLink[] | null
+        if reply.is_object() { Ok(locations(ctx, std::slice::from_ref(&reply))) } else { Ok(locations(ctx, as_array(&reply))) }
+    }
+
+    pub(super) async fn implementations(&self, ctx: &mut Ctx<'_>) -> Result<Vec<Location>, LspError> {
+        const METHOD: &str = "textDocument/implementation";
+        let unsupported = || LspError::Unsupported { server: ctx.slot.spec.name.clone(), method: METHOD.to_owned() };
+        if !capable(&ctx.conn.caps, "implementationProvider") {
+            return Err(unsupported());
+        }
+        let params = Self::position_params(ctx);
+        let reply = match self.request(ctx, METHOD, params).await {
+            Ok(reply) => reply,
+            Err(Failed { code: Some(METHOD_NOT_FOUND), .. }) => return Err(unsupported()),
+            Err(f) => return Err(f.error),
+        };
+        // Location | Location[] | LocationLink[] | null, as for definitions.
         if reply.is_object() { Ok(locations(ctx, std::slice::from_ref(&reply))) } else { Ok(locations(ctx, as_array(&reply))) }
     }
 

@@ -9,14 +9,21 @@
 //!   is indexed with this index's embeddings reused for every text that did
 //!   not change, so only the blanked definitions are embedded again.
 //!
-//! Each set runs through every mode, the hybrid mode without each of its
-//! lanes, and the ranking configurations given to compare, and reports
-//! MRR@10, Recall@10 and the latency of each.
+//! - callers and subclasses (`relations`), with the language servers as
+//!   the oracle, when the engine runs them (`lsp`).
+//!
+//! Each search set runs through every mode, the hybrid mode without each of
+//! its lanes, and the ranking configurations given to compare; the relation
+//! sets through the graph and a name match. Each reports MRR@10, Recall@10
+//! and the latency of each.
+
+mod relations;
 
 use crate::api::{ClusterTitles, EvalReport, EvalRequest, EvalRow, EvalSet, HybridSearchRequest, SearchRequest};
 use crate::{Engine, EngineOptions, Error, IndexRequest};
 use ken_search::{Hit, Mode, RankingOverrides};
 use ken_store::{Store, SymbolRow};
+use relations::Relation;
 use std::time::Instant;
 
 /// A query and the definition it should find.
@@ -40,6 +47,9 @@ type Ranked = Vec<(String, u32, u32, String)>;
 impl Engine {
     pub fn eval(&self, request: &EvalRequest) -> Result<EvalReport, Error> {
         request.validate()?;
+        if request.lsp && self.lsp.is_none() {
+            return Err(Error::invalid("lsp", "this engine runs without language servers (start `ken serve` with --lsp)"));
+        }
         let started = Instant::now();
         let compare = request.compare.iter().map(|spec| Ok((spec.clone(), parse_ranking(spec)?))).collect::<Result<Vec<_>, Error>>()?;
         let per_set = request.queries.unwrap_or(50);
@@ -63,10 +73,19 @@ impl Engine {
             let scratch = self.blanked_copy(&store, &docstrings, embedded)?;
             sets.push(scratch.engine.run_set("docstring", &docstrings, &systems)?);
         }
-        notes.push(
-            "callers and subclasses are not scored: they need an oracle outside the index (the harness's jedi, bench/graph_eval.sh)"
-                .to_string(),
-        );
+        if request.lsp {
+            if let Some(runtime) = &self.runtime {
+                notes.extend(runtime.block_on(self.warm_lsp()).into_iter().map(|p| format!("language server: {p}")));
+            }
+            for relation in [Relation::Callers, Relation::Subclasses] {
+                let cases = self.relation_cases(&store, &definitions, relation, per_set, &mut notes)?;
+                if !cases.is_empty() {
+                    sets.push(self.run_relation_set(&store, relation, &cases)?);
+                }
+            }
+        } else {
+            notes.push("callers and subclasses are scored with `--lsp`: the language servers on PATH are the oracle".to_string());
+        }
         Ok(EvalReport { sets, notes, seconds: started.elapsed().as_secs_f64() })
     }
 
@@ -99,11 +118,12 @@ impl Engine {
                 system: system.name.clone(),
                 mrr_at_10: reciprocal / n,
                 recall_at_10: found as f64 / n,
+                precision: None,
                 p50_ms: percentile(&times, 0.5),
                 p95_ms: percentile(&times, 0.95),
             });
         }
-        Ok(EvalSet { name: name.to_string(), queries: cases.len(), rows })
+        Ok(EvalSet { name: name.to_string(), queries: cases.len(), rows, misses: Vec::new() })
     }
 
     fn ranked(&self, system: &System, query: &str) -> Result<Ranked, Error> {
