@@ -51,12 +51,21 @@ pub struct LinkFailure {
 }
 
 const LINK_BATCH: usize = 256;
+/// Bump when resolution changes, so indexes an older ken linked link again
+/// (once, in the transaction that records the new version).
+const RESOLVER_VERSION: &str = "1";
 
 /// Resolves every unlinked file and, if anything changed, recomputes the
 /// analytics. Safe to kill at any point: a file is marked linked in the same
 /// transaction that writes its edges, so the next run picks up the rest.
 pub fn link(store: &mut Store) -> Result<LinkSummary, StoreError> {
     let started = Instant::now();
+    if store.meta("resolver")?.as_deref() != Some(RESOLVER_VERSION) {
+        let writer = store.writer()?;
+        writer.unlink_all()?;
+        writer.set_meta("resolver", RESOLVER_VERSION)?;
+        writer.commit()?;
+    }
     let unlinked = store.unlinked_files()?;
     let stale_metrics = store.meta("metrics_fresh")?.as_deref() != Some("1");
     let mut summary = LinkSummary::default();

@@ -922,6 +922,12 @@ fn lookup_in_file(ctx: &mut Ctx, file: usize, name: &str, depth: u32) -> Option<
                 }),
                 None => None,
             },
+            // `const Pool = require('./pool')`: CommonJS binds what the
+            // module assigns to `module.exports`, by convention the class
+            // or function of the same name (`module.exports = Pool`).
+            None if info.family == Scoping::Js => module.map(|m| {
+                p.children_named(m, name).iter().copied().find(|&c| p.kinds[c].is_type() || p.kinds[c].is_callable()).unwrap_or(m)
+            }),
             None => module,
         };
         if let Some(f) = found {

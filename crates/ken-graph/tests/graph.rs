@@ -8,6 +8,7 @@ mod common;
 use common::{Fixture, check_edges, check_queries, render_edges};
 use expect_test::expect;
 use ken_graph::{Graph, SymbolRef};
+use ken_store::Store;
 use std::fmt::Write;
 
 const SHOP: &str = r#"
@@ -382,6 +383,63 @@ export function square(x: number): number { return x * x; }
     );
 }
 
+/// A CommonJS `require` or a default import binds the module's one export:
+/// the class or function of the local name, as `module.exports = Pool`
+/// and `export default class Shape` write it.
+#[test]
+fn javascript_requires_and_default_imports_name_the_exported_class() {
+    check_edges(
+        r#"
+//- lib/dispatcher.js
+module.exports = class Dispatcher {
+  connect (opts) { return opts }
+}
+
+//- lib/pool.js
+'use strict'
+const Dispatcher = require('./dispatcher')
+const util = require('./util')
+class Pool extends Dispatcher {
+  dispatch (opts) { return util.wrap(this.connect(opts)) }
+}
+module.exports = Pool
+
+//- lib/util.js
+function wrap (x) { return x }
+module.exports = { wrap }
+
+//- lib/mock-pool.js
+const Pool = require('./pool')
+class MockPool extends Pool {}
+function make () { return new MockPool() }
+module.exports = { MockPool, make }
+
+//- src/shapes.js
+export default class Shape {}
+
+//- src/circle.js
+import Shape from './shapes'
+export class Circle extends Shape {}
+"#,
+        expect![[r#"
+            lib/mock-pool -imports-> lib/pool
+            lib/mock-pool -uses-> lib/mock-pool.MockPool
+            lib/mock-pool -uses-> lib/mock-pool.make
+            lib/mock-pool.MockPool -derived_class_of-> lib/pool.Pool
+            lib/mock-pool.make -instantiates-> lib/mock-pool.MockPool
+            lib/pool -imports-> lib/dispatcher
+            lib/pool -imports-> lib/util
+            lib/pool -uses-> lib/pool.Pool
+            lib/pool.Pool -derived_class_of-> lib/dispatcher.Dispatcher
+            lib/pool.Pool.dispatch -calls-> lib/dispatcher.Dispatcher.connect
+            lib/pool.Pool.dispatch -calls-> lib/util.wrap
+            lib/util -uses-> lib/util.wrap
+            src/circle -imports-> src/shapes.Shape
+            src/circle.Circle -derived_class_of-> src/shapes.Shape
+        "#]],
+    );
+}
+
 #[test]
 fn rust_use_paths_impls_and_self() {
     check_edges(
@@ -497,6 +555,20 @@ public class Dog extends Animal {
             com.acme -imports-> ?List
         "#]],
     );
+}
+
+/// An index linked by an older resolver (another `resolver` in its meta)
+/// links every file again on the next run, once, with the same edges.
+#[test]
+fn an_index_an_older_resolver_linked_links_again() {
+    let f = Fixture::new(SHOP);
+    let before = render_edges(&f.store());
+    let files = |summary: ken_index::IndexSummary| summary.graph.files_linked;
+    assert_eq!(files(f.index()), 0, "nothing changed, nothing links");
+    Store::open_for_write(&f.index_dir()).unwrap().set_meta("resolver", "0").unwrap();
+    assert_eq!(files(f.index()), f.store().file_paths().unwrap().len() as u64, "every file links again");
+    assert_eq!(files(f.index()), 0, "then only once");
+    assert_eq!(render_edges(&f.store()), before);
 }
 
 #[test]

@@ -297,6 +297,12 @@ impl<'c> Writer<'c> {
         Ok(())
     }
 
+    /// Every file resolves again on the next link.
+    pub fn unlink_all(&self) -> Result<()> {
+        self.tx.execute("UPDATE files SET linked = 0 WHERE linked = 1", [])?;
+        Ok(())
+    }
+
     pub fn set_meta(&self, key: &str, value: &str) -> Result<()> {
         self.tx
             .prepare_cached("INSERT INTO meta(key, value) VALUES (?1, ?2) ON CONFLICT(key) DO UPDATE SET value = ?2")?
