@@ -894,8 +894,21 @@ fn lookup_name(ctx: &mut Ctx, scope: Sym, name: &str, depth: u32) -> Option<(Sym
     // A unique type or function of that name anywhere in the repository.
     match p.global_by_name.get(&family, name) {
         [only] => Some((ctx.touch(*only), Resolution::UniqueName)),
+        // C's prototypes in headers name the one definition in a source
+        // file (`lz4.h` declares what `lz4.c` defines).
+        several if family == Scoping::C => {
+            let mut defined = several.iter().filter(|&&s| !is_c_header(&p.files[p.sym_file[s]].row.path));
+            match (defined.next(), defined.next()) {
+                (Some(&only), None) => Some((ctx.touch(only), Resolution::UniqueName)),
+                _ => None,
+            }
+        }
         _ => None,
     }
+}
+
+fn is_c_header(path: &str) -> bool {
+    path.rsplit_once('.').is_some_and(|(_, ext)| matches!(ext, "h" | "hh" | "hpp" | "hxx" | "inl"))
 }
 
 /// A name at the top level of `file`: its own definitions, its imports and

@@ -440,6 +440,40 @@ export class Circle extends Shape {}
     );
 }
 
+/// A C call reaches the definition in a source file through the header's
+/// prototype; two definitions of the name (static helpers) stay unresolved.
+#[test]
+fn c_calls_reach_the_definition_behind_a_prototype() {
+    check_edges(
+        r#"
+//- lib/util.h
+int add(int a, int b);
+int helper(void);
+
+//- lib/util.c
+#include "util.h"
+int add(int a, int b) { return a + b; }
+
+//- lib/one.c
+static int helper(void) { return 1; }
+
+//- lib/two.c
+static int helper(void) { return 2; }
+
+//- app/main.c
+#include "util.h"
+int main(void) { return add(1, 2) + helper(); }
+"#,
+        expect![[r#"
+            app/main -imports-> lib/util
+            lib/util -imports-> lib/util
+            main -calls-> add [unique_name]
+            unresolved:
+            main -calls-> ?helper
+        "#]],
+    );
+}
+
 #[test]
 fn rust_use_paths_impls_and_self() {
     check_edges(
