@@ -53,7 +53,7 @@ pub struct LinkFailure {
 const LINK_BATCH: usize = 256;
 /// Bump when resolution changes, so indexes an older ken linked link again
 /// (once, in the transaction that records the new version).
-const RESOLVER_VERSION: &str = "2";
+const RESOLVER_VERSION: &str = "3";
 
 /// Resolves every unlinked file and, if anything changed, recomputes the
 /// analytics. Safe to kill at any point: a file is marked linked in the same

@@ -361,9 +361,12 @@ fn interpret_import(file: &FileInfo, r: &RefRow, at: usize) -> Vec<Import> {
                     vec![import(Some(alias.unwrap_or_else(|| name.to_string())), module, Some(name.to_string()), false)]
                 }
             }
+            // `const Pool = require('./pool')` binds `module.exports`, what
+            // a default import binds; a bare `require('./x')` binds nothing.
             None => {
                 let module = js_module(&file.row.path, name);
-                vec![import(alias, module, None, false)]
+                let member = alias.is_some().then(|| "default".to_string());
+                vec![import(alias, module, member, false)]
             }
         },
         Scoping::Rust => {

@@ -930,17 +930,17 @@ fn lookup_in_file(ctx: &mut Ctx, file: usize, name: &str, depth: u32) -> Option<
         let found = match &import.member {
             Some(member) => match module {
                 Some(m) => member_of_module(ctx, m, member, depth + 1).or_else(|| {
-                    // A default import names the module's default export.
-                    (info.family == Scoping::Js).then_some(m)
+                    // A default import names the module's default export: by
+                    // convention the class or function of the local name
+                    // (`export default class Pool`, `module.exports = Pool`),
+                    // else the module.
+                    (info.family == Scoping::Js).then(|| {
+                        let export = p.children_named(m, name).iter().copied().find(|&c| p.kinds[c].is_type() || p.kinds[c].is_callable());
+                        export.unwrap_or(m)
+                    })
                 }),
                 None => None,
             },
-            // `const Pool = require('./pool')`: CommonJS binds what the
-            // module assigns to `module.exports`, by convention the class
-            // or function of the same name (`module.exports = Pool`).
-            None if info.family == Scoping::Js => module.map(|m| {
-                p.children_named(m, name).iter().copied().find(|&c| p.kinds[c].is_type() || p.kinds[c].is_callable()).unwrap_or(m)
-            }),
             None => module,
         };
         if let Some(f) = found {

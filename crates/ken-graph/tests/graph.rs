@@ -385,7 +385,8 @@ export function square(x: number): number { return x * x; }
 
 /// A CommonJS `require` or a default import binds the module's one export:
 /// the class or function of the local name, as `module.exports = Pool`
-/// and `export default class Shape` write it.
+/// and `export default class Shape` write it. A namespace import binds the
+/// module, even one holding a function of that name (svelte's `e`).
 #[test]
 fn javascript_requires_and_default_imports_name_the_exported_class() {
     check_edges(
@@ -419,7 +420,14 @@ export default class Shape {}
 
 //- src/circle.js
 import Shape from './shapes'
-export class Circle extends Shape {}
+import * as e from './errors.js'
+export class Circle extends Shape {
+  grow () { e.too_big(this) }
+}
+
+//- src/errors.js
+function e (node, code) { throw new Error(code) }
+export function too_big (node) { e(node, 'too_big') }
 "#,
         expect![[r#"
             lib/mock-pool -imports-> lib/pool
@@ -434,8 +442,13 @@ export class Circle extends Shape {}
             lib/pool.Pool.dispatch -calls-> lib/dispatcher.Dispatcher.connect
             lib/pool.Pool.dispatch -calls-> lib/util.wrap
             lib/util -uses-> lib/util.wrap
+            src/circle -imports-> src/errors
             src/circle -imports-> src/shapes.Shape
             src/circle.Circle -derived_class_of-> src/shapes.Shape
+            src/circle.Circle.grow -calls-> src/errors.too_big
+            src/errors.too_big -calls-> src/errors.e
+            unresolved:
+            src/errors.e -instantiates-> ?Error
         "#]],
     );
 }

@@ -75,6 +75,14 @@ impl Engine {
         let (Some(bridge), Some(runtime)) = (&self.lsp, &self.runtime) else { return Ok(Vec::new()) };
         let askable: Vec<&SymbolRow> =
             definitions.iter().filter(|d| relation.asks(d) && bridge.server_for(d.language.name()).is_some()).collect();
+        if askable.is_empty() {
+            let what = match relation {
+                Relation::Callers => "function or method",
+                Relation::Subclasses => "class (Go's types aside: gopls answers with the interfaces a type satisfies)",
+            };
+            notes.push(format!("no {} set: no {what} in a language with a language server on PATH", relation.name()));
+            return Ok(Vec::new());
+        }
         let mut candidates = sample(askable, usize::MAX, |d| format!("{}:{}", d.path, d.qualified_name));
         candidates.truncate(n.saturating_mul(ASKS_PER_CASE));
         let mut cases = Vec::new();
@@ -252,8 +260,10 @@ fn related(store: &Store, symbol: &SymbolRow, relation: Relation, locations: &[L
         let Some(found) = store.symbol_at(&location.path, location.start_line)? else { continue };
         let wanted = match relation {
             Relation::Callers => found.kind != SymbolKind::Module,
-            // The server points at the derived class's name.
-            Relation::Subclasses => found.kind.is_type() && found.start_line == location.start_line,
+            // The server points at the derived class's name; one of the
+            // same name is the class itself (a `.d.ts` declaration's
+            // implementation in JavaScript), not a subclass.
+            Relation::Subclasses => found.kind.is_type() && found.start_line == location.start_line && found.name != symbol.name,
         };
         if wanted && found.id != symbol.id {
             ids.insert(found.id);
