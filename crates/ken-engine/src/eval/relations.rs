@@ -55,6 +55,9 @@ impl Relation {
     }
 }
 
+/// A system's answer for a definition: symbol ids, best first.
+type Answerer<'a> = dyn Fn(&SymbolRow) -> Result<Vec<i64>, Error> + 'a;
+
 /// A definition and the definitions the server relates to it (symbol ids).
 pub(super) struct RelationCase {
     symbol: SymbolRow,
@@ -162,7 +165,7 @@ impl Engine {
     /// Scores the graph and the name match on the cases.
     pub(super) fn run_relation_set(&self, store: &Store, relation: Relation, cases: &[RelationCase]) -> Result<EvalSet, Error> {
         let graph = ken_graph::Graph::new(store);
-        let systems: [(&str, &dyn Fn(&SymbolRow) -> Result<Vec<i64>, Error>); 2] = [
+        let systems: [(&str, &Answerer); 2] = [
             ("graph", &|symbol| {
                 let traversal = match relation {
                     Relation::Callers => graph.callers(symbol.clone(), 1)?,
