@@ -7,8 +7,7 @@
 //!   definition, searched in a copy of the index where the sampled
 //!   docstrings are blanked (else BM25 finds the words themselves). The copy
 //!   is indexed with this index's embeddings reused for every text that did
-//!   not change, so only the blanked definitions are embedded again.
-//!
+//!   not change, so only the blanked definitions are embedded again;
 //! - callers and subclasses (`relations`), with the language servers as
 //!   the oracle, when the engine runs them (`lsp`).
 //!

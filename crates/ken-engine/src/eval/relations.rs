@@ -113,7 +113,7 @@ impl Engine {
                 };
                 let mut gold = related(store, symbol, relation, &locations)?;
                 if relation == Relation::Subclasses {
-                    gold = self.subclass_closure(store, bridge, runtime, symbol, gold)?;
+                    gold = subclass_closure(store, bridge, runtime, symbol, gold)?;
                 }
                 if !gold.is_empty() && cases.len() < n {
                     cases.push(RelationCase { symbol: symbol.clone(), gold });
@@ -128,38 +128,6 @@ impl Engine {
             notes.push(format!("{count} {relation} questions failed at the language server and were left out (the first: {first})"));
         }
         Ok(cases)
-    }
-
-    /// The classes derived from `symbol`, level by level: clangd names the
-    /// direct ones, tsserver every one.
-    fn subclass_closure(
-        &self,
-        store: &Store,
-        bridge: &LspBridge,
-        runtime: &tokio::runtime::Handle,
-        symbol: &SymbolRow,
-        direct: FxHashSet<i64>,
-    ) -> Result<FxHashSet<i64>, Error> {
-        let mut all = direct.clone();
-        let mut frontier: Vec<SymbolRow> = direct.iter().filter_map(|&id| store.symbol_by_id(id).ok().flatten()).collect();
-        for _ in 1..MAX_SUBCLASS_DEPTH {
-            if frontier.is_empty() {
-                break;
-            }
-            let asked: Vec<&SymbolRow> = frontier.iter().collect();
-            let answers = runtime.block_on(ask_all(bridge, Relation::Subclasses, &asked));
-            let mut next = Vec::new();
-            for (derived, answer) in asked.into_iter().zip(answers) {
-                let Ok(locations) = answer else { continue };
-                for id in related(store, derived, Relation::Subclasses, &locations)? {
-                    if id != symbol.id && all.insert(id) {
-                        next.extend(store.symbol_by_id(id)?);
-                    }
-                }
-            }
-            frontier = next;
-        }
-        Ok(all)
     }
 
     /// Scores the graph and the name match on the cases.
@@ -230,6 +198,37 @@ impl Engine {
         }
         Ok(distinct(ids.into_iter(), symbol.id))
     }
+}
+
+/// The classes derived from `symbol`, level by level: clangd names the
+/// direct ones, tsserver every one.
+fn subclass_closure(
+    store: &Store,
+    bridge: &LspBridge,
+    runtime: &tokio::runtime::Handle,
+    symbol: &SymbolRow,
+    direct: FxHashSet<i64>,
+) -> Result<FxHashSet<i64>, Error> {
+    let mut all = direct.clone();
+    let mut frontier: Vec<SymbolRow> = direct.iter().filter_map(|&id| store.symbol_by_id(id).ok().flatten()).collect();
+    for _ in 1..MAX_SUBCLASS_DEPTH {
+        if frontier.is_empty() {
+            break;
+        }
+        let asked: Vec<&SymbolRow> = frontier.iter().collect();
+        let answers = runtime.block_on(ask_all(bridge, Relation::Subclasses, &asked));
+        let mut next = Vec::new();
+        for (derived, answer) in asked.into_iter().zip(answers) {
+            let Ok(locations) = answer else { continue };
+            for id in related(store, derived, Relation::Subclasses, &locations)? {
+                if id != symbol.id && all.insert(id) {
+                    next.extend(store.symbol_by_id(id)?);
+                }
+            }
+        }
+        frontier = next;
+    }
+    Ok(all)
 }
 
 /// The server's answers for `symbols`, in their order, asked `BATCH` at a time.
