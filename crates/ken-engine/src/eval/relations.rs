@@ -231,7 +231,8 @@ fn subclass_closure(
     Ok(all)
 }
 
-/// The server's answers for `symbols`, in their order, asked `BATCH` at a time.
+/// The server's answers for `symbols`, in their order, all asked at once (the
+/// bridge's permits bound what is in flight; callers batch by `BATCH`).
 async fn ask_all(bridge: &LspBridge, relation: Relation, symbols: &[&SymbolRow]) -> Vec<Result<Vec<Location>, LspError>> {
     let mut tasks = tokio::task::JoinSet::new();
     for (i, symbol) in symbols.iter().enumerate() {
