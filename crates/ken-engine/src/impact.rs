@@ -351,7 +351,7 @@ fn overloads(store: &Store, path: &str, change: &Change) -> Result<Vec<Hit>, Err
     let mut others = Vec::new();
     for s in store.symbols_with_qualified_name(&change.symbol)? {
         // A property's getter and setter share its name, and are no overloads.
-        if s.path == path && (s.end_line < before.start || s.start_line > before.end) && accessor_line(store, &s)?.is_none() {
+        if s.path == path && (s.end_line < before.start || s.start_line > before.end) && ken_graph::accessor_line(store, &s)?.is_none() {
             others.push(s);
         }
     }
@@ -503,7 +503,7 @@ fn accessors(store: &Store, path: &str, change: &Change) -> Result<Vec<Hit>, Err
     let Some(symbol) = declared.into_iter().find(|s| s.path == path && s.start_line <= before.end && s.end_line >= before.start) else {
         return Ok(Vec::new());
     };
-    let Some(line) = accessor_line(store, &symbol)? else { return Ok(Vec::new()) };
+    let Some(line) = ken_graph::accessor_line(store, &symbol)? else { return Ok(Vec::new()) };
     Ok(vec![Hit {
         depth: 1,
         relation: Rel::Accessor.name().to_string(),
@@ -512,30 +512,6 @@ fn accessors(store: &Store, path: &str, change: &Change) -> Result<Vec<Hit>, Err
         via: 0,
         symbol,
     }])
-}
-
-/// The line that makes `symbol` a property accessor, if it is one.
-fn accessor_line(store: &Store, symbol: &SymbolRow) -> Result<Option<u32>, Error> {
-    Ok(match symbol.language.scoping() {
-        ken_core::Scoping::Python => {
-            let text = store.file_text(&symbol.path)?.unwrap_or_default();
-            let decorators = text.lines().skip(symbol.start_line.saturating_sub(1) as usize).map_while(|l| l.trim().strip_prefix('@'));
-            decorators.zip(symbol.start_line..).find(|(d, _)| is_accessor_decorator(d)).map(|(_, line)| line)
-        }
-        ken_core::Scoping::Js => {
-            let head = symbol.signature.split(['(', '<']).next().unwrap_or_default();
-            head.split_whitespace().any(|w| w == "get" || w == "set").then_some(symbol.start_line)
-        }
-        _ => None,
-    })
-}
-
-/// `property`, `functools.cached_property`, `name.setter` and the like
-/// (a decorator's text after `@`).
-fn is_accessor_decorator(decorator: &str) -> bool {
-    let name = decorator.split(['(', '#']).next().unwrap_or_default().trim();
-    let last = name.rsplit('.').next().unwrap_or(name);
-    matches!(last, "property" | "cached_property" | "setter" | "getter" | "deleter")
 }
 
 /// A constructor's change, for the subclasses Table 1 names: one with a

@@ -16,7 +16,7 @@ mod resolve;
 mod tests;
 
 pub use analytics::{USE_RELATIONS, personalized_pagerank};
-pub use query::{Direction, ExportFormat, Graph, GraphError, Hit, MAX_DEPTH, Site, SymbolRef, Traversal};
+pub use query::{Direction, ExportFormat, Graph, GraphError, Hit, MAX_DEPTH, Site, SymbolRef, Traversal, accessor_line};
 
 use ken_core::RefKind;
 use ken_store::{Store, StoreError};
@@ -53,7 +53,7 @@ pub struct LinkFailure {
 const LINK_BATCH: usize = 256;
 /// Bump when resolution changes, so indexes an older ken linked link again
 /// (once, in the transaction that records the new version).
-const RESOLVER_VERSION: &str = "3";
+const RESOLVER_VERSION: &str = "4";
 
 /// Resolves every unlinked file and, if anything changed, recomputes the
 /// analytics. Safe to kill at any point: a file is marked linked in the same

@@ -189,6 +189,20 @@ impl<'s> Graph<'s> {
 
     /// Breadth-first walk over `relations`, `depth` steps at most.
     fn walk(&self, root: SymbolRow, relations: &[Relation], direction: Direction, depth: u32) -> Result<Traversal, GraphError> {
+        self.walk_reading(root, relations, direction, depth, false)
+    }
+
+    /// [`Graph::walk`]; `property_reads`: an accessor's reads count as its
+    /// calls (`ken graph callers`; impact keeps them apart, since a property
+    /// takes no arguments and its reads break with none of its signature's changes).
+    fn walk_reading(
+        &self,
+        root: SymbolRow,
+        relations: &[Relation],
+        direction: Direction,
+        depth: u32,
+        property_reads: bool,
+    ) -> Result<Traversal, GraphError> {
         let depth = depth.clamp(1, MAX_DEPTH);
         let mut seen: FxHashSet<i64> = FxHashSet::default();
         seen.insert(root.id);
@@ -200,11 +214,11 @@ impl<'s> Graph<'s> {
             if d >= depth {
                 // Something lies beyond the depth bound: say the answer is partial.
                 if !truncated {
-                    truncated = self.neighbours(id, relations, direction)?.iter().any(|(_, n)| !seen.contains(n));
+                    truncated = self.neighbours(id, relations, direction, property_reads)?.iter().any(|(_, n)| !seen.contains(n));
                 }
                 continue;
             }
-            for (edge, next) in self.neighbours(id, relations, direction)? {
+            for (edge, next) in self.neighbours(id, relations, direction, property_reads)? {
                 if !seen.insert(next) {
                     continue;
                 }
@@ -223,7 +237,13 @@ impl<'s> Graph<'s> {
     /// Edges of `relations` at `id` and the symbol at their other end. A
     /// class counts as called where it is instantiated, and its constructor
     /// with it.
-    fn neighbours(&self, id: i64, relations: &[Relation], direction: Direction) -> Result<Vec<(EdgeRow, i64)>, GraphError> {
+    fn neighbours(
+        &self,
+        id: i64,
+        relations: &[Relation],
+        direction: Direction,
+        property_reads: bool,
+    ) -> Result<Vec<(EdgeRow, i64)>, GraphError> {
         let mut out = Vec::new();
         let edges = match direction {
             Direction::Incoming => self.store.edges_to(id, relations)?,
@@ -238,6 +258,19 @@ impl<'s> Graph<'s> {
                 && other != id
             {
                 out.push((e, other));
+            }
+        }
+        if property_reads && direction == Direction::Incoming {
+            // Reading a property runs its accessor: the reads are its calls.
+            let reads = self.store.edges_to(id, &[Relation::Uses])?;
+            if !reads.is_empty()
+                && let Some(symbol) = self.symbol(id)?
+                && accessor_line(self.store, &symbol)?.is_some()
+            {
+                out.extend(reads.into_iter().filter(|e| e.src != id).map(|e| {
+                    let src = e.src;
+                    (e, src)
+                }));
             }
         }
         if direction == Direction::Incoming && relations.contains(&Relation::Calls) {
@@ -269,7 +302,7 @@ impl<'s> Graph<'s> {
     }
 
     pub fn callers(&self, root: SymbolRow, depth: u32) -> Result<Traversal, GraphError> {
-        self.walk(root, &[Relation::Calls, Relation::Instantiates], Direction::Incoming, depth)
+        self.walk_reading(root, &[Relation::Calls, Relation::Instantiates], Direction::Incoming, depth, true)
     }
 
     pub fn callees(&self, root: SymbolRow, depth: u32) -> Result<Traversal, GraphError> {
@@ -335,7 +368,7 @@ impl<'s> Graph<'s> {
             }
             let mut next = Vec::new();
             for id in frontier {
-                let mut steps = self.neighbours(id, &relations, Direction::Outgoing)?;
+                let mut steps = self.neighbours(id, &relations, Direction::Outgoing, false)?;
                 // Instantiating a class runs its constructor.
                 if self.store.symbol_by_id(id)?.is_some_and(|s| s.kind.is_type()) {
                     for e in self.store.edges_to(id, &[Relation::Construct])? {
@@ -583,4 +616,28 @@ fn hit(symbol: SymbolRow, depth: u32, edge: &EdgeRow, direction: Direction, via:
         Direction::Outgoing => edge.relation.label(),
     };
     Hit { symbol, depth, relation: relation.to_string(), resolution: edge.resolution, site: site(edge), via }
+}
+
+/// The line that makes `symbol` a property accessor, if it is one.
+pub fn accessor_line(store: &Store, symbol: &SymbolRow) -> Result<Option<u32>, StoreError> {
+    Ok(match symbol.language.scoping() {
+        ken_core::Scoping::Python => {
+            let text = store.file_text(&symbol.path)?.unwrap_or_default();
+            let decorators = text.lines().skip(symbol.start_line.saturating_sub(1) as usize).map_while(|l| l.trim().strip_prefix('@'));
+            decorators.zip(symbol.start_line..).find(|(d, _)| is_accessor_decorator(d)).map(|(_, line)| line)
+        }
+        ken_core::Scoping::Js => {
+            let head = symbol.signature.split(['(', '<']).next().unwrap_or_default();
+            head.split_whitespace().any(|w| w == "get" || w == "set").then_some(symbol.start_line)
+        }
+        _ => None,
+    })
+}
+
+/// `property`, `functools.cached_property`, `name.setter` and the like
+/// (a decorator's text after `@`).
+fn is_accessor_decorator(decorator: &str) -> bool {
+    let name = decorator.split(['(', '#']).next().unwrap_or_default().trim();
+    let last = name.rsplit('.').next().unwrap_or(name);
+    matches!(last, "property" | "cached_property" | "setter" | "getter" | "deleter")
 }

@@ -310,11 +310,18 @@ fn resolve_call(ctx: &mut Ctx, scope: Sym, qualifier: Option<&str>, name: &str, 
                     // `self.config_class(…)`: calling a field that holds a class makes one.
                     Some((class_held_by(ctx, member, depth + 1).unwrap_or(member), how))
                 }
-                // A receiver imported from outside the repository (`os.path`,
-                // `logging`) is not one of our classes: no guessing.
-                None if names_import(ctx, scope, q) => None,
-                None => by_qualified_path(ctx, scope, q, name)
-                    .or_else(|| if names_outside_type(ctx, q) { None } else { unique_member(ctx, name) }),
+                None => {
+                    if let Some(s) = assigned_into_namespace(ctx, scope, q, name) {
+                        return Some((s, Resolution::Exact));
+                    }
+                    // A receiver imported from outside the repository (`os.path`,
+                    // `logging`) is not one of our classes: no guessing.
+                    if names_import(ctx, scope, q) {
+                        return None;
+                    }
+                    by_qualified_path(ctx, scope, q, name)
+                        .or_else(|| if names_outside_type(ctx, q) { None } else { unique_member(ctx, name) })
+                }
             }
         }
     }
@@ -406,6 +413,45 @@ fn member_of_value(ctx: &mut Ctx, value: Value, name: &str) -> Option<Sym> {
     }
 }
 
+/// A JavaScript function assigned into a plain object that serves as a
+/// namespace (`webidl.errors.exception = function (…)`), called through
+/// that object in its own file or in one that imports it
+/// (`webidl.errors.exception(…)`). The object has no type to look the
+/// member up in, so the call's path is matched against the assignment's,
+/// in the file that defines the object: the path's first name may differ
+/// where an import renames it.
+fn assigned_into_namespace(ctx: &mut Ctx, scope: Sym, q: &str, name: &str) -> Option<Sym> {
+    if ctx.family() != Scoping::Js || !is_dotted_path(q) {
+        return None;
+    }
+    let p = ctx.program;
+    let (head, rest) = q.split_once('.').unwrap_or((q, ""));
+    let here = p.sym_file[scope];
+    let (home, first) = match p.files[here].import_by_local.get(head) {
+        Some(&i) => {
+            let import = &p.files[here].imports[i];
+            let module = module_of(ctx, &import.module)?;
+            (p.sym_file[module], import.member.as_deref())
+        }
+        None => (here, Some(head)),
+    };
+    let mut found = p.file_syms[home].iter().copied().filter(|&s| {
+        let sym = &p.syms[s];
+        let Some(target) = sym.head.trim().strip_suffix('.').filter(|t| is_dotted_path(t)) else { return false };
+        let (target_head, target_rest) = target.split_once('.').unwrap_or((target, ""));
+        sym.name == name && p.kinds[s].is_callable() && target_rest == rest && first.is_none_or(|f| f == target_head)
+    });
+    match (found.next(), found.next()) {
+        (Some(only), None) => Some(ctx.touch(only)),
+        _ => None,
+    }
+}
+
+/// `a.b.c`: names joined by dots, nothing else.
+fn is_dotted_path(text: &str) -> bool {
+    !text.is_empty() && text.split('.').all(|part| !part.is_empty() && part.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$'))
+}
+
 /// Whether the receiver expression starts with a name the file imports.
 fn names_import(ctx: &Ctx, scope: Sym, receiver: &str) -> bool {
     let p = ctx.program;
@@ -439,10 +485,25 @@ fn unique_member(ctx: &mut Ctx, name: &str) -> Option<(Sym, Resolution)> {
     let p = ctx.program;
     let candidates = p.members_by_name.get(&ctx.family(), name);
     let callables: Vec<Sym> = candidates.iter().copied().filter(|s| p.kinds[*s].is_callable()).collect();
-    match callables.as_slice() {
-        [only] => Some((*only, Resolution::UniqueName)),
-        _ => None,
-    }
+    only_definition(ctx, &callables).map(|s| (s, Resolution::UniqueName))
+}
+
+/// The one candidate, or the one defined outside declaration files: C's
+/// headers declare what a source file defines (`lz4.h`, `lz4.c`), a `.d.ts`
+/// types a JavaScript file's functions, a `.pyi` stubs a module.
+fn only_definition(ctx: &mut Ctx, candidates: &[Sym]) -> Option<Sym> {
+    let p = ctx.program;
+    let found = match candidates {
+        [only] => *only,
+        several => {
+            let mut defined = several.iter().filter(|&&s| !is_declaration_file(&p.files[p.sym_file[s]].row.path));
+            match (defined.next(), defined.next()) {
+                (Some(&only), None) => only,
+                _ => return None,
+            }
+        }
+    };
+    Some(ctx.touch(found))
 }
 
 /// What the expression `text` (a receiver) denotes, seen from `scope`.
@@ -892,23 +953,27 @@ fn lookup_name(ctx: &mut Ctx, scope: Sym, name: &str, depth: u32) -> Option<(Sym
         return None;
     }
     // A unique type or function of that name anywhere in the repository.
-    match p.global_by_name.get(&family, name) {
-        [only] => Some((ctx.touch(*only), Resolution::UniqueName)),
-        // C's prototypes in headers name the one definition in a source
-        // file (`lz4.h` declares what `lz4.c` defines).
-        several if family == Scoping::C => {
-            let mut defined = several.iter().filter(|&&s| !is_c_header(&p.files[p.sym_file[s]].row.path));
-            match (defined.next(), defined.next()) {
-                (Some(&only), None) => Some((ctx.touch(only), Resolution::UniqueName)),
-                _ => None,
-            }
-        }
-        _ => None,
-    }
+    let candidates = p.global_by_name.get(&family, name);
+    only_definition(ctx, candidates).or_else(|| one_file_definition(ctx, candidates)).map(|s| (s, Resolution::UniqueName))
 }
 
-fn is_c_header(path: &str) -> bool {
-    path.rsplit_once('.').is_some_and(|(_, ext)| matches!(ext, "h" | "hh" | "hpp" | "hxx" | "inl"))
+/// The first of several definitions that one source file holds: the
+/// branches of an `#if`, or of a Python `try`/`except ImportError`,
+/// each defining the same function for another configuration.
+fn one_file_definition(ctx: &mut Ctx, candidates: &[Sym]) -> Option<Sym> {
+    let p = ctx.program;
+    let defined: Vec<Sym> = candidates.iter().copied().filter(|&s| !is_declaration_file(&p.files[p.sym_file[s]].row.path)).collect();
+    let (&first, rest) = defined.split_first()?;
+    let same = |s: Sym| p.sym_file[s] == p.sym_file[first] && p.kinds[s] == p.kinds[first] && p.parent[s] == p.parent[first];
+    (!rest.is_empty() && rest.iter().all(|&s| same(s))).then(|| ctx.touch(first))
+}
+
+/// A file that declares what others define: a C or C++ header, a
+/// TypeScript declaration file, a Python stub.
+fn is_declaration_file(path: &str) -> bool {
+    let file = path.rsplit('/').next().unwrap_or(path);
+    let declares_types = [".d.ts", ".d.mts", ".d.cts"].iter().any(|ext| file.ends_with(ext));
+    declares_types || file.rsplit_once('.').is_some_and(|(_, ext)| matches!(ext, "h" | "hh" | "hpp" | "hxx" | "inl" | "pyi"))
 }
 
 /// A name at the top level of `file`: its own definitions, its imports and

@@ -453,8 +453,88 @@ export function too_big (node) { e(node, 'too_big') }
     );
 }
 
+/// A plain object used as a namespace: functions assigned into it are
+/// called through it, in its own file and through an import (renamed or
+/// not). A `.d.ts` that types the same names is no rival to the code.
+#[test]
+fn javascript_calls_through_a_namespace_object_reach_the_assigned_function() {
+    check_edges(
+        r#"
+//- lib/webidl.js
+const webidl = { errors: {}, util: {} }
+webidl.errors.exception = function (message) { return new TypeError(message) }
+webidl.util.Type = function (V) { return typeof V }
+webidl.brandCheck = function (V) {
+  if (webidl.util.Type(V) !== 'object') throw webidl.errors.exception('not an object')
+}
+module.exports = { webidl }
+
+//- lib/request.js
+const { webidl } = require('./webidl')
+const { webidl: idl } = require('./webidl')
+function check (x) {
+  webidl.brandCheck(x)
+  idl.errors.exception('bad')
+  webidl.util.exception('no such path')
+}
+function render (f) { return f.formatValue(1) }
+
+//- lib/format.js
+class Formatter { formatValue (x) { return x } }
+
+//- types/webidl.d.ts
+interface WebidlErrors { exception (message: string): TypeError }
+interface Formatter { formatValue (x: unknown): string }
+"#,
+        expect![[r#"
+            lib/request -imports-> lib/webidl
+            lib/request.check -calls-> lib/webidl.brandCheck
+            lib/request.check -calls-> lib/webidl.exception
+            lib/request.render -calls-> lib/format.Formatter.formatValue [unique_name]
+            lib/webidl.brandCheck -calls-> lib/webidl.Type
+            lib/webidl.brandCheck -calls-> lib/webidl.exception
+            unresolved:
+            lib/request.check -calls-> ?exception
+            lib/webidl.exception -instantiates-> ?TypeError
+        "#]],
+    );
+}
+
+/// Reading a property runs its accessor: `callers` lists the reads.
+#[test]
+fn callers_of_an_accessor_are_its_reads() {
+    check_queries(
+        r#"
+//- lib/request.js
+class Request {
+  get method () { return this.state.method }
+  inspect () { return { method: this.method } }
+}
+function describe (r = new Request()) { return r.method }
+module.exports = { Request, describe }
+
+//- shop/item.py
+class Item:
+    @property
+    def price(self):
+        return 1
+
+    def total(self, n):
+        return self.price * n
+"#,
+        "callers lib/request.Request.method\ncallers shop.item.Item.price",
+        expect![[r#"
+            > callers lib/request.Request.method
+              UsedBy lib/request.Request.inspect (lib/request.js:3)
+            > callers shop.item.Item.price
+              UsedBy shop.item.Item.total (shop/item.py:7)
+        "#]],
+    );
+}
+
 /// A C call reaches the definition in a source file through the header's
-/// prototype; two definitions of the name (static helpers) stay unresolved.
+/// prototype, or the first of one file's `#if` branches; two definitions
+/// of the name in two files (static helpers) stay unresolved.
 #[test]
 fn c_calls_reach_the_definition_behind_a_prototype() {
     check_edges(
@@ -466,6 +546,11 @@ int helper(void);
 //- lib/util.c
 #include "util.h"
 int add(int a, int b) { return a + b; }
+#if defined(FAST)
+int fill(int n) { return n; }
+#else
+int fill(int n) { return n + 1; }
+#endif
 
 //- lib/one.c
 static int helper(void) { return 1; }
@@ -475,12 +560,13 @@ static int helper(void) { return 2; }
 
 //- app/main.c
 #include "util.h"
-int main(void) { return add(1, 2) + helper(); }
+int main(void) { return add(1, 2) + helper() + fill(3); }
 "#,
         expect![[r#"
             app/main -imports-> lib/util
             lib/util -imports-> lib/util
             main -calls-> add [unique_name]
+            main -calls-> fill [unique_name]
             unresolved:
             main -calls-> ?helper
         "#]],
