@@ -192,16 +192,17 @@ impl<'s> Graph<'s> {
         self.walk_reading(root, relations, direction, depth, false)
     }
 
-    /// [`Graph::walk`]; `property_reads`: an accessor's reads count as its
-    /// calls (`ken graph callers`; impact keeps them apart, since a property
-    /// takes no arguments and its reads break with none of its signature's changes).
+    /// [`Graph::walk`]; `as_callers`: also what [`Graph::calls_in_other_forms`]
+    /// finds (`ken graph callers`; impact keeps it apart, since a property
+    /// takes no arguments, so its reads break with none of its signature's
+    /// changes, and each `#if` branch's definition changes on its own).
     fn walk_reading(
         &self,
         root: SymbolRow,
         relations: &[Relation],
         direction: Direction,
         depth: u32,
-        property_reads: bool,
+        as_callers: bool,
     ) -> Result<Traversal, GraphError> {
         let depth = depth.clamp(1, MAX_DEPTH);
         let mut seen: FxHashSet<i64> = FxHashSet::default();
@@ -214,11 +215,11 @@ impl<'s> Graph<'s> {
             if d >= depth {
                 // Something lies beyond the depth bound: say the answer is partial.
                 if !truncated {
-                    truncated = self.neighbours(id, relations, direction, property_reads)?.iter().any(|(_, n)| !seen.contains(n));
+                    truncated = self.neighbours(id, relations, direction, as_callers)?.iter().any(|(_, n)| !seen.contains(n));
                 }
                 continue;
             }
-            for (edge, next) in self.neighbours(id, relations, direction, property_reads)? {
+            for (edge, next) in self.neighbours(id, relations, direction, as_callers)? {
                 if !seen.insert(next) {
                     continue;
                 }
@@ -242,7 +243,7 @@ impl<'s> Graph<'s> {
         id: i64,
         relations: &[Relation],
         direction: Direction,
-        property_reads: bool,
+        as_callers: bool,
     ) -> Result<Vec<(EdgeRow, i64)>, GraphError> {
         let mut out = Vec::new();
         let edges = match direction {
@@ -260,18 +261,11 @@ impl<'s> Graph<'s> {
                 out.push((e, other));
             }
         }
-        if property_reads && direction == Direction::Incoming {
-            // Reading a property runs its accessor: the reads are its calls.
-            let reads = self.store.edges_to(id, &[Relation::Uses])?;
-            if !reads.is_empty()
-                && let Some(symbol) = self.symbol(id)?
-                && accessor_line(self.store, &symbol)?.is_some()
-            {
-                out.extend(reads.into_iter().filter(|e| e.src != id).map(|e| {
-                    let src = e.src;
-                    (e, src)
-                }));
-            }
+        if as_callers && direction == Direction::Incoming {
+            out.extend(self.calls_in_other_forms(id)?.into_iter().filter(|e| e.src != id).map(|e| {
+                let src = e.src;
+                (e, src)
+            }));
         }
         if direction == Direction::Incoming && relations.contains(&Relation::Calls) {
             // Callers of a constructor are the places its class is
@@ -294,6 +288,27 @@ impl<'s> Graph<'s> {
         Ok(out)
     }
 
+    /// What `callers` counts beside the calls to `id`: a property
+    /// accessor's reads (reading runs it), and the calls that resolved to
+    /// another definition of the function in its own file (one per `#if`
+    /// branch, or per `try`/`except ImportError`: the index cannot tell
+    /// which one a build runs, and a call resolves to the first).
+    fn calls_in_other_forms(&self, id: i64) -> Result<Vec<EdgeRow>, GraphError> {
+        let Some(symbol) = self.symbol(id)? else { return Ok(Vec::new()) };
+        let mut out = Vec::new();
+        let reads = self.store.edges_to(id, &[Relation::Uses])?;
+        if !reads.is_empty() && accessor_line(self.store, &symbol)?.is_some() {
+            out.extend(reads);
+        }
+        if symbol.kind.is_callable() {
+            let twins = self.store.symbols_with_qualified_name(&symbol.qualified_name)?;
+            for twin in twins.into_iter().filter(|s| s.id != id && s.path == symbol.path && s.kind == symbol.kind) {
+                out.extend(self.store.edges_to(twin.id, &[Relation::Calls])?);
+            }
+        }
+        Ok(out)
+    }
+
     /// The symbols `relations` reach from `root`, backwards (`incoming`:
     /// who points at it) or forwards, up to `depth` steps.
     pub fn follow(&self, root: SymbolRow, relations: &[Relation], incoming: bool, depth: u32) -> Result<Traversal, GraphError> {
@@ -301,6 +316,8 @@ impl<'s> Graph<'s> {
         self.walk(root, relations, direction, depth)
     }
 
+    /// Who calls `root`: its calls and instantiations, its reads if it is
+    /// a property accessor, and the calls of its other `#if` definitions.
     pub fn callers(&self, root: SymbolRow, depth: u32) -> Result<Traversal, GraphError> {
         self.walk_reading(root, &[Relation::Calls, Relation::Instantiates], Direction::Incoming, depth, true)
     }

@@ -957,12 +957,16 @@ fn lookup_name(ctx: &mut Ctx, scope: Sym, name: &str, depth: u32) -> Option<(Sym
     only_definition(ctx, candidates).or_else(|| one_file_definition(ctx, candidates)).map(|s| (s, Resolution::UniqueName))
 }
 
-/// The first of several definitions that one source file holds: the
-/// branches of an `#if`, or of a Python `try`/`except ImportError`,
-/// each defining the same function for another configuration.
+/// The first of several definitions that one file holds: the branches of
+/// an `#if`, or of a Python `try`/`except ImportError`, each defining the
+/// same function for another configuration. Source files first; a header's
+/// own (`static inline` helpers) when only headers define the name.
 fn one_file_definition(ctx: &mut Ctx, candidates: &[Sym]) -> Option<Sym> {
     let p = ctx.program;
-    let defined: Vec<Sym> = candidates.iter().copied().filter(|&s| !is_declaration_file(&p.files[p.sym_file[s]].row.path)).collect();
+    let mut defined: Vec<Sym> = candidates.iter().copied().filter(|&s| !is_declaration_file(&p.files[p.sym_file[s]].row.path)).collect();
+    if defined.is_empty() {
+        defined = candidates.to_vec();
+    }
     let (&first, rest) = defined.split_first()?;
     let same = |s: Sym| p.sym_file[s] == p.sym_file[first] && p.kinds[s] == p.kinds[first] && p.parent[s] == p.parent[first];
     (!rest.is_empty() && rest.iter().all(|&s| same(s))).then(|| ctx.touch(first))

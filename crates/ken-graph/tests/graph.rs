@@ -500,9 +500,11 @@ interface Formatter { formatValue (x: unknown): string }
     );
 }
 
-/// Reading a property runs its accessor: `callers` lists the reads.
+/// Reading a property runs its accessor: `callers` lists the reads. A
+/// function defined once per `#if` branch has the calls of the name, which
+/// resolve to its first definition.
 #[test]
-fn callers_of_an_accessor_are_its_reads() {
+fn callers_count_property_reads_and_every_if_branch() {
     check_queries(
         r#"
 //- lib/request.js
@@ -521,13 +523,23 @@ class Item:
 
     def total(self, n):
         return self.price * n
+
+//- src/read.c
+#if defined(FAST)
+static int read16(const void* p) { return 1; }
+#else
+static int read16(const void* p) { return 2; }
+#endif
+int read_le16(const void* p) { return read16(p); }
 "#,
-        "callers lib/request.Request.method\ncallers shop.item.Item.price",
+        "callers lib/request.Request.method\ncallers shop.item.Item.price\ncallers src/read.c:4",
         expect![[r#"
             > callers lib/request.Request.method
               UsedBy lib/request.Request.inspect (lib/request.js:3)
             > callers shop.item.Item.price
               UsedBy shop.item.Item.total (shop/item.py:7)
+            > callers src/read.c:4
+              CalledBy read_le16 (src/read.c:6)
         "#]],
     );
 }
@@ -542,6 +554,11 @@ fn c_calls_reach_the_definition_behind_a_prototype() {
 //- lib/util.h
 int add(int a, int b);
 int helper(void);
+#ifdef _WIN32
+static void pause_ms(int ms) { Sleep(ms); }
+#else
+static void pause_ms(int ms) { usleep(ms * 1000); }
+#endif
 
 //- lib/util.c
 #include "util.h"
@@ -560,15 +577,18 @@ static int helper(void) { return 2; }
 
 //- app/main.c
 #include "util.h"
-int main(void) { return add(1, 2) + helper() + fill(3); }
+int main(void) { pause_ms(1); return add(1, 2) + helper() + fill(3); }
 "#,
         expect![[r#"
             app/main -imports-> lib/util
             lib/util -imports-> lib/util
             main -calls-> add [unique_name]
             main -calls-> fill [unique_name]
+            main -calls-> pause_ms [unique_name]
             unresolved:
             main -calls-> ?helper
+            pause_ms -calls-> ?Sleep
+            pause_ms -calls-> ?usleep
         "#]],
     );
 }
