@@ -158,11 +158,10 @@ pub fn link(store: &mut Store) -> Result<LinkSummary, StoreError> {
         summary.analytics = true;
     }
     tracing::debug!(elapsed = ?started.elapsed(), "graph: analytics written");
-    let (edges, resolved) = store.edge_count()?;
-    summary.edges = edges;
-    summary.resolved = resolved;
-    for (_, resolution, count) in store.edge_stats()? {
-        *summary.by_resolution.entry(resolution).or_default() += count;
+    for (resolution, count, with_target) in store.edge_totals()? {
+        summary.edges += count;
+        summary.resolved += with_target;
+        *summary.by_resolution.entry(resolution.as_str().to_string()).or_default() += count;
     }
     summary.seconds = started.elapsed().as_secs_f64();
     Ok(summary)

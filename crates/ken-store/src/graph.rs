@@ -391,22 +391,16 @@ impl Store {
         Ok(rows)
     }
 
-    pub fn edge_count(&self) -> Result<(u64, u64)> {
-        let sql = format!("SELECT count(*), coalesce(sum(e.dst_id IS NOT NULL), 0) FROM {}", *EVERY_EDGE);
-        Ok(self.conn.query_row(&sql, [], |r| Ok((r.get::<_, i64>(0)? as u64, r.get::<_, i64>(1)? as u64)))?)
-    }
-
-    /// Resolved edges per relation and resolution kind.
-    pub fn edge_stats(&self) -> Result<Vec<(String, String, u64)>> {
+    /// Edges per resolution kind, and how many of them have a target, in
+    /// one pass over the edges (a link run reports them; on a large
+    /// repository a pass costs as much as linking one edited file).
+    pub fn edge_totals(&self) -> Result<Vec<(Resolution, u64, u64)>> {
+        let sql =
+            format!("SELECT e.resolution, count(*), coalesce(sum(e.dst_id IS NOT NULL), 0) FROM {} GROUP BY e.resolution", *EVERY_EDGE);
         let rows = self
             .conn
-            .prepare(&format!(
-                "SELECT e.relation, e.resolution, count(*) FROM {} GROUP BY e.relation, e.resolution ORDER BY e.relation, e.resolution",
-                *EVERY_EDGE
-            ))?
-            .query_map([], |r| {
-                Ok((relation(r, 0)?.as_str().to_string(), coded::<Resolution>(r, 1)?.as_str().to_string(), r.get::<_, i64>(2)? as u64))
-            })?
+            .prepare(&sql)?
+            .query_map([], |r| Ok((coded::<Resolution>(r, 0)?, r.get::<_, i64>(1)? as u64, r.get::<_, i64>(2)? as u64)))?
             .collect::<rusqlite::Result<_>>()?;
         Ok(rows)
     }
