@@ -289,15 +289,19 @@ impl<'s> Graph<'s> {
     }
 
     /// What `callers` counts beside the calls to `id`: a property
-    /// accessor's reads (reading runs it), and the calls that resolved to
+    /// accessor's reads (reading runs it); a Go, C or C++ function's uses
+    /// as a value (`sort.Slice(xs, s.less)`, a function pointer), which
+    /// gopls and clangd count as its calls; the calls that resolved to
     /// another definition of the function in its own file (one per `#if`
     /// branch, or per `try`/`except ImportError`: the index cannot tell
-    /// which one a build runs, and a call resolves to the first).
+    /// which one a build runs, and a call resolves to the first); and for a
+    /// Go method, the calls of the methods dynamic dispatch ties it to
+    /// ([`Graph::go_dispatch_partners`]).
     fn calls_in_other_forms(&self, id: i64) -> Result<Vec<EdgeRow>, GraphError> {
         let Some(symbol) = self.symbol(id)? else { return Ok(Vec::new()) };
         let mut out = Vec::new();
         let reads = self.store.edges_to(id, &[Relation::Uses])?;
-        if !reads.is_empty() && accessor_line(self.store, &symbol)?.is_some() {
+        if !reads.is_empty() && (taken_as_value_is_called(&symbol) || accessor_line(self.store, &symbol)?.is_some()) {
             out.extend(reads);
         }
         if symbol.kind.is_callable() {
@@ -306,7 +310,67 @@ impl<'s> Graph<'s> {
                 out.extend(self.store.edges_to(twin.id, &[Relation::Calls])?);
             }
         }
+        if symbol.language == Language::Go && symbol.kind == SymbolKind::Method {
+            for partner in self.go_dispatch_partners(&symbol)? {
+                out.extend(self.store.edges_to(partner.id, &[Relation::Calls])?);
+            }
+        }
         Ok(out)
+    }
+
+    /// A Go type satisfies an interface by its method set; nothing in the
+    /// code says so. A call through the interface's method may run the
+    /// type's method of that name, so each counts the other's calls (as
+    /// gopls does). For an interface's method: the methods of that name on
+    /// the types whose methods cover the interface's; for a type's method:
+    /// the methods of the interfaces its type satisfies. Methods are found
+    /// by qualified name (`pkg.Type.Method`), wherever in the package they
+    /// are declared; an interface's embedded interfaces are not followed.
+    fn go_dispatch_partners(&self, method: &SymbolRow) -> Result<Vec<SymbolRow>, GraphError> {
+        let Some((owner, _)) = method.qualified_name.rsplit_once('.') else { return Ok(Vec::new()) };
+        let Some(owner_is_interface) = self.go_type_is_interface(owner)? else { return Ok(Vec::new()) };
+        let mut partners = Vec::new();
+        for other in self.store.symbols_by_name(&method.name)? {
+            if other.id == method.id || other.name != method.name || other.language != Language::Go || other.kind != SymbolKind::Method {
+                continue;
+            }
+            let Some((other_owner, _)) = other.qualified_name.rsplit_once('.') else { continue };
+            if self.go_type_is_interface(other_owner)? != Some(!owner_is_interface) {
+                continue;
+            }
+            let (interface, concrete) = if owner_is_interface { (owner, other_owner) } else { (other_owner, owner) };
+            if self.go_satisfies(concrete, interface)? {
+                partners.push(other);
+            }
+        }
+        Ok(partners)
+    }
+
+    /// Whether the Go type named `qualified_name` is an interface; `None`
+    /// when no such type is in the index.
+    fn go_type_is_interface(&self, qualified_name: &str) -> Result<Option<bool>, GraphError> {
+        let types = self.store.symbols_with_qualified_name(qualified_name)?;
+        Ok(types.iter().find(|t| t.language == Language::Go && t.kind.is_type()).map(|t| t.kind == SymbolKind::Interface))
+    }
+
+    /// Whether the Go type `concrete` has a method of each name the
+    /// interface `interface` declares (one at least).
+    fn go_satisfies(&self, concrete: &str, interface: &str) -> Result<bool, GraphError> {
+        let Some(declared) = self.store.symbols_with_qualified_name(interface)?.into_iter().find(|t| t.kind == SymbolKind::Interface)
+        else {
+            return Ok(false);
+        };
+        let outline = self.store.outline(&declared.path)?.unwrap_or_default();
+        let mut names = outline.iter().filter(|s| s.parent_id == Some(declared.id) && s.kind == SymbolKind::Method).peekable();
+        if names.peek().is_none() {
+            return Ok(false);
+        }
+        for name in names {
+            if self.store.symbols_with_qualified_name(&format!("{concrete}.{}", name.name))?.is_empty() {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
 
     /// The symbols `relations` reach from `root`, backwards (`incoming`:
@@ -657,4 +721,10 @@ fn is_accessor_decorator(decorator: &str) -> bool {
     let name = decorator.split(['(', '#']).next().unwrap_or_default().trim();
     let last = name.rsplit('.').next().unwrap_or(name);
     matches!(last, "property" | "cached_property" | "setter" | "getter" | "deleter")
+}
+
+/// A Go, C or C++ function or method whose uses as a value (a method value,
+/// a function pointer) count as its calls, as gopls and clangd count them.
+fn taken_as_value_is_called(symbol: &SymbolRow) -> bool {
+    symbol.kind.is_callable() && matches!(symbol.language, Language::Go | Language::C | Language::Cpp)
 }

@@ -544,6 +544,60 @@ int read_le16(const void* p) { return read16(p); }
     );
 }
 
+/// A Go type satisfies an interface by its method set: a call through the
+/// interface's method counts for the type's method of that name, and the
+/// other way round (gopls's call hierarchy), even where the type's methods
+/// are declared in another file; a type short of one method does not. A
+/// method value (`w.Len`) counts as a call, as gopls counts it.
+#[test]
+fn go_callers_cross_interfaces_a_type_satisfies() {
+    check_queries(
+        r#"
+//- text/node.go
+package text
+
+type Node interface {
+	Len() int
+	String() string
+}
+
+type Wrap struct{ Value Node }
+
+func (w *Wrap) Len() int { return w.Value.Len() }
+
+type Short struct{}
+
+func (s Short) Len() int { return 0 }
+
+//- text/wrap_string.go
+package text
+
+func (w *Wrap) String() string { return "" }
+
+//- text/use.go
+package text
+
+func Measure(n Node) int { return n.Len() }
+
+func Show(w *Wrap) string { return w.String() }
+
+func Zero(s Short) int { return s.Len() }
+
+func Lazy(w *Wrap) func() int { return w.Len }
+"#,
+        "callers text.Wrap.Len\ncallers text.Node.String\ncallers text.Short.Len",
+        expect![[r#"
+            > callers text.Wrap.Len
+              UsedBy text.Lazy (text/use.go:9)
+              CalledBy text.Measure (text/use.go:3)
+            > callers text.Node.String
+              CalledBy text.Show (text/use.go:5)
+            > callers text.Short.Len
+              CalledBy text.Zero (text/use.go:7)
+        "#]],
+    );
+}
+
 /// A C call reaches the definition in a source file through the header's
 /// prototype, or the first of one file's `#if` branches; two definitions
 /// of the name in two files (static helpers) stay unresolved.
