@@ -6,7 +6,7 @@
 use crate::analytics::USE_RELATIONS;
 use crate::tests::is_public;
 use ken_core::{Language, Relation, Resolution, SymbolKind};
-use ken_store::{EdgeRow, Store, StoreError, SymbolRow};
+use ken_store::{EdgeRow, Store, StoreError, SymbolKey, SymbolRow};
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde::Serialize;
 use std::collections::VecDeque;
@@ -312,7 +312,7 @@ impl<'s> Graph<'s> {
         }
         if symbol.language == Language::Go && symbol.kind == SymbolKind::Method {
             for partner in self.go_dispatch_partners(&symbol)? {
-                out.extend(self.store.edges_to(partner.id, &[Relation::Calls])?);
+                out.extend(self.store.edges_to(partner, &[Relation::Calls])?);
             }
         }
         Ok(out)
@@ -326,12 +326,12 @@ impl<'s> Graph<'s> {
     /// the methods of the interfaces its type satisfies. Methods are found
     /// by qualified name (`pkg.Type.Method`), wherever in the package they
     /// are declared; an interface's embedded interfaces are not followed.
-    fn go_dispatch_partners(&self, method: &SymbolRow) -> Result<Vec<SymbolRow>, GraphError> {
+    fn go_dispatch_partners(&self, method: &SymbolRow) -> Result<Vec<i64>, GraphError> {
         let Some((owner, _)) = method.qualified_name.rsplit_once('.') else { return Ok(Vec::new()) };
         let Some(owner_is_interface) = self.go_type_is_interface(owner)? else { return Ok(Vec::new()) };
         let mut partners = Vec::new();
-        for other in self.store.symbols_by_name(&method.name)? {
-            if other.id == method.id || other.name != method.name || other.language != Language::Go || other.kind != SymbolKind::Method {
+        for other in self.store.symbol_keys_named(&method.name)? {
+            if other.id == method.id || other.language != Language::Go || other.kind != SymbolKind::Method {
                 continue;
             }
             let Some((other_owner, _)) = other.qualified_name.rsplit_once('.') else { continue };
@@ -340,7 +340,7 @@ impl<'s> Graph<'s> {
             }
             let (interface, concrete) = if owner_is_interface { (owner, other_owner) } else { (other_owner, owner) };
             if self.go_satisfies(concrete, interface)? {
-                partners.push(other);
+                partners.push(other.id);
             }
         }
         Ok(partners)
@@ -349,28 +349,22 @@ impl<'s> Graph<'s> {
     /// Whether the Go type named `qualified_name` is an interface; `None`
     /// when no such type is in the index.
     fn go_type_is_interface(&self, qualified_name: &str) -> Result<Option<bool>, GraphError> {
-        let types = self.store.symbols_with_qualified_name(qualified_name)?;
+        let types = self.store.symbol_keys_with_qualified_name(qualified_name)?;
         Ok(types.iter().find(|t| t.language == Language::Go && t.kind.is_type()).map(|t| t.kind == SymbolKind::Interface))
     }
 
     /// Whether the Go type `concrete` has a method of each name the
     /// interface `interface` declares (one at least).
     fn go_satisfies(&self, concrete: &str, interface: &str) -> Result<bool, GraphError> {
-        let Some(declared) = self.store.symbols_with_qualified_name(interface)?.into_iter().find(|t| t.kind == SymbolKind::Interface)
-        else {
-            return Ok(false);
-        };
-        let outline = self.store.outline(&declared.path)?.unwrap_or_default();
-        let mut names = outline.iter().filter(|s| s.parent_id == Some(declared.id) && s.kind == SymbolKind::Method).peekable();
-        if names.peek().is_none() {
-            return Ok(false);
-        }
-        for name in names {
-            if self.store.symbols_with_qualified_name(&format!("{concrete}.{}", name.name))?.is_empty() {
+        let declared = self.store.symbol_keys_with_qualified_name(interface)?;
+        let Some(declared) = declared.into_iter().find(|t| t.kind == SymbolKind::Interface) else { return Ok(false) };
+        let methods: Vec<SymbolKey> = self.store.child_keys(declared.id)?.into_iter().filter(|m| m.kind == SymbolKind::Method).collect();
+        for method in &methods {
+            if self.store.symbol_keys_with_qualified_name(&format!("{concrete}.{}", method.name))?.is_empty() {
                 return Ok(false);
             }
         }
-        Ok(true)
+        Ok(!methods.is_empty())
     }
 
     /// The symbols `relations` reach from `root`, backwards (`incoming`:

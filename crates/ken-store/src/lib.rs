@@ -15,7 +15,7 @@ mod write;
 
 pub use graph::{BindingRow, EdgeRow, GraphFile, GraphSymbol, MetricsRow, NewEdge, RefRow};
 pub use intents::{IntentRow, IntentSubject};
-pub use read::{FileRow, IndexStats, SymbolQuery, SymbolRow};
+pub use read::{FileRow, IndexStats, SymbolKey, SymbolQuery, SymbolRow};
 pub use vectors::{EmbedProgress, EmbedTotals, PointRow, UnitFilter, UnitText};
 pub use write::{FileRecord, Writer};
 

@@ -359,3 +359,56 @@ impl Store {
         Ok(out)
     }
 }
+
+/// A symbol's identity and kind, without its text: for lookups that ask
+/// many symbols one question (which type a method belongs to, what an
+/// interface declares), where decoding docstrings would cost the most.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SymbolKey {
+    pub id: i64,
+    pub parent_id: Option<i64>,
+    pub kind: SymbolKind,
+    pub language: Language,
+    pub name: String,
+    pub qualified_name: String,
+}
+
+const SYMBOL_KEY_COLUMNS: &str = "s.id, s.parent_id, s.kind, f.language, s.name, s.qualified_name";
+
+fn symbol_key(r: &Row) -> rusqlite::Result<SymbolKey> {
+    Ok(SymbolKey {
+        id: r.get(0)?,
+        parent_id: r.get(1)?,
+        kind: crate::symbol_kind(r, 2)?,
+        language: crate::language(r, 3)?,
+        name: r.get(4)?,
+        qualified_name: r.get(5)?,
+    })
+}
+
+impl Store {
+    /// The symbols named exactly `name` (case counts).
+    pub fn symbol_keys_named(&self, name: &str) -> Result<Vec<SymbolKey>> {
+        let sql = format!(
+            "SELECT {SYMBOL_KEY_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id
+             WHERE s.name = ?1 COLLATE NOCASE AND s.name = ?1 ORDER BY s.id"
+        );
+        Ok(self.conn.prepare_cached(&sql)?.query_map([name], symbol_key)?.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// The symbols whose qualified name is exactly `qualified_name`.
+    pub fn symbol_keys_with_qualified_name(&self, qualified_name: &str) -> Result<Vec<SymbolKey>> {
+        let sql =
+            format!("SELECT {SYMBOL_KEY_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE {QUALIFIED_NAME_IS} ORDER BY s.id");
+        Ok(self.conn.prepare_cached(&sql)?.query_map([qualified_name], symbol_key)?.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// The symbols declared directly in `parent` (in its own file).
+    pub fn child_keys(&self, parent: i64) -> Result<Vec<SymbolKey>> {
+        let sql = format!(
+            "SELECT {SYMBOL_KEY_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id
+             WHERE s.file_id = (SELECT file_id FROM symbols WHERE id = ?1) AND s.parent_id = ?1 ORDER BY s.ordinal"
+        );
+        Ok(self.conn.prepare_cached(&sql)?.query_map([parent], symbol_key)?.collect::<rusqlite::Result<_>>()?)
+    }
+}
