@@ -10,6 +10,7 @@
 //! the symbol table and produces edges; only `link` touches the store.
 
 mod analytics;
+mod go_interfaces;
 mod program;
 mod query;
 mod resolve;

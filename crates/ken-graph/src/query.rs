@@ -6,7 +6,7 @@
 use crate::analytics::USE_RELATIONS;
 use crate::tests::is_public;
 use ken_core::{Language, Relation, Resolution, SymbolKind};
-use ken_store::{EdgeRow, Store, StoreError, SymbolKey, SymbolRow};
+use ken_store::{EdgeRow, Store, StoreError, SymbolRow};
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde::Serialize;
 use std::collections::VecDeque;
@@ -113,7 +113,7 @@ impl SymbolRef {
 }
 
 pub struct Graph<'s> {
-    store: &'s Store,
+    pub(crate) store: &'s Store,
 }
 
 impl<'s> Graph<'s> {
@@ -183,7 +183,7 @@ impl<'s> Graph<'s> {
         Ok(scored.into_iter().take(5).map(|(_, q)| q).collect())
     }
 
-    fn symbol(&self, id: i64) -> Result<Option<SymbolRow>, GraphError> {
+    pub(crate) fn symbol(&self, id: i64) -> Result<Option<SymbolRow>, GraphError> {
         Ok(self.store.symbol_by_id(id)?)
     }
 
@@ -296,7 +296,7 @@ impl<'s> Graph<'s> {
     /// branch, or per `try`/`except ImportError`: the index cannot tell
     /// which one a build runs, and a call resolves to the first); and for a
     /// Go method, the calls of the methods dynamic dispatch ties it to
-    /// ([`Graph::go_dispatch_partners`]).
+    /// (`go_dispatch_partners`).
     fn calls_in_other_forms(&self, id: i64) -> Result<Vec<EdgeRow>, GraphError> {
         let Some(symbol) = self.symbol(id)? else { return Ok(Vec::new()) };
         let mut out = Vec::new();
@@ -310,61 +310,12 @@ impl<'s> Graph<'s> {
                 out.extend(self.store.edges_to(twin.id, &[Relation::Calls])?);
             }
         }
-        if symbol.language == Language::Go && symbol.kind == SymbolKind::Method {
+        if symbol.language == Language::Go && symbol.kind.is_callable() {
             for partner in self.go_dispatch_partners(&symbol)? {
                 out.extend(self.store.edges_to(partner, &[Relation::Calls])?);
             }
         }
         Ok(out)
-    }
-
-    /// A Go type satisfies an interface by its method set; nothing in the
-    /// code says so. A call through the interface's method may run the
-    /// type's method of that name, so each counts the other's calls (as
-    /// gopls does). For an interface's method: the methods of that name on
-    /// the types whose methods cover the interface's; for a type's method:
-    /// the methods of the interfaces its type satisfies. Methods are found
-    /// by qualified name (`pkg.Type.Method`), wherever in the package they
-    /// are declared; an interface's embedded interfaces are not followed.
-    fn go_dispatch_partners(&self, method: &SymbolRow) -> Result<Vec<i64>, GraphError> {
-        let Some((owner, _)) = method.qualified_name.rsplit_once('.') else { return Ok(Vec::new()) };
-        let Some(owner_is_interface) = self.go_type_is_interface(owner)? else { return Ok(Vec::new()) };
-        let mut partners = Vec::new();
-        for other in self.store.symbol_keys_named(&method.name)? {
-            if other.id == method.id || other.language != Language::Go || other.kind != SymbolKind::Method {
-                continue;
-            }
-            let Some((other_owner, _)) = other.qualified_name.rsplit_once('.') else { continue };
-            if self.go_type_is_interface(other_owner)? != Some(!owner_is_interface) {
-                continue;
-            }
-            let (interface, concrete) = if owner_is_interface { (owner, other_owner) } else { (other_owner, owner) };
-            if self.go_satisfies(concrete, interface)? {
-                partners.push(other.id);
-            }
-        }
-        Ok(partners)
-    }
-
-    /// Whether the Go type named `qualified_name` is an interface; `None`
-    /// when no such type is in the index.
-    fn go_type_is_interface(&self, qualified_name: &str) -> Result<Option<bool>, GraphError> {
-        let types = self.store.symbol_keys_with_qualified_name(qualified_name)?;
-        Ok(types.iter().find(|t| t.language == Language::Go && t.kind.is_type()).map(|t| t.kind == SymbolKind::Interface))
-    }
-
-    /// Whether the Go type `concrete` has a method of each name the
-    /// interface `interface` declares (one at least).
-    fn go_satisfies(&self, concrete: &str, interface: &str) -> Result<bool, GraphError> {
-        let declared = self.store.symbol_keys_with_qualified_name(interface)?;
-        let Some(declared) = declared.into_iter().find(|t| t.kind == SymbolKind::Interface) else { return Ok(false) };
-        let methods: Vec<SymbolKey> = self.store.child_keys(declared.id)?.into_iter().filter(|m| m.kind == SymbolKind::Method).collect();
-        for method in &methods {
-            if self.store.symbol_keys_with_qualified_name(&format!("{concrete}.{}", method.name))?.is_empty() {
-                return Ok(false);
-            }
-        }
-        Ok(!methods.is_empty())
     }
 
     /// The symbols `relations` reach from `root`, backwards (`incoming`:
@@ -384,9 +335,27 @@ impl<'s> Graph<'s> {
         self.walk(root, &[Relation::Calls, Relation::Instantiates], Direction::Outgoing, depth)
     }
 
-    /// Every class derived from `root`, transitively.
+    /// Every class derived from `root`, transitively; for a Go interface,
+    /// also every type whose methods cover the interface's (Go declares no
+    /// `implements`: see `go_interfaces`).
     pub fn subclasses(&self, root: SymbolRow) -> Result<Traversal, GraphError> {
-        self.walk(root, &[Relation::DerivedClassOf], Direction::Incoming, MAX_DEPTH)
+        let go_interface = root.language == Language::Go && root.kind == SymbolKind::Interface;
+        let mut traversal = self.walk(root, &[Relation::DerivedClassOf], Direction::Incoming, MAX_DEPTH)?;
+        if go_interface {
+            let mut seen: FxHashSet<i64> = traversal.hits.iter().map(|h| h.symbol.id).collect();
+            seen.insert(traversal.symbol.id);
+            for id in self.go_implementers(&traversal.symbol)? {
+                if seen.insert(id)
+                    && let Some(symbol) = self.symbol(id)?
+                {
+                    let site = Site { path: symbol.path.clone(), line: symbol.start_line, col: symbol.start_col };
+                    let relation = Relation::DerivedClassOf.inverse_name().to_string();
+                    let via = traversal.symbol.id;
+                    traversal.hits.push(Hit { symbol, depth: 1, relation, resolution: Resolution::TypeInferred, site, via });
+                }
+            }
+        }
+        Ok(traversal)
     }
 
     /// Every base of `root`, transitively.

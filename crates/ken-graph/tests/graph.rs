@@ -548,7 +548,10 @@ int read_le16(const void* p) { return read16(p); }
 /// interface's method counts for the type's method of that name, and the
 /// other way round (gopls's call hierarchy), even where the type's methods
 /// are declared in another file; a type short of one method does not. A
-/// method value (`w.Len`) counts as a call, as gopls counts it.
+/// method value (`w.Len`) counts as a call, as gopls counts it. The
+/// interface's subclasses are the types that satisfy it: an interface
+/// with more methods, and a struct through the methods its embedded field
+/// promotes (`Step`). A method named like its interface (`Marker`) counts.
 #[test]
 fn go_callers_cross_interfaces_a_type_satisfies() {
     check_queries(
@@ -569,6 +572,26 @@ type Short struct{}
 
 func (s Short) Len() int { return 0 }
 
+type Resettable interface {
+	Len() int
+	String() string
+	Reset()
+}
+
+type base struct{}
+
+func (base) Len() int { return 1 }
+
+func (base) String() string { return "" }
+
+type Step struct{ base }
+
+type Marker interface{ Marker() }
+
+type marked struct{}
+
+func (marked) Marker() {}
+
 //- text/wrap_string.go
 package text
 
@@ -585,7 +608,7 @@ func Zero(s Short) int { return s.Len() }
 
 func Lazy(w *Wrap) func() int { return w.Len }
 "#,
-        "callers text.Wrap.Len\ncallers text.Node.String\ncallers text.Short.Len",
+        "callers text.Wrap.Len\ncallers text.Node.String\ncallers text.Short.Len\nsubclasses text.Node\nsubclasses text.Marker\ncallers text.base.Len",
         expect![[r#"
             > callers text.Wrap.Len
               UsedBy text.Lazy (text/use.go:9)
@@ -594,6 +617,16 @@ func Lazy(w *Wrap) func() int { return w.Len }
               CalledBy text.Show (text/use.go:5)
             > callers text.Short.Len
               CalledBy text.Zero (text/use.go:7)
+            > subclasses text.Node
+              BaseClassOf text.Wrap (text/node.go:8)
+              BaseClassOf text.Resettable (text/node.go:16)
+              BaseClassOf text.base (text/node.go:22)
+              BaseClassOf text.Step (text/node.go:28)
+            > subclasses text.Marker
+              BaseClassOf text.marked (text/node.go:32)
+            > callers text.base.Len
+              CalledBy text.Wrap.Len (text/node.go:10)
+              CalledBy text.Measure (text/use.go:3)
         "#]],
     );
 }

@@ -403,6 +403,12 @@ impl Store {
         Ok(self.conn.prepare_cached(&sql)?.query_map([qualified_name], symbol_key)?.collect::<rusqlite::Result<_>>()?)
     }
 
+    /// The symbol of that id.
+    pub fn symbol_key(&self, id: i64) -> Result<Option<SymbolKey>> {
+        let sql = format!("SELECT {SYMBOL_KEY_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.id = ?1");
+        Ok(self.conn.prepare_cached(&sql)?.query_row([id], symbol_key).optional()?)
+    }
+
     /// The symbols declared directly in `parent` (in its own file).
     pub fn child_keys(&self, parent: i64) -> Result<Vec<SymbolKey>> {
         let sql = format!(

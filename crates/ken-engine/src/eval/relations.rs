@@ -49,8 +49,12 @@ impl Relation {
             && match self {
                 Relation::Callers => symbol.kind.is_callable(),
                 // gopls answers a struct's implementation with the
-                // interfaces it satisfies: the other direction.
-                Relation::Subclasses => matches!(symbol.kind, SymbolKind::Class | SymbolKind::Struct) && symbol.language != Language::Go,
+                // interfaces it satisfies, the other direction; an
+                // interface's with the types that satisfy it.
+                Relation::Subclasses => match symbol.language {
+                    Language::Go => symbol.kind == SymbolKind::Interface,
+                    _ => matches!(symbol.kind, SymbolKind::Class | SymbolKind::Struct),
+                },
             }
     }
 }
@@ -81,7 +85,7 @@ impl Engine {
         if askable.is_empty() {
             let what = match relation {
                 Relation::Callers => "function or method",
-                Relation::Subclasses => "class (Go's types aside: gopls answers with the interfaces a type satisfies)",
+                Relation::Subclasses => "class (in Go, interface)",
             };
             notes.push(format!("no {} set: no {what} in a language with a language server on PATH", relation.name()));
             return Ok(Vec::new());
@@ -112,7 +116,9 @@ impl Engine {
                     }
                 };
                 let mut gold = related(store, symbol, relation, &locations)?;
-                if relation == Relation::Subclasses {
+                // gopls names every type satisfying an interface at once,
+                // and asked about those types it would name interfaces.
+                if relation == Relation::Subclasses && symbol.language != Language::Go {
                     gold = subclass_closure(store, bridge, runtime, symbol, gold)?;
                 }
                 if !gold.is_empty() && cases.len() < n {
