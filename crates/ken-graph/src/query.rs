@@ -291,7 +291,10 @@ impl<'s> Graph<'s> {
     /// What `callers` counts beside the calls to `id`: a property
     /// accessor's reads (reading runs it); a Go, C or C++ function's uses
     /// as a value (`sort.Slice(xs, s.less)`, a function pointer), which
-    /// gopls and clangd count as its calls; the calls that resolved to
+    /// gopls and clangd count as its calls; a TypeScript or JavaScript
+    /// method's overridden and overriding methods' calls (`this._subscribe()`
+    /// in the base class may run the override, a call of the override is
+    /// one of the base's method: tsserver counts both); the calls that resolved to
     /// another definition of the function in its own file (one per `#if`
     /// branch, or per `try`/`except ImportError`: the index cannot tell
     /// which one a build runs, and a call resolves to the first); and for a
@@ -308,6 +311,12 @@ impl<'s> Graph<'s> {
             let twins = self.store.symbols_with_qualified_name(&symbol.qualified_name)?;
             for twin in twins.into_iter().filter(|s| s.id != id && s.path == symbol.path && s.kind == symbol.kind) {
                 out.extend(self.store.edges_to(twin.id, &[Relation::Calls])?);
+            }
+        }
+        if symbol.language.scoping() == ken_core::Scoping::Js && symbol.kind == SymbolKind::Method {
+            let (up, down) = self.overrides(symbol.clone())?;
+            for related in up.hits.into_iter().chain(down.hits) {
+                out.extend(self.store.edges_to(related.symbol.id, &[Relation::Calls])?);
             }
         }
         if symbol.language == Language::Go && symbol.kind.is_callable() {

@@ -514,6 +514,8 @@ fn eval(ctx: &mut Ctx, scope: Sym, text: &str, line: u32, depth: u32) -> Option<
     let p = ctx.program;
     let text = text.trim();
     let text = text.strip_prefix('&').unwrap_or(text).trim_start_matches("mut ").trim();
+    // `new Handler()` (JavaScript, Java, C#, PHP): the call of the class.
+    let text = text.strip_prefix("new ").map(str::trim_start).filter(|t| t.ends_with(')')).unwrap_or(text);
     match text {
         "self" | "this" | "$this" | "Self" | "static" | "cls" => {
             let class = p.enclosing_type(scope)?;

@@ -502,7 +502,9 @@ interface Formatter { formatValue (x: unknown): string }
 
 /// Reading a property runs its accessor: `callers` lists the reads. A
 /// function defined once per `#if` branch has the calls of the name, which
-/// resolve to its first definition.
+/// resolve to its first definition. A JavaScript override has the calls of
+/// the method it overrides, which may run it, and the overridden method
+/// those of its overrides (tsserver counts both).
 #[test]
 fn callers_count_property_reads_and_every_if_branch() {
     check_queries(
@@ -514,6 +516,17 @@ class Request {
 }
 function describe (r = new Request()) { return r.method }
 module.exports = { Request, describe }
+
+//- lib/handler.js
+class Handler {
+  onStart () {}
+  dispatch () { this.onStart() }
+}
+class DumpHandler extends Handler {
+  onStart () { super.onStart() }
+}
+function dump () { new DumpHandler().onStart() }
+module.exports = { Handler, DumpHandler, dump }
 
 //- shop/item.py
 class Item:
@@ -532,7 +545,7 @@ static int read16(const void* p) { return 2; }
 #endif
 int read_le16(const void* p) { return read16(p); }
 "#,
-        "callers lib/request.Request.method\ncallers shop.item.Item.price\ncallers src/read.c:4",
+        "callers lib/request.Request.method\ncallers shop.item.Item.price\ncallers src/read.c:4\ncallers lib/handler.DumpHandler.onStart\ncallers lib/handler.Handler.onStart",
         expect![[r#"
             > callers lib/request.Request.method
               UsedBy lib/request.Request.inspect (lib/request.js:3)
@@ -540,6 +553,13 @@ int read_le16(const void* p) { return read16(p); }
               UsedBy shop.item.Item.total (shop/item.py:7)
             > callers src/read.c:4
               CalledBy read_le16 (src/read.c:6)
+            > callers lib/handler.DumpHandler.onStart
+              CalledBy lib/handler.dump (lib/handler.js:8)
+              CalledBy lib/handler.Handler.dispatch (lib/handler.js:3)
+            > callers lib/handler.Handler.onStart
+              CalledBy lib/handler.Handler.dispatch (lib/handler.js:3)
+              CalledBy lib/handler.DumpHandler.onStart (lib/handler.js:6)
+              CalledBy lib/handler.dump (lib/handler.js:8)
         "#]],
     );
 }
