@@ -242,7 +242,10 @@ pub(crate) fn mine(config: &LanguageConfig, path: &str, src: &Source, root: Node
         }
         if kind == SymbolKind::Method {
             let type_name = owner.map(|o| entries[o].name.as_str()).or(e.receiver.as_deref());
-            if config.constructor_names.contains(&e.name.as_str()) || type_name == Some(e.name.as_str()) {
+            // Go has no constructors: a method named like its type is a
+            // method (a marker interface's `InterfaceA()`).
+            let named_like_type = type_name == Some(e.name.as_str()) && config.language != ken_core::Language::Go;
+            if config.constructor_names.contains(&e.name.as_str()) || named_like_type {
                 kind = SymbolKind::Constructor;
             }
         }

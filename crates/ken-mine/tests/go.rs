@@ -78,6 +78,11 @@ func (Point) String() string { return "" }
 func (s Size) Double() Size { return s * 2 }
 
 func (u *Unknown) Orphan() {}
+
+// Marker is a marker interface; its method is named like it.
+type Marker interface{ Marker() }
+
+func (Point) Marker() {}
 "#,
         expect![[r#"
             geo/shapes.go (module geo, 0 parse errors)
@@ -104,6 +109,9 @@ func (u *Unknown) Orphan() {}
                 method geo.Point.String [49-49] `func (Point) String() string`
                 method geo.Size.Double [51-51] `func (s Size) Double() Size`
               method geo.Unknown.Orphan [53-53] `func (u *Unknown) Orphan()`
+              interface geo.Marker [56-56] `type Marker interface` doc: Marker is a marker interface; its method is named …
+                method geo.Marker.Marker [56-56] `Marker()`
+                method geo.Point.Marker [58-58] `func (Point) Marker()`
         "#]],
     );
 }
