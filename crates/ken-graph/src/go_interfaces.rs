@@ -9,7 +9,8 @@
 use crate::query::{Graph, GraphError};
 use ken_core::{Language, Relation, SymbolKind};
 use ken_store::SymbolKey;
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::collections::hash_map::Entry;
 
 /// How deep embedding is followed, either way.
 const MAX_EMBEDDING: usize = 4;
@@ -27,6 +28,8 @@ impl Graph<'_> {
         let Some((owner, _)) = method.qualified_name.rsplit_once('.') else { return Ok(Vec::new()) };
         let Some(owner) = self.go_type(owner)? else { return Ok(Vec::new()) };
         let mut partners = Vec::new();
+        // Per interface: a common name (`String`) meets one interface many times.
+        let mut required_by: FxHashMap<i64, FxHashSet<String>> = FxHashMap::default();
         for other in self.store.symbol_keys_named(&method.name)? {
             if other.id == method.id || other.language != Language::Go || !other.kind.is_callable() {
                 continue;
@@ -38,10 +41,13 @@ impl Graph<'_> {
                 (false, true) => (&other_owner, &owner),
                 _ => continue,
             };
-            let required = self.go_required_methods(interface)?;
+            let required = match required_by.entry(interface.id) {
+                Entry::Occupied(known) => known.into_mut(),
+                Entry::Vacant(slot) => slot.insert(self.go_required_methods(interface)?),
+            };
             let mut satisfies = false;
             for ty in std::iter::once(concrete.clone()).chain(self.go_embedders(concrete)?) {
-                if self.go_has_methods(&ty, &required)? {
+                if self.go_has_methods(&ty, required)? {
                     satisfies = true;
                     break;
                 }
@@ -104,7 +110,8 @@ impl Graph<'_> {
     fn go_required_methods(&self, interface: &SymbolKey) -> Result<FxHashSet<String>, GraphError> {
         let mut names = FxHashSet::default();
         for ty in std::iter::once(interface.clone()).chain(self.go_embedded(interface)?) {
-            // A method named like its interface is mined as a constructor.
+            // Any callable: an index mined before Go's methods named like their
+            // type stopped being constructors still holds them as such.
             names.extend(self.store.child_keys(ty.id)?.into_iter().filter(|m| m.kind.is_callable()).map(|m| m.name));
         }
         Ok(names)

@@ -189,14 +189,14 @@ impl<'s> Graph<'s> {
 
     /// Breadth-first walk over `relations`, `depth` steps at most.
     fn walk(&self, root: SymbolRow, relations: &[Relation], direction: Direction, depth: u32) -> Result<Traversal, GraphError> {
-        self.walk_reading(root, relations, direction, depth, false)
+        self.walk_with(root, relations, direction, depth, false)
     }
 
     /// [`Graph::walk`]; `as_callers`: also what [`Graph::calls_in_other_forms`]
     /// finds (`ken graph callers`; impact keeps it apart, since a property
     /// takes no arguments, so its reads break with none of its signature's
     /// changes, and each `#if` branch's definition changes on its own).
-    fn walk_reading(
+    fn walk_with(
         &self,
         root: SymbolRow,
         relations: &[Relation],
@@ -294,8 +294,8 @@ impl<'s> Graph<'s> {
     /// gopls and clangd count as its calls; a TypeScript or JavaScript
     /// method's overridden and overriding methods' calls (`this._subscribe()`
     /// in the base class may run the override, a call of the override is
-    /// one of the base's method: tsserver counts both); the calls that resolved to
-    /// another definition of the function in its own file (one per `#if`
+    /// one of the base's method: tsserver counts both); the calls that
+    /// resolved to another definition of the function in its own file (one per `#if`
     /// branch, or per `try`/`except ImportError`: the index cannot tell
     /// which one a build runs, and a call resolves to the first); and for a
     /// Go method, the calls of the methods dynamic dispatch ties it to
@@ -308,8 +308,10 @@ impl<'s> Graph<'s> {
             out.extend(reads);
         }
         if symbol.kind.is_callable() {
-            let twins = self.store.symbols_with_qualified_name(&symbol.qualified_name)?;
-            for twin in twins.into_iter().filter(|s| s.id != id && s.path == symbol.path && s.kind == symbol.kind) {
+            // The same scope (a file's module, or a class) and kind: the
+            // twins resolution's `one_file_definition` sends calls past.
+            let twins = self.store.symbol_keys_with_qualified_name(&symbol.qualified_name)?;
+            for twin in twins.into_iter().filter(|s| s.id != id && s.parent_id == symbol.parent_id && s.kind == symbol.kind) {
                 out.extend(self.store.edges_to(twin.id, &[Relation::Calls])?);
             }
         }
@@ -334,10 +336,12 @@ impl<'s> Graph<'s> {
         self.walk(root, relations, direction, depth)
     }
 
-    /// Who calls `root`: its calls and instantiations, its reads if it is
-    /// a property accessor, and the calls of its other `#if` definitions.
+    /// Who calls `root`: its calls and instantiations, and what
+    /// [`Graph::calls_in_other_forms`] adds (property reads, `#if` twins,
+    /// function values in Go and C, override families in JavaScript, Go's
+    /// interface dispatch).
     pub fn callers(&self, root: SymbolRow, depth: u32) -> Result<Traversal, GraphError> {
-        self.walk_reading(root, &[Relation::Calls, Relation::Instantiates], Direction::Incoming, depth, true)
+        self.walk_with(root, &[Relation::Calls, Relation::Instantiates], Direction::Incoming, depth, true)
     }
 
     pub fn callees(&self, root: SymbolRow, depth: u32) -> Result<Traversal, GraphError> {
