@@ -152,6 +152,13 @@ pub fn read(text: &str) -> Report {
     for c in CALL.captures_iter(without_urls) {
         add_name(&c[1], &mut names);
     }
+    // A link to an error's page ends in its code (`svelte.dev/e/constant_assignment`),
+    // which is the name of the function that raises it.
+    for url in URL.find_iter(text) {
+        if let Some(code) = url_code(url.as_str()) {
+            add_name(code, &mut names);
+        }
+    }
     let outside_examples = names.len();
     code_names(&example_code, &mut |n| add_name(n, &mut names));
     report.example_names = names[outside_examples..].to_vec();
@@ -299,6 +306,16 @@ fn spelled_as_code(word: &str) -> bool {
     (word.contains('_') && word.chars().any(|c| c.is_alphabetic())) || word.contains('.') || word.contains("::") || inner_upper
 }
 
+/// A URL's last path segment when it is a snake_case code
+/// (`https://svelte.dev/e/element_invalid_self_closing_tag`): words joined
+/// by `_`, so a hash, a page or a file is not taken.
+fn url_code(url: &str) -> Option<&str> {
+    static CODE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+$").expect("a valid pattern"));
+    let path = url.split(['?', '#']).next()?.trim_end_matches(|c: char| !c.is_alphanumeric());
+    let (_, last) = path.split_once("://")?.1.rsplit_once('/')?;
+    CODE.is_match(last).then_some(last)
+}
+
 /// `1.2.3`, `v0.27`, `example.com`, `e.g`: dotted, but not code.
 fn looks_like_version_or_host(word: &str) -> bool {
     let w = word.trim_start_matches('v');
@@ -414,6 +431,13 @@ KeyError: ('app', '0001_squashed_0002')
                 names pwsh my_app unknown_shell with_factory complete CompleteEnv::with_factory Cli::command
                 of which in examples with_factory complete CompleteEnv::with_factory Cli::command
                 phrase unknown_shell pwsh
+            "#]],
+        );
+        // An error page's code is a name; a page, a hash or a file is not.
+        check(
+            "Cannot assign to derived state\nhttps://svelte.dev/e/constant_assignment\nhttps://svelte.dev/playground/hello-world?version=5.19.10#H4sIAAAA_x\nhttps://example.com/docs/read_me.html",
+            expect![[r#"
+                names constant_assignment
             "#]],
         );
     }

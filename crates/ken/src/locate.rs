@@ -25,9 +25,8 @@ pub struct LocateArgs {
     /// Functions and classes to show per file (0 to 50).
     #[arg(long, default_value_t = 5, value_name = "N")]
     symbols: usize,
-    /// Lane weights and priors over the defaults, as JSON:
-    /// `{"frames":2,"paths":2,"path_words":1,"names":1,"phrases":1,"text":1.5,"semantic":1,"rrf_k":10,"test_weight":0.3,"docs_weight":0.3,"generated_weight":0.3}`.
-    #[arg(long, value_name = "JSON")]
+    /// Lane weights and priors over the defaults, as JSON (any of them).
+    #[arg(long, value_name = "JSON", long_help = weights_help())]
     weights: Option<String>,
     /// `llm`: the language model (`[llm]` in ken.toml, `KEN_LLM_*`, else
     /// the local one) reorders the top 10 files.
@@ -67,6 +66,12 @@ impl LocateArgs {
         self.text = Some(text);
         Ok(())
     }
+}
+
+/// `--weights`' long help, with the defaults as they are.
+fn weights_help() -> String {
+    let defaults = serde_json::to_string(&ken_search::LocateWeights::default()).unwrap_or_default();
+    format!("Lane weights and priors over the defaults, as JSON (any of them). The defaults:\n{defaults}")
 }
 
 pub fn locate(engine: &Engine, args: &LocateArgs, out: &mut Output) -> Result<()> {

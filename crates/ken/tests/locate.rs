@@ -180,6 +180,12 @@ function check_mutation(binding, component) {
   if (binding.owner !== component) throw binding_invalid_mutation(binding.name);
 }
 module.exports = { check_mutation };
+//- ui/props.js
+// Binding a value to a nested component's prop, both ways.
+function bind_value(component, name, value) {
+  component.props[name] = value;
+}
+module.exports = { bind_value };
 //- ui/client/render.js
 function element(node, out) {
   out.push(node.tag);
@@ -204,7 +210,16 @@ fn generated_files_and_path_words_weigh_in() {
         &repo,
         "Mutating a binding inside its owner component is reported: binding_invalid_mutation says it is outside of its owner component",
         expect![[r#"
-            ui/ownership.js (check_mutation) | ui/messages.js (binding_invalid_mutation)
+            ui/ownership.js (check_mutation) | ui/props.js (bind_value) | ui/messages.js (binding_invalid_mutation)
+        "#]],
+    );
+    // An error page's code names the catalogue's function: the code that
+    // calls it raises the message, above a file that says the words.
+    check(
+        &repo,
+        "Binding a value to a nested component fails\nhttps://ui.dev/e/binding_invalid_mutation",
+        expect![[r#"
+            ui/ownership.js (check_mutation) | ui/props.js (bind_value) | ui/messages.js (binding_invalid_mutation)
         "#]],
     );
     // Two files alike but for their paths: the report's word `server` decides.
