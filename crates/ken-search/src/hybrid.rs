@@ -1072,12 +1072,15 @@ pub(crate) fn without_extension(path: &str) -> &str {
     path.rsplit_once('.').map_or(path, |(a, _)| a)
 }
 
-/// The query is about tests, examples or benchmarks themselves: it says so
-/// in a word that does not name the project's own code. In a test framework
-/// "pytest" and "fixture" are the domain (`src/_pytest/fixtures.py`), and
-/// its users say them as a web framework's say "request". `code_paths`: the
-/// paths of code files that may be the project's (tests among them are
-/// passed over).
+/// The query is about tests, examples or benchmarks themselves: it says so,
+/// and none of its test words names the project's own code. In a test
+/// framework "pytest" and "fixture" are the domain (`src/_pytest/fixtures.py`),
+/// and its users say them as a web framework's say "request"; there "tests"
+/// beside them means the users' tests ("collects tests from dependencies":
+/// locate's tuning split, 112 reports, Acc@10 0.902 → 0.911, MRR@10 0.653 →
+/// 0.655, when one such word, not all, was enough to turn this off).
+/// `code_paths`: the paths of code files that may be the project's (tests
+/// among them are passed over).
 pub(crate) fn asks_for_tests<'a>(query: &str, code_paths: impl IntoIterator<Item = &'a str>) -> bool {
     let asked = test_words(query);
     if asked.is_empty() {
@@ -1092,7 +1095,7 @@ pub(crate) fn asks_for_tests<'a>(query: &str, code_paths: impl IntoIterator<Item
             }
         }
     }
-    asked.len() > named_by_code.len()
+    named_by_code.is_empty()
 }
 
 /// The query's words that ask for tests, examples or benchmarks, lowercased.

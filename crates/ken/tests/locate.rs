@@ -274,6 +274,14 @@ fn a_test_frameworks_reports_name_it_and_catalogues_repeat_the_words() {
             src/_pytest/main.py (collect_directory) | testing/test_main.py (test_pytest_crashes_on_subdirectory_without_read_access) | src/_pytest/locale/de/LC_MESSAGES/pytest.po ()
         "#]],
     );
+    // Beside "pytest", "tests" are the users' tests, which the framework collects.
+    check(
+        &repo,
+        "pytest collects tests from a subdirectory it does not have read access to",
+        expect![[r#"
+            src/_pytest/main.py (collect_directory) | testing/test_main.py (test_pytest_crashes_on_subdirectory_without_read_access) | src/_pytest/locale/de/LC_MESSAGES/pytest.po ()
+        "#]],
+    );
     // A report about a test is one.
     check(
         &repo,
