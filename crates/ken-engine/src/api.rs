@@ -285,6 +285,10 @@ pub struct LocateRequest {
     /// localization step); `none` (the default) needs no model.
     #[serde(default)]
     pub rerank: Option<LocateRerank>,
+    /// Also each lane's ranking and each file's prior (`explain` in the
+    /// answer), to see why a file ranks where it does or to try weights.
+    #[serde(default)]
+    pub explain: bool,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]

@@ -411,6 +411,7 @@ impl Engine {
             k: if rerank { k.max(RERANK_FILES) } else { k },
             symbols: request.symbols.unwrap_or(defaults.symbols),
             weights: request.weights.clone().unwrap_or(defaults.weights),
+            explain: request.explain,
         };
         let mut response = searcher.locate(&request.report, &options)?;
         if rerank {

@@ -37,11 +37,14 @@ pub struct LocateOptions {
     /// Symbols per file.
     pub symbols: usize,
     pub weights: LocateWeights,
+    /// Also each lane's ranking and each file's prior, so that weights can
+    /// be tried without running the lanes again.
+    pub explain: bool,
 }
 
 impl Default for LocateOptions {
     fn default() -> Self {
-        LocateOptions { k: 10, symbols: 5, weights: LocateWeights::default() }
+        LocateOptions { k: 10, symbols: 5, weights: LocateWeights::default(), explain: false }
     }
 }
 
@@ -183,6 +186,39 @@ pub struct LocateResponse {
     pub evidence: EvidenceSummary,
     pub notes: Vec<String>,
     pub timings: LocateTimings,
+    /// With `explain`: how the ranking was made.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub explain: Option<LocateExplain>,
+}
+
+/// How a ranking was made: a file's score is the sum over lanes of
+/// `weight / (rrf_k + rank)` (rank from 1), times its prior.
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+pub struct LocateExplain {
+    pub rrf_k: f32,
+    pub lanes: Vec<LaneRanking>,
+    /// Every ranked file's prior (tests, documents, declarations and
+    /// generated files weigh less), for the files that are not 1.
+    pub priors: Vec<FilePrior>,
+}
+
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+pub struct LaneRanking {
+    /// The weight's name in `LocateWeights` (`example_names`' weight is
+    /// already multiplied by `names`).
+    pub lane: String,
+    pub weight: f32,
+    /// Best first, at most `EXPLAINED_FILES`.
+    pub files: Vec<String>,
+    /// The score each file was ranked by (BM25, idf sums), or none when
+    /// the lane ranks by order alone (frames, paths).
+    pub scores: Vec<f32>,
+}
+
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+pub struct FilePrior {
+    pub path: String,
+    pub prior: f32,
 }
 
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
@@ -252,6 +288,11 @@ pub struct LocateTimings {
     pub total_ms: f64,
 }
 
+/// Files the text lane ranks.
+const TEXT_LANE_FILES: usize = 200;
+/// Files of each lane that `explain` lists: as many as the text lane
+/// ranks, so that its ranking can be redone from them.
+const EXPLAINED_FILES: usize = TEXT_LANE_FILES;
 /// Leading files whose header is read for a generated-file mark.
 const GENERATED_CHECKED: usize = 50;
 /// A name more files define than this is no evidence for any of them.
@@ -320,6 +361,8 @@ static HYPHENATED: std::sync::LazyLock<regex::Regex> =
 struct LaneFiles {
     ranked: Vec<usize>,
     evidence: FxHashMap<usize, Vec<String>>,
+    /// The score each file was ranked by, in lanes that have one.
+    scores: FxHashMap<usize, f32>,
 }
 
 impl LaneFiles {
@@ -372,19 +415,19 @@ impl Searcher<'_> {
         let lanes_ms = ms(t);
 
         let lanes = [
-            (EvidenceKind::Frame, &frames, weights.frames),
-            (EvidenceKind::Path, &paths, weights.paths),
-            (EvidenceKind::Name, &names, weights.names),
-            (EvidenceKind::Name, &example_names, weights.names * weights.example_names),
-            (EvidenceKind::Graph, &graph, weights.graph),
-            (EvidenceKind::Phrase, &phrases, weights.phrases),
-            (EvidenceKind::Graph, &raisers, weights.raisers),
-            (EvidenceKind::Text, &text_lane, weights.text),
-            (EvidenceKind::Path, &path_words, weights.path_words),
-            (EvidenceKind::Semantic, &semantic, semantic_weight),
+            ("frames", EvidenceKind::Frame, &frames, weights.frames),
+            ("paths", EvidenceKind::Path, &paths, weights.paths),
+            ("names", EvidenceKind::Name, &names, weights.names),
+            ("example_names", EvidenceKind::Name, &example_names, weights.names * weights.example_names),
+            ("graph", EvidenceKind::Graph, &graph, weights.graph),
+            ("phrases", EvidenceKind::Phrase, &phrases, weights.phrases),
+            ("raisers", EvidenceKind::Graph, &raisers, weights.raisers),
+            ("text", EvidenceKind::Text, &text_lane, weights.text),
+            ("path_words", EvidenceKind::Path, &path_words, weights.path_words),
+            ("semantic", EvidenceKind::Semantic, &semantic, semantic_weight),
         ];
         let mut scores: FxHashMap<usize, f32> = FxHashMap::default();
-        for (_, lane, weight) in &lanes {
+        for (_, _, lane, weight) in &lanes {
             for (rank, &file) in lane.ranked.iter().enumerate() {
                 *scores.entry(file).or_default() += weight / (weights.rrf_k + rank as f32 + 1.0);
             }
@@ -394,16 +437,26 @@ impl Searcher<'_> {
         let code_paths = table.files.iter().filter(|(id, ..)| languages.get(id).is_none_or(|l| l.family() == Family::Code));
         let about_tests = asks_for_tests(first_line(&text), code_paths.map(|(_, path, _)| path.as_str()));
         let about_types = asks_about_types(&text);
-        for (file, score) in scores.iter_mut() {
-            let (id, path, _) = &table.files[*file];
+        // Tests, documents and declaration files weigh less unless asked for.
+        let prior = |file: usize| {
+            let (id, path, _) = &table.files[file];
             let family = languages.get(id).map_or(Family::Code, |l| l.family());
             // Declaration files (`index.d.ts`, stubs) restate the API in the
             // report's words, but a fix lives in the implementation.
             if family != Family::Code || (!about_types && is_declaration_file(path)) {
-                *score *= docs_weight;
+                docs_weight
             } else if !about_tests && is_test_path(path) {
-                *score *= weights.test_weight;
+                weights.test_weight
+            } else {
+                1.0
             }
+        };
+        let is_generated = |file: usize| -> Result<bool, SearchError> {
+            let (id, path, _) = &table.files[file];
+            Ok(is_translation_catalogue(path) || says_generated(&self.store.file_head(*id, 400)?.unwrap_or_default()))
+        };
+        for (file, score) in scores.iter_mut() {
+            *score *= prior(*file);
         }
         let mut ranked: Vec<(usize, f32)> = scores.into_iter().collect();
         let order = |ranked: &mut Vec<(usize, f32)>| {
@@ -414,13 +467,41 @@ impl Searcher<'_> {
             // Headers are read for the leading files only: a generated file
             // further down cannot rise by others falling.
             for (file, score) in ranked.iter_mut().take(GENERATED_CHECKED.max(options.k * 3)) {
-                let (id, path, _) = &table.files[*file];
-                if is_translation_catalogue(path) || says_generated(&self.store.file_head(*id, 400)?.unwrap_or_default()) {
+                if is_generated(*file)? {
                     *score *= weights.generated_weight;
                 }
             }
             order(&mut ranked);
         }
+        let explain = if options.explain {
+            let mut explained: FxHashSet<usize> = FxHashSet::default();
+            let lanes = lanes
+                .iter()
+                .map(|(name, _, lane, weight)| {
+                    let files = &lane.ranked[..lane.ranked.len().min(EXPLAINED_FILES)];
+                    explained.extend(files.iter().copied());
+                    LaneRanking {
+                        lane: name.to_string(),
+                        weight: *weight,
+                        files: files.iter().map(|&f| table.files[f].1.clone()).collect(),
+                        scores: files.iter().map_while(|f| lane.scores.get(f).copied()).collect(),
+                    }
+                })
+                .collect();
+            let mut priors = Vec::new();
+            let mut explained: Vec<usize> = explained.into_iter().collect();
+            explained.sort_unstable();
+            for file in explained {
+                let generated = if is_generated(file)? { weights.generated_weight } else { 1.0 };
+                let prior = prior(file) * generated;
+                if prior != 1.0 {
+                    priors.push(FilePrior { path: table.files[file].1.clone(), prior });
+                }
+            }
+            Some(LocateExplain { rrf_k: weights.rrf_k, lanes, priors })
+        } else {
+            None
+        };
         ranked.truncate(options.k);
 
         let t = Instant::now();
@@ -430,7 +511,7 @@ impl Searcher<'_> {
         for (file, score) in ranked {
             let (id, path, _) = &table.files[file];
             let mut evidence = Vec::new();
-            for (kind, lane, _) in &lanes {
+            for (_, kind, lane, _) in &lanes {
                 if let Some(details) = lane.evidence.get(&file) {
                     evidence.extend(details.iter().map(|d| Evidence { kind: *kind, detail: d.clone() }));
                 }
@@ -456,7 +537,13 @@ impl Searcher<'_> {
             terms: term_hits.weights.len(),
             characters: text.chars().count(),
         };
-        Ok(LocateResponse { files, evidence, notes, timings: LocateTimings { read_ms, lanes_ms, symbols_ms, total_ms: ms(start) } })
+        Ok(LocateResponse {
+            files,
+            evidence,
+            notes,
+            timings: LocateTimings { read_ms, lanes_ms, symbols_ms, total_ms: ms(start) },
+            explain,
+        })
     }
 
     /// Files the frames run through, nearest the error first.
@@ -511,10 +598,11 @@ impl Searcher<'_> {
         let mut ranked: Vec<(usize, (f32, Vec<String>))> = scores.into_iter().collect();
         ranked.sort_by(|a, b| b.1.0.total_cmp(&a.1.0).then(a.0.cmp(&b.0)));
         let mut lane = LaneFiles::default();
-        for (file, (_, details)) in ranked {
+        for (file, (score, details)) in ranked {
             for d in details {
                 lane.add(file, d);
             }
+            lane.scores.insert(file, score);
         }
         Ok((lane, defined))
     }
@@ -691,8 +779,9 @@ impl Searcher<'_> {
         let mut ranked: Vec<(usize, f32)> = scores.into_iter().collect();
         ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         let mut lane = LaneFiles::default();
-        for (rank, (file, _)) in ranked.into_iter().take(200).enumerate() {
+        for (rank, (file, score)) in ranked.into_iter().take(TEXT_LANE_FILES).enumerate() {
             lane.add(file, format!("BM25 rank {}", rank + 1));
+            lane.scores.insert(file, score);
         }
         Ok((lane, hits))
     }
@@ -1028,8 +1117,9 @@ fn path_words_lane(report: &Report, table: &FileTable, title: f32) -> LaneFiles 
     }
     scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
     let mut lane = LaneFiles::default();
-    for (file, _, matched) in scored.into_iter().take(200) {
+    for (file, score, matched) in scored.into_iter().take(TEXT_LANE_FILES) {
         lane.add(file, format!("its path says {}", matched.join(", ")));
+        lane.scores.insert(file, score);
     }
     lane
 }

@@ -32,6 +32,10 @@ pub struct LocateArgs {
     /// the local one) reorders the top 10 files.
     #[arg(long, value_name = "HOW", value_parser = ["none", "llm"])]
     rerank: Option<String>,
+    /// Also each lane's ranking and each file's prior (with `--json`: the
+    /// `explain` object), to see why a file ranks where it does.
+    #[arg(long)]
+    explain: bool,
     #[arg(long)]
     json: bool,
     /// The report's text once read (by the client: a server that answers
@@ -81,7 +85,7 @@ pub fn locate(engine: &Engine, args: &LocateArgs, out: &mut Output) -> Result<()
         None => None,
     };
     let rerank = args.rerank.as_deref().map(|how| if how == "llm" { LocateRerank::Llm } else { LocateRerank::None });
-    let request = LocateRequest { report, k: Some(args.k), symbols: Some(args.symbols), weights, rerank };
+    let request = LocateRequest { report, k: Some(args.k), symbols: Some(args.symbols), weights, rerank, explain: args.explain };
     let response = engine.locate(&request)?;
     if args.json {
         writeln!(out.stdout, "{}", serde_json::to_string_pretty(&response)?)?;
@@ -123,6 +127,15 @@ fn text(response: &LocateResponse) -> String {
         "read {} frames ({} in this repository), {} paths, {} names, {} phrases, {} terms",
         e.frames, e.frames_in_repo, e.paths, e.names, e.phrases, e.terms
     );
+    if let Some(explain) = &response.explain {
+        let _ = writeln!(out, "lanes (a file scores weight / ({} + rank), times its prior):", explain.rrf_k);
+        for lane in explain.lanes.iter().filter(|l| !l.files.is_empty()) {
+            let shown: Vec<&str> = lane.files.iter().take(5).map(String::as_str).collect();
+            let more = lane.files.len().saturating_sub(shown.len());
+            let more = if more > 0 { format!(" and {more} more") } else { String::new() };
+            let _ = writeln!(out, "  {} (weight {}): {}{more}", lane.lane, lane.weight, shown.join(", "));
+        }
+    }
     out
 }
 

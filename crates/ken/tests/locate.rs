@@ -410,3 +410,48 @@ fn the_language_model_reranks_the_top_files() {
     assert_eq!(paths(&kept), paths(&plain));
     assert!(kept["notes"].to_string().contains("rerank by the language model failed, order kept"), "{kept:#}");
 }
+
+/// `--explain`: each lane's ranking and each file's prior are enough to
+/// redo the ranking (weight / (rrf_k + rank), summed, times the prior), so
+/// weights can be tried without the index; the text shows the lanes.
+#[test]
+fn explain_gives_what_the_ranking_is_made_of() {
+    let repo = Repo::new(SHOP);
+    assert!(repo.ken(&["index", "."]).status.success());
+    let report = "Session.refresh raises TokenExpired: token expired before refresh could run (see shop/auth.py)";
+    let response = json(&repo.ken(&["locate", report, "--json", "--explain", "-k", "20"]));
+    let explain = &response["explain"];
+    let rrf_k = explain["rrf_k"].as_f64().unwrap();
+    let mut scores: std::collections::BTreeMap<String, f64> = Default::default();
+    for lane in explain["lanes"].as_array().unwrap() {
+        let weight = lane["weight"].as_f64().unwrap();
+        for (rank, path) in lane["files"].as_array().unwrap().iter().enumerate() {
+            *scores.entry(path.as_str().unwrap().to_string()).or_default() += weight / (rrf_k + rank as f64 + 1.0);
+        }
+    }
+    for prior in explain["priors"].as_array().unwrap() {
+        if let Some(score) = scores.get_mut(prior["path"].as_str().unwrap()) {
+            *score *= prior["prior"].as_f64().unwrap();
+        }
+    }
+    let mut redone: Vec<(&String, &f64)> = scores.iter().filter(|(_, s)| **s > 0.0).collect();
+    redone.sort_by(|a, b| b.1.total_cmp(a.1).then(a.0.cmp(b.0)));
+    let ranked: Vec<&str> = response["files"].as_array().unwrap().iter().map(|f| f["path"].as_str().unwrap()).collect();
+    assert_eq!(redone.iter().map(|(p, _)| p.as_str()).collect::<Vec<_>>(), ranked, "{explain:#}");
+    for (file, score) in response["files"].as_array().unwrap().iter().zip(&redone) {
+        assert!((file["score"].as_f64().unwrap() - score.1).abs() < 1e-4, "{file} against {score:?}");
+    }
+    // A test file weighs less, since the report is not about tests.
+    assert!(explain["priors"].to_string().contains("tests/test_auth.py"), "{explain:#}");
+
+    let text = String::from_utf8(repo.ken(&["locate", report, "--explain", "-k", "2"]).stdout).unwrap();
+    let lanes = text.lines().skip_while(|l| !l.starts_with("lanes")).collect::<Vec<_>>().join("\n");
+    expect![[r#"
+        lanes (a file scores weight / (10 + rank), times its prior):
+          paths (weight 2): shop/auth.py
+          names (weight 0.5): shop/auth.py
+          text (weight 2): shop/auth.py, tests/test_auth.py, shop/commands/migrate.py, shop/cart.py
+          path_words (weight 1): shop/auth.py, tests/test_auth.py, shop/loader.py, shop/cart.py, shop/commands/migrate.py
+    "#]]
+    .assert_eq(&(lanes + "\n"));
+}
