@@ -219,7 +219,7 @@ fn generated_files_and_path_words_weigh_in() {
         &repo,
         "Binding a value to a nested component fails\nhttps://ui.dev/e/binding_invalid_mutation",
         expect![[r#"
-            ui/ownership.js (check_mutation) | ui/props.js (bind_value) | ui/messages.js (binding_invalid_mutation)
+            ui/ownership.js (check_mutation) | ui/props.js (bind_value) | ui/client/render.js ()
         "#]],
     );
     // Two files alike but for their paths: the report's word `server` decides.
@@ -451,7 +451,7 @@ fn explain_gives_what_the_ranking_is_made_of() {
           paths (weight 2): shop/auth.py
           names (weight 0.5): shop/auth.py
           text (weight 2): shop/auth.py, tests/test_auth.py, shop/commands/migrate.py, shop/cart.py
-          path_words (weight 1): shop/auth.py, tests/test_auth.py, shop/loader.py, shop/cart.py, shop/commands/migrate.py
+          path_words (weight 1): shop/auth.py, tests/test_auth.py, shop/commands/migrate.py, shop/cart.py, shop/loader.py
     "#]]
     .assert_eq(&(lanes + "\n"));
 }
