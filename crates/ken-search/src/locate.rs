@@ -24,6 +24,7 @@ use ken_core::{Family, Language, Relation, SymbolKind};
 use ken_store::{SymbolRow, UnitText};
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde::{Deserialize, Serialize};
+use std::cell::RefCell;
 use std::time::Instant;
 
 /// Longest report read (characters): far beyond any real one, a bound
@@ -314,6 +315,8 @@ struct FileTable {
     by_name: FxHashMap<String, Vec<usize>>,
     /// File stems, lowercased without `_` and `-` (`sqlmigrate`, `httpclient`).
     by_stem: FxHashMap<String, Vec<usize>>,
+    /// Whether a file is generated, once its header has been read.
+    generated: RefCell<FxHashMap<usize, bool>>,
 }
 
 impl FileTable {
@@ -331,7 +334,7 @@ impl FileTable {
         }
         let by_id = files.iter().enumerate().map(|(i, (id, _, _))| (*id, i)).collect();
         let by_path = files.iter().enumerate().map(|(i, (_, path, _))| (path.clone(), i)).collect();
-        FileTable { files, by_id, by_path, by_name, by_stem }
+        FileTable { files, by_id, by_path, by_name, by_stem, generated: RefCell::default() }
     }
 
     /// The order of two files a lane scores alike: the smaller first, as
@@ -471,10 +474,6 @@ impl Searcher<'_> {
                 1.0
             }
         };
-        let is_generated = |file: usize| -> Result<bool, SearchError> {
-            let (id, path, _) = &table.files[file];
-            Ok(is_translation_catalogue(path) || says_generated(&self.store.file_head(*id, 400)?.unwrap_or_default()))
-        };
         for (file, score) in scores.iter_mut() {
             *score *= prior(*file);
         }
@@ -483,12 +482,15 @@ impl Searcher<'_> {
             ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(table.files[a.0].1.cmp(&table.files[b.0].1)));
         };
         order(&mut ranked);
+        // The files the generated weight was applied to, for `explain`.
+        let mut down_weighted: FxHashSet<usize> = FxHashSet::default();
         if weights.generated_weight < 1.0 {
             // Headers are read for the leading files only: a generated file
             // further down cannot rise by others falling.
             for (file, score) in ranked.iter_mut().take(GENERATED_CHECKED.max(options.k * 3)) {
-                if is_generated(*file)? {
+                if self.is_generated(&table, *file)? {
                     *score *= weights.generated_weight;
+                    down_weighted.insert(*file);
                 }
             }
             order(&mut ranked);
@@ -504,7 +506,8 @@ impl Searcher<'_> {
                         lane: name.to_string(),
                         weight: *weight,
                         files: files.iter().map(|&f| table.files[f].1.clone()).collect(),
-                        scores: files.iter().map_while(|f| lane.scores.get(f).copied()).collect(),
+                        // All or none: a lane scores every file it ranks, or ranks by order alone.
+                        scores: files.iter().map(|f| lane.scores.get(f).copied()).collect::<Option<_>>().unwrap_or_default(),
                     }
                 })
                 .collect();
@@ -512,7 +515,7 @@ impl Searcher<'_> {
             let mut explained: Vec<usize> = explained.into_iter().collect();
             explained.sort_unstable();
             for file in explained {
-                let generated = if is_generated(file)? { weights.generated_weight } else { 1.0 };
+                let generated = if down_weighted.contains(&file) { weights.generated_weight } else { 1.0 };
                 let prior = prior(file) * generated;
                 if prior != 1.0 {
                     priors.push(FilePrior { path: table.files[file].1.clone(), prior });
@@ -668,6 +671,18 @@ impl Searcher<'_> {
         Ok((lane, reached))
     }
 
+    /// A file made by a tool: its header says so, or it is a translation
+    /// catalogue. Each header is read once per report.
+    fn is_generated(&self, table: &FileTable, file: usize) -> Result<bool, SearchError> {
+        if let Some(&known) = table.generated.borrow().get(&file) {
+            return Ok(known);
+        }
+        let (id, path, _) = &table.files[file];
+        let known = is_translation_catalogue(path) || says_generated(&self.store.file_head(*id, 400)?.unwrap_or_default());
+        table.generated.borrow_mut().insert(file, known);
+        Ok(known)
+    }
+
     /// The code that raises a message the report names or quotes. A
     /// message catalogue (Svelte's generated `errors.js`, a function per
     /// message) holds the report's words but is not where a fix goes; its
@@ -679,7 +694,6 @@ impl Searcher<'_> {
         holders: &FxHashMap<i64, String>,
         table: &FileTable,
     ) -> Result<(LaneFiles, FxHashMap<i64, String>), SearchError> {
-        let mut generated: FxHashMap<i64, bool> = FxHashMap::default();
         let mut messages: Vec<(i64, &String)> = defined.iter().chain(holders.iter()).map(|(&id, m)| (id, m)).collect();
         messages.sort();
         messages.dedup_by_key(|(id, _)| *id);
@@ -688,16 +702,7 @@ impl Searcher<'_> {
         for (id, message) in messages.into_iter().take(MAX_GRAPH_SOURCES) {
             let Some(row) = self.store.symbol_by_id(id)? else { continue };
             let Some(&file) = table.by_path.get(&row.path) else { continue };
-            let file_id = table.files[file].0;
-            let is_generated = match generated.get(&file_id) {
-                Some(&known) => known,
-                None => {
-                    let known = says_generated(&self.store.file_head(file_id, 400)?.unwrap_or_default());
-                    generated.insert(file_id, known);
-                    known
-                }
-            };
-            if !is_generated || !row.kind.is_callable() {
+            if !row.kind.is_callable() || !self.is_generated(table, file)? {
                 continue;
             }
             for edge in self.store.edges_to(id, &[Relation::Calls])?.iter().take(MAX_GRAPH_EDGES) {
