@@ -9,6 +9,7 @@ pub mod diagnostics;
 pub mod edit;
 mod escape;
 pub mod rules;
+pub mod sites;
 
 pub use classify::{Change, FileDiff, LineRange, classify};
 pub use escape::{Escape, EscapeKind};

@@ -808,7 +808,18 @@ pub struct ImpactReason {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub through: Option<String>,
     /// Where the edges were written (each call, use, or base-class list), in source order.
-    pub sites: Vec<ken_graph::Site>,
+    pub sites: Vec<ImpactSite>,
+}
+
+/// Where an impacted block refers to the change: a reference's line and
+/// column, and the last line of its expression (a call with its arguments,
+/// which a checker may flag on any of their lines).
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+pub struct ImpactSite {
+    pub path: String,
+    pub line: u32,
+    pub col: u32,
+    pub end_line: u32,
 }
 
 /// `POST /api/v1/plan`: CodePlan's plan graph for a change. Seeds are

@@ -9,14 +9,14 @@
 //! unresolved uses of its name.
 
 use crate::api::{
-    FileChange, FileVersions, ImpactReason, ImpactRequest, ImpactResponse, ImpactedBlock, MAX_IMPACT_FILE_BYTES, PlanEdge, PlanGraph,
-    PlanNode, PlanRequest, PlanStatus,
+    FileChange, FileVersions, ImpactReason, ImpactRequest, ImpactResponse, ImpactSite, ImpactedBlock, MAX_IMPACT_FILE_BYTES, PlanEdge,
+    PlanGraph, PlanNode, PlanRequest, PlanStatus,
 };
 use crate::{Engine, Error};
 use ken_change::{Change, ChangeLabel, EscapeKind, FileDiff, Rel, Target, rules};
-use ken_core::{RefKind, Relation, Resolution, SymbolKind};
+use ken_core::{RefKind, Relation, Resolution, Scoping, SymbolKind};
 use ken_graph::{Graph, Hit, Site, SymbolRef};
-use ken_store::{Store, SymbolRow};
+use ken_store::{BindingRow, Store, SymbolRow};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::path::Path;
 use std::process::Command;
@@ -204,6 +204,7 @@ fn impacted_blocks(store: &Store, changes: &[FileChange], versions: &[FileVersio
     let graph = Graph::new(store);
     let changed: Vec<&str> = changes.iter().map(|c| c.change.symbol.as_str()).collect();
     let mut blocks: FxHashMap<i64, ImpactedBlock> = FxHashMap::default();
+    let edited = edited_lines(versions);
     for FileChange { path, change, .. } in changes {
         for rule in rules::rules(change.label, !change.escaping.is_empty()) {
             let subject = match rule.target {
@@ -303,7 +304,20 @@ fn impacted_blocks(store: &Store, changes: &[FileChange], versions: &[FileVersio
                 if rule.rel == Rel::ConstructedBy && changed.contains(&hit.symbol.qualified_name.as_str()) {
                     continue;
                 }
-                let sites = edge_sites(store, &hit, rel)?;
+                let mut sites: Vec<ImpactSite> = edge_sites(store, &hit, rel)?
+                    .into_iter()
+                    .map(|s| ImpactSite { end_line: s.line, path: s.path, line: s.line, col: s.col })
+                    .collect();
+                // A site on a line the change rewrote was seen to by the
+                // change itself (the class header that lost its base, a
+                // deleted body's own calls). A declaration the rewritten
+                // line must still agree with (an accessor, an overload) stays.
+                if !matches!(rel, Rel::Overloads | Rel::Accessor | Rel::Implements) && !sites.is_empty() {
+                    sites.retain(|site| !edited.get(site.path.as_str()).is_some_and(|lines| lines.contains(&site.line)));
+                    if sites.is_empty() {
+                        continue;
+                    }
+                }
                 let block = blocks.entry(hit.symbol.id).or_insert_with(|| ImpactedBlock {
                     changed: !matches!(rel, Rel::Overloads | Rel::Accessor | Rel::Implements)
                         && changed.contains(&hit.symbol.qualified_name.as_str()),
@@ -340,8 +354,43 @@ fn impacted_blocks(store: &Store, changes: &[FileChange], versions: &[FileVersio
         }
     }
     let mut out: Vec<ImpactedBlock> = blocks.into_values().collect();
+    spans_of_calls(store, &mut out)?;
     out.sort_by(|a, b| (a.depth, &a.symbol.path, a.symbol.start_line).cmp(&(b.depth, &b.symbol.path, b.symbol.start_line)));
     Ok(out)
+}
+
+/// Each site's last line: a callee's site spans its call's arguments.
+/// Each file is read and parsed once.
+fn spans_of_calls(store: &Store, blocks: &mut [ImpactedBlock]) -> Result<(), Error> {
+    let mut by_path: FxHashMap<String, Vec<&mut ImpactSite>> = FxHashMap::default();
+    for site in blocks.iter_mut().flat_map(|b| b.reasons.iter_mut()).flat_map(|r| r.sites.iter_mut()) {
+        by_path.entry(site.path.clone()).or_default().push(site);
+    }
+    for (path, mut sites) in by_path {
+        let Some(language) = ken_lang::detect(Path::new(&path)) else { continue };
+        let Some(text) = store.file_text(&path)? else { continue };
+        let at: Vec<(u32, u32)> = sites.iter().map(|s| (s.line, s.col)).collect();
+        for (site, end) in sites.iter_mut().zip(ken_change::sites::call_end_lines(language, &text, &at)) {
+            site.end_line = end.unwrap_or(site.line);
+        }
+    }
+    Ok(())
+}
+
+/// The lines of each file's old version that its new version changes or
+/// removes (1-based, as the stored graph numbers them).
+fn edited_lines(versions: &[FileVersions]) -> FxHashMap<&str, FxHashSet<u32>> {
+    let mut edited: FxHashMap<&str, FxHashSet<u32>> = FxHashMap::default();
+    for version in versions {
+        let diff = similar::TextDiff::from_lines(&version.before, &version.after);
+        let lines = edited.entry(version.path.as_str()).or_default();
+        for op in diff.ops() {
+            if matches!(op.tag(), similar::DiffTag::Delete | similar::DiffTag::Replace) {
+                lines.extend(op.old_range().map(|i| i as u32 + 1));
+            }
+        }
+    }
+    edited
 }
 
 /// The other declarations of the changed function's qualified name in its
@@ -425,11 +474,24 @@ fn trait_implementation(store: &Store, path: &str, change: &Change) -> Result<Ve
 }
 
 /// A class that lost a base class (its header in D′ no longer names it):
-/// the calls and uses, in the class's members and its subclasses', of the
-/// members it inherited from that base and the base's own bases, less the
-/// names the class defines itself (`self.send(…)` inherited from
-/// `BaseAdapter` once `class HTTPAdapter(BaseAdapter)` is `class HTTPAdapter`).
+/// the uses of what it inherited from that base and the base's own bases,
+/// less the names the class defines itself (`self.send(…)` inherited from
+/// `BaseAdapter` once `class HTTPAdapter(BaseAdapter)` is `class HTTPAdapter`):
+/// - the inherited members' calls and uses in the class's members and its
+///   subclasses', and elsewhere through a receiver declared as one of them
+///   (`scheduler.actions` where `scheduler: AsapScheduler`);
+/// - the instance attributes the lost bases assign (`self.config`), read
+///   the same ways;
+/// - the class and its subclasses read as values (passed, stored);
+/// - the class's own calls through `super` (`super(…)`,
+///   `super.unsubscribe()`), which name the lost base even where the class
+///   has a member of that name;
+/// - where the lost bases reach outside the repository (`click.Group`),
+///   whose members the index does not know: what the family reads through
+///   `self`, `super` or a receiver declared as one of it, and defines
+///   nowhere itself.
 fn lost_inheritance(store: &Store, graph: &Graph, path: &str, change: &Change, versions: &[FileVersions]) -> Result<Vec<Hit>, Error> {
+    const USES: [Relation; 3] = [Relation::Calls, Relation::Uses, Relation::Instantiates];
     let (Some(after), Some(file)) = (change.after, versions.iter().find(|v| v.path == path)) else { return Ok(Vec::new()) };
     // The header: from the class's first line to the one that opens its body.
     let header: String = file
@@ -445,51 +507,351 @@ fn lost_inheritance(store: &Store, graph: &Graph, path: &str, change: &Change, v
         .collect::<Vec<_>>()
         .join(" ");
     let names_in_header: Vec<&str> = header.split(|c: char| !(c.is_alphanumeric() || c == '_')).collect();
+    // A base is kept where the new header still names it (twice where it
+    // shares the class's name: `class EnvironBuilder(werkzeug.test.EnvironBuilder)`).
+    let kept = |base_name: &str, class: &str| {
+        let last = base_name.rsplit(['.', ':']).next().unwrap_or(base_name);
+        names_in_header.iter().filter(|n| **n == last).count() > usize::from(last == class)
+    };
     let members = |id: i64| -> Result<Vec<i64>, Error> {
         Ok(store.edges_from(id, &[Relation::ParentOf])?.into_iter().filter_map(|e| e.dst).collect())
     };
+    let mut receivers = ReceiverTypes::new(store);
     let mut hits = Vec::new();
+    let mut add = |symbol: SymbolRow, resolution: Resolution, path: String, line: u32, col: u32| {
+        hits.push(Hit { symbol, depth: 1, relation: Rel::Inherits.name().to_string(), resolution, site: Site { path, line, col }, via: 0 })
+    };
     for class in store.symbols_with_qualified_name(&change.symbol)?.into_iter().filter(|s| s.path == path) {
-        let own: Vec<String> =
+        // The class's names: its members' and the attributes its methods assign.
+        let mut own: FxHashSet<String> =
             members(class.id)?.into_iter().filter_map(|m| store.symbol_by_id(m).ok().flatten()).map(|m| m.name).collect();
-        let mut inherited: FxHashSet<i64> = FxHashSet::default();
-        for base in graph.follow(class.clone(), &[Relation::DerivedClassOf], false, 1)?.hits {
-            if names_in_header.contains(&base.symbol.name.as_str()) {
-                continue;
+        own.extend(receivers.assigned_attributes(&class)?);
+        // The bases, lost or kept, each with its ancestors in the index.
+        let mut lost: FxHashSet<i64> = FxHashSet::default();
+        let mut attributes: FxHashSet<String> = FxHashSet::default();
+        let mut kept_names: FxHashSet<String> = FxHashSet::default();
+        let (mut lost_a_base, mut lost_outside, mut kept_outside) = (false, false, false);
+        for base in store.unresolved_bases(class.id)? {
+            if kept(&base, &class.name) {
+                kept_outside = true;
+            } else {
+                (lost_a_base, lost_outside) = (true, true);
             }
-            let ancestors = graph.follow(base.symbol.clone(), &[Relation::DerivedClassOf], false, 8)?.hits;
-            for ancestor in std::iter::once(base.symbol).chain(ancestors.into_iter().map(|h| h.symbol)) {
-                for m in members(ancestor.id)? {
-                    if store.symbol_by_id(m)?.is_some_and(|s| !own.contains(&s.name)) {
-                        inherited.insert(m);
+        }
+        for base in store.edges_from(class.id, &[Relation::DerivedClassOf])? {
+            let is_kept = kept(&base.name, &class.name);
+            lost_a_base |= !is_kept;
+            let Some(base_id) = base.dst else { continue };
+            let Some(base_symbol) = store.symbol_by_id(base_id)? else { continue };
+            let ancestors = graph.follow(base_symbol.clone(), &[Relation::DerivedClassOf], false, 8)?.hits;
+            for ancestor in std::iter::once(base_symbol).chain(ancestors.into_iter().map(|h| h.symbol)) {
+                let outside = !store.unresolved_bases(ancestor.id)?.is_empty();
+                let ancestor_attributes = receivers.assigned_attributes(&ancestor)?;
+                if is_kept {
+                    kept_outside |= outside;
+                    kept_names.extend(ancestor_attributes);
+                    kept_names
+                        .extend(members(ancestor.id)?.into_iter().filter_map(|m| store.symbol_by_id(m).ok().flatten()).map(|m| m.name));
+                } else {
+                    lost_outside |= outside;
+                    attributes.extend(ancestor_attributes);
+                    for m in members(ancestor.id)? {
+                        lost.insert(m);
+                        // By name too: a read through `this` the resolver left unbound.
+                        if let Some(member) = store.symbol_by_id(m)?
+                            && member.kind != SymbolKind::Constructor
+                        {
+                            attributes.insert(member.name);
+                        }
                     }
                 }
             }
         }
-        if inherited.is_empty() {
+        if !lost_a_base {
             continue;
         }
+        let mut inherited: FxHashSet<i64> = FxHashSet::default();
+        for &m in &lost {
+            if store.symbol_by_id(m)?.is_some_and(|s| !own.contains(&s.name) && !kept_names.contains(&s.name)) {
+                inherited.insert(m);
+            }
+        }
         let subclasses = graph.follow(class.clone(), &[Relation::DerivedClassOf], true, 8)?.hits;
-        for user in std::iter::once(class).chain(subclasses.into_iter().map(|h| h.symbol)) {
+        let family: Vec<SymbolRow> = std::iter::once(class.clone()).chain(subclasses.into_iter().map(|h| h.symbol)).collect();
+        let family_names: FxHashSet<&str> = family.iter().map(|c| c.name.as_str()).collect();
+        let mut walked: FxHashSet<i64> = FxHashSet::default();
+        let mut own_members: FxHashSet<i64> = FxHashSet::default();
+        for user in &family {
             for member in std::iter::once(user.id).chain(members(user.id)?) {
-                for edge in store.edges_from(member, &[Relation::Calls, Relation::Uses, Relation::Instantiates])? {
-                    if !edge.dst.is_some_and(|d| inherited.contains(&d)) {
+                walked.insert(member);
+                if user.id == class.id {
+                    own_members.insert(member);
+                }
+                for edge in store.edges_from(member, &USES)? {
+                    let Some(dst) = edge.dst else { continue };
+                    let through_super = user.id == class.id
+                        && lost.contains(&dst)
+                        && calls_super(store, &edge.name, edge.qualifier.as_deref(), &edge.path, edge.line)?;
+                    if !inherited.contains(&dst) && !through_super {
                         continue;
                     }
                     let Some(symbol) = store.symbol_by_id(member)? else { continue };
-                    hits.push(Hit {
-                        symbol,
-                        depth: 1,
-                        relation: Rel::Inherits.name().to_string(),
-                        resolution: edge.resolution,
-                        site: Site { path: edge.path, line: edge.line, col: edge.col },
-                        via: 0,
-                    });
+                    add(symbol, edge.resolution, edge.path, edge.line, edge.col);
                 }
+            }
+        }
+        // Instance attributes the lost bases assign and the class does not:
+        // read through `self` in the family, or through a receiver declared
+        // as one of it (`self.config`, `app.url_map` once `Flask` is no `App`).
+        attributes.retain(|a| !own.contains(a) && !kept_names.contains(a));
+        let mut attributes: Vec<String> = attributes.into_iter().collect();
+        attributes.sort();
+        for attribute in &attributes {
+            for kind in [RefKind::FieldUse, RefKind::Call] {
+                for (r, file) in store.refs_named(attribute, kind)? {
+                    let Some(qualifier) = r.qualifier.as_deref() else { continue };
+                    let through_self = matches!(qualifier, "self" | "this") && within(store, r.enclosing_id, &walked)?;
+                    if !through_self && !receivers.declared_as(r.enclosing_id, qualifier, &family_names)? {
+                        continue;
+                    }
+                    let Some(symbol) = store.symbol_by_id(r.enclosing_id)? else { continue };
+                    add(symbol, Resolution::UniqueName, file, r.line, r.col);
+                }
+            }
+        }
+        // A base outside the repository: the reads of names the family
+        // defines nowhere, through `self` or a receiver declared as one of
+        // it, and the class's calls through `super`. Only where no kept base
+        // is outside too (a name could be that one's).
+        if lost_outside && !kept_outside {
+            let mut defined = own.clone();
+            defined.extend(kept_names.iter().cloned());
+            for user in &family {
+                defined.extend(members(user.id)?.into_iter().filter_map(|m| store.symbol_by_id(m).ok().flatten()).map(|m| m.name));
+                defined.extend(receivers.assigned_attributes(user)?);
+            }
+            // The family's files and those that build, import or read one of it.
+            let mut paths: Vec<String> = family.iter().map(|c| c.path.clone()).collect();
+            for user in &family {
+                let users = store.edges_to(user.id, &[Relation::Instantiates, Relation::Imports, Relation::Uses, Relation::Calls])?;
+                paths.extend(users.into_iter().map(|e| e.path));
+            }
+            paths.sort();
+            paths.dedup();
+            let mut files: Vec<(i64, String)> = Vec::new();
+            for path in paths {
+                if let Some(id) = store.file_id(&path)? {
+                    files.push((id, path));
+                }
+            }
+            let ids: Vec<i64> = files.iter().map(|(id, _)| *id).collect();
+            for r in store.graph_refs(&[RefKind::FieldUse, RefKind::Call], Some(&ids))? {
+                let Some(file) = files.iter().find(|(id, _)| *id == r.file_id).map(|(_, p)| p.clone()) else { continue };
+                let qualifier = r.qualifier.as_deref();
+                // `__class__`, `__dict__`: every object has them.
+                let dunder = r.name.len() > 4 && r.name.starts_with("__") && r.name.ends_with("__");
+                let foreign = !defined.contains(&r.name) && !dunder;
+                let through_self = foreign && matches!(qualifier, Some("self" | "this")) && within(store, r.enclosing_id, &walked)?;
+                let through_super = !through_self
+                    && r.kind == RefKind::Call
+                    && within(store, r.enclosing_id, &own_members)?
+                    && calls_super(store, &r.name, qualifier, &file, r.line)?;
+                let through_receiver = !through_self
+                    && !through_super
+                    && foreign
+                    && qualifier.is_some_and(|q| !matches!(q, "self" | "this") && !q.starts_with("super"))
+                    && receivers.declared_as(r.enclosing_id, qualifier.unwrap_or_default(), &family_names)?;
+                if !through_self && !through_super && !through_receiver {
+                    continue;
+                }
+                let Some(symbol) = store.symbol_by_id(r.enclosing_id)? else { continue };
+                add(symbol, Resolution::UniqueName, file, r.line, r.col);
+            }
+        }
+        // The classes read as values (`warnings.warn(msg, RequestsDependencyWarning)`,
+        // a class passed or stored) are often read as the base they no longer are.
+        for user in &family {
+            for edge in store.edges_to(user.id, &[Relation::Uses])? {
+                let Some(symbol) = store.symbol_by_id(edge.src)? else { continue };
+                add(symbol, edge.resolution, edge.path, edge.line, edge.col);
+            }
+        }
+        for &member in &inherited {
+            for edge in store.edges_to(member, &USES)? {
+                if walked.contains(&edge.src) {
+                    continue;
+                }
+                let Some(qualifier) = edge.qualifier.as_deref() else { continue };
+                if !receivers.declared_as(edge.src, qualifier, &family_names)? {
+                    continue;
+                }
+                let Some(symbol) = store.symbol_by_id(edge.src)? else { continue };
+                add(symbol, edge.resolution, edge.path, edge.line, edge.col);
             }
         }
     }
     Ok(hits)
+}
+
+/// Whether `symbol` is one of `scopes` or nested in one (a lambda or a
+/// local function in a method).
+fn within(store: &Store, symbol: i64, scopes: &FxHashSet<i64>) -> Result<bool, Error> {
+    let mut at = Some(symbol);
+    for _ in 0..4 {
+        let Some(id) = at else { break };
+        if scopes.contains(&id) {
+            return Ok(true);
+        }
+        at = store.symbol_by_id(id)?.and_then(|s| s.parent_id);
+    }
+    Ok(false)
+}
+
+/// Whether `line` assigns attribute `name` of `self` or `this`
+/// (`self.x = …`, `self.x: T = …`, `this.x += …`), not only reads or
+/// compares it.
+fn assigns(line: &str, name: &str) -> bool {
+    const COMPOUND: [&str; 17] = ["", "+", "-", "*", "/", "//", "%", "**", "|", "&", "^", ">>", "<<", "@", "??", "||", "&&"];
+    ["self.", "this."].iter().any(|receiver| {
+        let target = format!("{receiver}{name}");
+        line.match_indices(&target).any(|(at, _)| {
+            let rest = &line[at + target.len()..];
+            if rest.starts_with(|c: char| c.is_alphanumeric() || c == '_') {
+                return false;
+            }
+            let rest = rest.trim_start();
+            // An annotated assignment: `self.x: T = …`.
+            let rest = match rest.strip_prefix(':') {
+                Some(typed) => typed.find('=').map_or("", |i| &typed[i..]),
+                None => rest,
+            };
+            let op_len = rest.find(|c: char| !"+-*/%|&^<>@?".contains(c)).unwrap_or(rest.len());
+            let after = &rest[op_len..];
+            COMPOUND.contains(&&rest[..op_len]) && after.starts_with('=') && !after.starts_with("==")
+        })
+    })
+}
+
+/// A call through `super`: TypeScript's `super(…)` and `super.m()`,
+/// Python's `super().m()`. Python's `super().__init__()` without arguments
+/// is left out: with the base gone it calls `object.__init__`, which takes none.
+fn calls_super(store: &Store, name: &str, qualifier: Option<&str>, path: &str, line: u32) -> Result<bool, Error> {
+    let qualifier = qualifier.unwrap_or_default();
+    if name == "super" || qualifier == "super" {
+        return Ok(true);
+    }
+    if !qualifier.starts_with("super(") {
+        return Ok(false);
+    }
+    if name != "__init__" {
+        return Ok(true);
+    }
+    let text = store.file_text(path)?.unwrap_or_default();
+    let line = text.lines().nth(line.saturating_sub(1) as usize).unwrap_or_default();
+    Ok(!line.contains("__init__()"))
+}
+
+/// The declared types of receivers, from the stored type bindings, each
+/// file's read once.
+struct ReceiverTypes<'a> {
+    store: &'a Store,
+    bindings: FxHashMap<i64, Vec<BindingRow>>,
+}
+
+impl<'a> ReceiverTypes<'a> {
+    fn new(store: &'a Store) -> Self {
+        ReceiverTypes { store, bindings: FxHashMap::default() }
+    }
+
+    fn of_file(&mut self, file_id: i64) -> Result<&[BindingRow], Error> {
+        if !self.bindings.contains_key(&file_id) {
+            self.bindings.insert(file_id, self.store.file_bindings(file_id)?);
+        }
+        Ok(&self.bindings[&file_id])
+    }
+
+    /// The attributes a Python class's methods assign through `self.x`
+    /// (instance attributes, which the index holds no symbol for): those
+    /// with a type binding, and the writes among their references
+    /// (`self.config = {}` binds no type). In TypeScript an assignment
+    /// declares nothing: a field is a member.
+    fn assigned_attributes(&mut self, class: &SymbolRow) -> Result<FxHashSet<String>, Error> {
+        if class.language.scoping() != Scoping::Python {
+            return Ok(FxHashSet::default());
+        }
+        let Some(file_id) = self.store.file_id(&class.path)? else { return Ok(FxHashSet::default()) };
+        let methods: FxHashSet<i64> = self.store.edges_from(class.id, &[Relation::ParentOf])?.into_iter().filter_map(|e| e.dst).collect();
+        let mut assigned: FxHashSet<String> = self
+            .of_file(file_id)?
+            .iter()
+            .filter(|b| methods.contains(&b.scope_id))
+            .filter_map(|b| b.name.strip_prefix("self."))
+            .filter(|name| !name.contains('.'))
+            .map(str::to_string)
+            .collect();
+        let text = self.store.file_text(&class.path)?.unwrap_or_default();
+        let lines: Vec<&str> = text.lines().collect();
+        for r in self.store.graph_refs(&[RefKind::FieldUse], Some(&[file_id]))? {
+            let through_self = r.qualifier.as_deref() == Some("self");
+            if !through_self || !methods.contains(&r.enclosing_id) || assigned.contains(&r.name) {
+                continue;
+            }
+            if assigns(lines.get(r.line.saturating_sub(1) as usize).copied().unwrap_or_default(), &r.name) {
+                assigned.insert(r.name);
+            }
+        }
+        Ok(assigned)
+    }
+
+    /// Whether `qualifier` as written in symbol `scope` (`scheduler`,
+    /// `this.scheduler`, `self._pool`) is declared with a type that names
+    /// one of `classes`: a parameter's or variable's binding in `scope` or a
+    /// scope around it, or for `this.x` and `self.x` a binding of `x` in the
+    /// enclosing class or its methods (TypeScript's parameter properties,
+    /// Python's `self.x: T = …`).
+    fn declared_as(&mut self, scope: i64, qualifier: &str, classes: &FxHashSet<&str>) -> Result<bool, Error> {
+        let field = ["this.", "self.", "@"].iter().find_map(|p| qualifier.strip_prefix(p));
+        let name = field.unwrap_or(qualifier);
+        if name.is_empty() || !name.chars().all(|c| c.is_alphanumeric() || c == '_') {
+            return Ok(false);
+        }
+        let Some(symbol) = self.store.symbol_by_id(scope)? else { return Ok(false) };
+        let Some(file_id) = self.store.file_id(&symbol.path)? else { return Ok(false) };
+        self.of_file(file_id)?;
+        // The scopes whose bindings count: the enclosing ones; for a field,
+        // the class's and its constructors' by the bare name (parameter
+        // properties), any of its methods' by `this.x` or `self.x`.
+        let mut bare: FxHashSet<i64> = FxHashSet::default();
+        let mut prefixed: FxHashSet<i64> = FxHashSet::default();
+        let mut at = Some(symbol);
+        while let Some(s) = at {
+            if field.is_some() && s.kind.is_type() {
+                bare.insert(s.id);
+                for member in self.store.edges_from(s.id, &[Relation::ParentOf])?.into_iter().filter_map(|e| e.dst) {
+                    prefixed.insert(member);
+                    if self.store.symbol_by_id(member)?.is_some_and(|m| m.kind == SymbolKind::Constructor) {
+                        bare.insert(member);
+                    }
+                }
+                break;
+            }
+            if field.is_none() {
+                bare.insert(s.id);
+            }
+            at = match s.parent_id {
+                Some(parent) => self.store.symbol_by_id(parent)?,
+                None => None,
+            };
+        }
+        let binds = |b: &BindingRow| {
+            (bare.contains(&b.scope_id) && b.name == name)
+                || (prefixed.contains(&b.scope_id) && ["this.", "self."].iter().any(|p| b.name.strip_prefix(p) == Some(name)))
+        };
+        Ok(self.bindings[&file_id]
+            .iter()
+            .filter(|b| binds(b))
+            .any(|b| b.source != "alias" && b.type_text.split(|c: char| !(c.is_alphanumeric() || c == '_')).any(|w| classes.contains(w))))
+    }
 }
 
 /// The changed method's own declaration where it is a property accessor,
@@ -805,5 +1167,29 @@ fn relation_noun(relation: &str) -> &'static str {
         "InstantiatedBy" => "instantiation site",
         "ImportedBy" => "user of the import",
         _ => "dependant",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::assigns;
+
+    #[test]
+    fn assignments_of_an_attribute_not_its_reads() {
+        let cases = [
+            ("self.config = {}", true),
+            ("        self.config: dict[str, int] = {}", true),
+            ("this.count += 1;", true),
+            ("this.cache ??= new Map();", true),
+            ("self.config == other", false),
+            ("if self.config <= limit:", false),
+            ("x = self.config", false),
+            ("self.configured = True", false),
+            ("self.config[\"X\"] = 1", false),
+            ("def f(self, config: int = 0):", false),
+        ];
+        for (line, expected) in cases {
+            assert_eq!(assigns(line, "config") || assigns(line, "count") || assigns(line, "cache"), expected, "{line}");
+        }
     }
 }

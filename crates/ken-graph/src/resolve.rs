@@ -688,7 +688,15 @@ fn field_type(ctx: &mut Ctx, class: Sym, name: &str, depth: u32) -> Option<Sym> 
         methods.sort_by_key(|m| (p.kinds[*m] != SymbolKind::Constructor, p.syms[*m].start_line));
         for m in methods {
             let Some(list) = p.bindings.get(&m) else { continue };
-            let hit = list.iter().find(|b| receivers.iter().any(|r| b.name.strip_prefix(r) == Some(name)));
+            // TypeScript's and PHP's parameter properties (`constructor(private s: Session)`)
+            // are fields bound by their bare name in the constructor.
+            let property = |b: &&ken_store::BindingRow| {
+                p.kinds[m] == SymbolKind::Constructor
+                    && matches!(ctx.family(), Scoping::Js | Scoping::Php)
+                    && b.source == "annotation"
+                    && b.name.trim_start_matches('$') == name
+            };
+            let hit = list.iter().find(|b| receivers.iter().any(|r| b.name.strip_prefix(r) == Some(name)) || property(b));
             if let Some(b) = hit
                 && let Some(t) = type_of_binding(ctx, m, b, depth + 1)
             {

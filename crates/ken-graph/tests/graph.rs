@@ -383,6 +383,31 @@ export function square(x: number): number { return x * x; }
     );
 }
 
+/// A TypeScript parameter property (`constructor(protected scheduler:
+/// Queue)`) is a field: `this.scheduler.flush()` is a call of `Queue`'s
+/// `flush`, inherited from its base.
+#[test]
+fn typescript_parameter_properties_type_their_fields() {
+    check_edges(
+        r#"
+//- src/queue.ts
+export class Scheduler {
+  flush(): void {}
+}
+export class Queue extends Scheduler {}
+export class Action {
+  constructor(protected scheduler: Queue) {}
+  run(): void { this.scheduler.flush(); }
+}
+"#,
+        expect![[r#"
+            src/queue.Action.constructor -construct-> src/queue.Action
+            src/queue.Action.run -calls-> src/queue.Scheduler.flush [type_inferred]
+            src/queue.Queue -derived_class_of-> src/queue.Scheduler
+        "#]],
+    );
+}
+
 /// A CommonJS `require` or a default import binds the module's one export:
 /// the class or function of the local name, as `module.exports = Pool`
 /// and `export default class Shape` write it. A namespace import binds the

@@ -137,6 +137,10 @@ fn relation(r: &Row, idx: usize) -> rusqlite::Result<Relation> {
     coded(r, idx)
 }
 
+fn binding_row(r: &Row) -> rusqlite::Result<BindingRow> {
+    Ok(BindingRow { file_id: r.get(0)?, scope_id: r.get(1)?, name: r.get(2)?, type_text: r.get(3)?, source: r.get(4)?, line: r.get(5)? })
+}
+
 fn edge_row(r: &Row) -> rusqlite::Result<EdgeRow> {
     Ok(EdgeRow {
         src: r.get(0)?,
@@ -302,27 +306,30 @@ impl Store {
     }
 
     pub fn graph_bindings(&self) -> Result<Vec<BindingRow>> {
-        let rows = self
-            .conn
-            .prepare("SELECT file_id, scope_id, name, type_text, source, line FROM bindings")?
-            .query_map([], |r| {
-                Ok(BindingRow {
-                    file_id: r.get(0)?,
-                    scope_id: r.get(1)?,
-                    name: r.get(2)?,
-                    type_text: r.get(3)?,
-                    source: r.get(4)?,
-                    line: r.get(5)?,
-                })
-            })?
-            .collect::<rusqlite::Result<_>>()?;
-        Ok(rows)
+        let sql = "SELECT file_id, scope_id, name, type_text, source, line FROM bindings";
+        Ok(self.conn.prepare(sql)?.query_map([], binding_row)?.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// The type bindings of one file (its parameters', variables' and fields' declared or assigned types).
+    pub fn file_bindings(&self, file_id: i64) -> Result<Vec<BindingRow>> {
+        let sql = "SELECT file_id, scope_id, name, type_text, source, line FROM bindings WHERE file_id = ?1";
+        Ok(self.conn.prepare_cached(sql)?.query_map([file_id], binding_row)?.collect::<rusqlite::Result<_>>()?)
     }
 
     /// Every edge, resolved or not.
     pub fn all_edges(&self) -> Result<Vec<EdgeRow>> {
         let sql = format!("SELECT {EDGE_COLUMNS} FROM {} JOIN files f ON f.id = e.file_id ORDER BY e.file_id, e.ordinal", *EVERY_EDGE);
         Ok(self.conn.prepare(&sql)?.query_map([], edge_row)?.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// The bases written in a class's header that resolve to nothing in the
+    /// index (`click.Group`), by their last name.
+    pub fn unresolved_bases(&self, class: i64) -> Result<Vec<String>> {
+        let sql = format!(
+            "SELECT name FROM refs WHERE file_id = (SELECT file_id FROM symbols WHERE id = ?1) AND loose_src = ?1 AND kind = {}",
+            RefKind::Inherit.code()
+        );
+        Ok(self.conn.prepare_cached(&sql)?.query_map([class], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?)
     }
 
     /// Edges leaving `src` with one of `relations` (all relations if empty).
