@@ -8,6 +8,7 @@ mod classify;
 pub mod diagnostics;
 pub mod edit;
 mod escape;
+pub mod flow;
 pub mod rules;
 pub mod sites;
 

@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 use walk::{Candidate, WalkOptions};
 
 /// Bump when mining output changes, so existing indexes are mined again.
-const MINER_VERSION: &str = "2";
+const MINER_VERSION: &str = "3";
 const BATCH_FILES: usize = 512;
 const BATCH_TIME: Duration = Duration::from_millis(1500);
 

@@ -166,6 +166,38 @@ def main():
 }
 
 #[test]
+fn exception_classes_caught_and_raised_are_uses() {
+    check_refs(
+        r#"
+//- app/client.py
+from .errors import HTTPError, Timeout, Retry
+
+def get(url):
+    try:
+        send(url)
+    except HTTPError:
+        pass
+    except (Timeout, errors.Closed) as e:
+        raise Retry from e
+    except Retry as err:
+        raise err
+"#,
+        expect![[r#"
+            app/client.py
+              1:21 import .errors :: HTTPError in <module>
+              1:32 import .errors :: Timeout in <module>
+              1:41 import .errors :: Retry in <module>
+              5:9 call send in get
+              6:12 field_use HTTPError in get
+              8:13 field_use Timeout in get
+              8:29 field_use errors :: Closed in get
+              9:15 field_use Retry in get
+              10:12 field_use Retry in get
+        "#]],
+    );
+}
+
+#[test]
 fn chunks_keep_definitions_whole_and_split_big_ones() {
     let small = ChunkBudget { max_chars: 400, max_lines: 8, overlap_lines: 2 };
     check_chunks(

@@ -610,7 +610,8 @@ fn a_lost_base_class_reaches_attributes_values_and_outside_members() {
          class App(Base):\n    def __init__(self):\n        super().__init__(\n            \"app\",\n        )\n        self.name = \"app\"\n\n    def setting(self):\n        return self.config[\"X\"], self.name\n\n\n\
          class Group(click.Group):\n    def __init__(self, **extra):\n        super().__init__(**extra)\n        self.add_command(None)\n        self.setup()\n\n    def setup(self):\n        pass\n\n\n\
          class Plain:\n    def __init__(self):\n        super().__init__()\n\n\n\
-         def configured(app: App):\n    warnings.warn(\"slow\", Timeout)\n    return app.config\n",
+         def configured(app: App):\n    warnings.warn(\"slow\", Timeout)\n    return app.config\n\n\n\
+         def guarded():\n    try:\n        pass\n    except (Timeout, OSError):\n        raise Timeout\n",
     );
     edit(&repo, "app/main.py", "class App(Base):", "class App:");
     edit(&repo, "app/main.py", "class Group(click.Group):", "class Group:");
@@ -619,13 +620,59 @@ fn a_lost_base_class_reaches_attributes_values_and_outside_members() {
         &repo,
         &[],
         expect![[r#"
-        app/base.py MC app.base.Timeout
-        app/main.py MC app.main.App
-        app/main.py MC app.main.Group
-          -> app.main.App.__init__ [Rel(D, C, Inherits) of MC@10-12]
-          -> app.main.App.setting [Rel(D, C, Inherits) of MC@16]
-          -> app.main.Group.__init__ [Rel(D, C, Inherits) of MC@21,22]
-          -> app.main.configured [Rel(D, C, Inherits) of MC@35; Rel(D, C, Inherits) of MC@36]
+            app/base.py MC app.base.Timeout
+            app/main.py MC app.main.App
+            app/main.py MC app.main.Group
+              -> app.main.App.__init__ [Rel(D, C, Inherits) of MC@10-12]
+              -> app.main.App.setting [Rel(D, C, Inherits) of MC@16]
+              -> app.main.Group.__init__ [Rel(D, C, Inherits) of MC@21,22]
+              -> app.main.configured [Rel(D, C, Inherits) of MC@35; Rel(D, C, Inherits) of MC@36]
+              -> app.main.guarded [Rel(D, C, Inherits) of MC@42,43]
+        "#]],
+    );
+}
+
+/// An object of a class that lost its base no longer fits where the base
+/// was expected, and the checker flags where it lands: a parameter's
+/// default (`= asyncScheduler`), an argument whose parameter is declared as
+/// another type (`new Cold(s)`), a value returned as another type, a
+/// destructured inherited member. Its instantiations with arguments lost
+/// the inherited constructor (`Failure("bad", 1)` once it is no `Exception`).
+/// A slot declared as the class itself takes it still (`keep(s)`).
+#[test]
+fn a_lost_base_class_reaches_objects_landing_where_the_base_was_expected() {
+    let repo = committed(
+        "//- src/base.ts\nexport interface SchedulerLike {\n  now(): number;\n}\nexport class Scheduler implements SchedulerLike {\n  actions: number[] = [];\n  constructor(public clock: () => number) {}\n  now(): number {\n    return this.clock();\n  }\n}\n\
+         //- src/async.ts\nimport { Scheduler } from './base';\nexport class AsyncScheduler extends Scheduler {\n  flush(): void {\n    const { actions } = this;\n    actions.pop();\n  }\n}\nexport const asyncScheduler = new AsyncScheduler(() => 0);\n\
+         //- src/use.ts\nimport { SchedulerLike } from './base';\nimport { AsyncScheduler, asyncScheduler } from './async';\n\
+         export function interval(period: number, scheduler: SchedulerLike = asyncScheduler): number {\n  return period;\n}\n\
+         export class Cold {\n  constructor(public scheduler: SchedulerLike) {}\n}\n\
+         export function build(s: AsyncScheduler): Cold {\n  keep(s);\n  return new Cold(s);\n}\n\
+         function keep(s: AsyncScheduler): AsyncScheduler {\n  return s;\n}\n\
+         //- app/decoders.py\nclass ContentDecoder:\n    def decode(self, data: bytes) -> bytes:\n        return data\n\n\n\
+         class MultiDecoder(ContentDecoder):\n    def __init__(self, children):\n        self.children = children\n\n\n\
+         class Failure(Exception):\n    pass\n\
+         //- app/models.py\nfrom app.decoders import ContentDecoder, MultiDecoder, Failure\n\n\n\
+         class Response:\n    def __init__(self, decoder: ContentDecoder | None = None):\n        self.decoder = decoder\n\n    \
+         def get_decoder(self) -> ContentDecoder:\n        decoder = MultiDecoder(children=[])\n        self.use(decoder)\n        return decoder\n\n    \
+         def use(self, decoder: MultiDecoder) -> None:\n        Response(decoder=decoder)\n        raise Failure(\"bad\", 1)\n",
+    );
+    edit(&repo, "src/async.ts", "export class AsyncScheduler extends Scheduler {", "export class AsyncScheduler {");
+    edit(&repo, "app/decoders.py", "class MultiDecoder(ContentDecoder):", "class MultiDecoder:");
+    edit(&repo, "app/decoders.py", "class Failure(Exception):", "class Failure:");
+    check(
+        &repo,
+        &[],
+        expect![[r#"
+        app/decoders.py MC app.decoders.MultiDecoder
+        app/decoders.py MC app.decoders.Failure
+        src/async.ts MC src/async.AsyncScheduler
+          -> app.models.Response.get_decoder [Rel(D, C, InstantiatedBy) of MC@9; Rel(D, C, Inherits) of MC@11]
+          -> app.models.Response.use [Rel(D, C, Inherits) of MC@14; Rel(D, C, InstantiatedBy) of MC@15; Rel(D, C, Inherits) of MC@15]
+          -> src/async [Rel(D, C, InstantiatedBy) of MC@8; Rel(D, C, Inherits) of MC@8]
+          -> src/async.AsyncScheduler.flush [Rel(D, C, Inherits) of MC@4]
+          -> src/use.interval [Rel(D, C, Inherits) of MC@3]
+          -> src/use.build [Rel(D, C, Inherits) of MC@11]
     "#]],
     );
 }

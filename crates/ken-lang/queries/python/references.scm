@@ -79,3 +79,24 @@
 
 (pair
   value: (identifier) @name @reference.field_use)
+
+; An exception class caught or raised by its bare name: `except HTTPError:`,
+; `except (A, B) as e:`, `raise Timeout`. (`m.Error` is an attribute read.)
+(except_clause
+  value: (identifier) @name @reference.field_use)
+
+(except_clause
+  value: (tuple
+    (identifier) @name @reference.field_use))
+
+(except_clause
+  value: (as_pattern
+    (identifier) @name @reference.field_use))
+
+(except_clause
+  value: (as_pattern
+    (tuple
+      (identifier) @name @reference.field_use)))
+
+(raise_statement
+  (identifier) @name @reference.field_use)
