@@ -13,7 +13,9 @@ use tree_sitter::Node;
 /// A name to follow, read inside `lines` (1-based, inclusive).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ValueQuery {
-    /// As written: `this`, `self`, `scheduler`, `self._decoder`, `this.scheduler`.
+    /// As written: `this`, `self`, `scheduler`, `self._decoder`,
+    /// `this.scheduler`; or a callee's name and `()` for the value of each
+    /// call of it (`make_null_session()` matches `interface.make_null_session(app)`).
     pub name: String,
     pub lines: (u32, u32),
 }
@@ -37,8 +39,8 @@ pub enum Place {
     /// Returned from a function whose declared return type is `declared`
     /// (`None`: not declared, or an arrow function's expression body without one).
     Return { declared: Option<String> },
-    /// Assigned to a member: `x.delegate = this`, `self.session = value`.
-    Member,
+    /// Assigned to a member, as written: `x.delegate = this`, `self.session = value`.
+    Member(String),
     /// Destructured: `const { actions } = this`, the names taken.
     Destructured(Vec<String>),
 }
@@ -61,8 +63,12 @@ pub fn value_reads(language: Language, source: &str, queries: &[ValueQuery]) -> 
         if !queries.iter().any(|q| first <= q.lines.1 && last >= q.lines.0) {
             continue;
         }
-        if matches!(node.kind(), "identifier" | "this" | "attribute" | "member_expression") {
-            let written = &source[node.byte_range()];
+        let written = match node.kind() {
+            "identifier" | "this" | "attribute" | "member_expression" => Some(source[node.byte_range()].to_string()),
+            "call" | "call_expression" => callee_name(node).map(|n| format!("{}()", &source[n.byte_range()])),
+            _ => None,
+        };
+        if let Some(written) = written {
             for (i, query) in queries.iter().enumerate() {
                 if query.name == written
                     && (query.lines.0..=query.lines.1).contains(&first)
@@ -96,7 +102,8 @@ fn place(node: Node<'_>, source: &str) -> Option<Place> {
             if is("right", parent)
                 && parent.child_by_field_name("left").is_some_and(|l| matches!(l.kind(), "attribute" | "member_expression")) =>
         {
-            Some(Place::Member)
+            let target = parent.child_by_field_name("left")?;
+            Some(Place::Member(source[target.byte_range()].to_string()))
         }
         "variable_declarator" if is("value", parent) => {
             let pattern = parent.child_by_field_name("name").filter(|n| n.kind() == "object_pattern")?;
@@ -120,12 +127,7 @@ fn place(node: Node<'_>, source: &str) -> Option<Place> {
 /// argument's slot among the positional ones or by keyword.
 fn argument(list: Node<'_>, argument: Node<'_>, keyword: Option<String>, source: &str) -> Option<Place> {
     let call = list.parent()?;
-    let callee = call.child_by_field_name("function").or_else(|| call.child_by_field_name("constructor"))?;
-    let name = match callee.kind() {
-        "attribute" => callee.child_by_field_name("attribute")?,
-        "member_expression" => callee.child_by_field_name("property")?,
-        _ => callee,
-    };
+    let name = callee_name(call)?;
     let slot = match keyword {
         Some(k) => Slot::Keyword(k),
         None => {
@@ -144,6 +146,17 @@ fn argument(list: Node<'_>, argument: Node<'_>, keyword: Option<String>, source:
         col: name.start_position().column as u32 + 1,
         slot,
     })
+}
+
+/// The node that names a call's callee: `f`, the `send` of `a.b.send(…)`,
+/// the class of `new C(…)`, `super`.
+fn callee_name(call: Node<'_>) -> Option<Node<'_>> {
+    let callee = call.child_by_field_name("function").or_else(|| call.child_by_field_name("constructor"))?;
+    match callee.kind() {
+        "attribute" => callee.child_by_field_name("attribute"),
+        "member_expression" => callee.child_by_field_name("property"),
+        _ => Some(callee),
+    }
 }
 
 /// The declared return type of the function a `return` is in.
@@ -192,15 +205,16 @@ mod tests {
     fn python_values_passed_returned_and_stored() {
         check(
             Language::Python,
-            "class Stream:\n    def wrap(self) -> Decoder:\n        register(self, key=self)\n        self.close()\n        if self is None:\n            return self\n        self.owner.stream = self\n        return self._decoder\n\n\ndef f(s: Stream):\n    s = other\n    send(url, stream=s)\n",
-            &["self@1-8", "self._decoder@1-8", "s@11-13"],
+            "class Stream:\n    def wrap(self) -> Decoder:\n        register(self, key=self)\n        self.close()\n        if self is None:\n            return self\n        self.owner.stream = self\n        return self._decoder\n\n\ndef f(s: Stream):\n    s = other\n    send(url, stream=s)\n    self.session = interface.make_null_session(app)\n",
+            &["self@1-8", "self._decoder@1-8", "s@11-13", "make_null_session()@1-14"],
             expect![[r#"
                 self 3:18 Argument { callee: "register", line: 3, col: 9, slot: Position(0) }
                 self 3:28 Argument { callee: "register", line: 3, col: 9, slot: Keyword("key") }
                 self 6:20 Return { declared: Some("Decoder") }
-                self 7:29 Member
+                self 7:29 Member("self.owner.stream")
                 self._decoder 8:16 Return { declared: Some("Decoder") }
-                s 13:22 Argument { callee: "send", line: 13, col: 5, slot: Keyword("stream") }"#]],
+                s 13:22 Argument { callee: "send", line: 13, col: 5, slot: Keyword("stream") }
+                make_null_session() 14:20 Member("self.session")"#]],
         );
     }
 
@@ -213,7 +227,7 @@ mod tests {
             expect![[r#"
                 scheduler 3:11 Argument { callee: "super", line: 3, col: 5, slot: Position(0) }
                 this 4:50 Argument { callee: "ColdObservable", line: 4, col: 22, slot: Position(1) }
-                this 5:25 Member
+                this 5:25 Member("provider.delegate")
                 this 6:34 Destructured(["actions", "now"])
                 this 8:18 Return { declared: None }"#]],
         );

@@ -241,7 +241,9 @@ fn impacted_blocks(store: &Store, changes: &[FileChange], versions: &[FileVersio
                 if roots.is_empty() && rule.rel == Rel::UsedBy && change.kind == Some(SymbolKind::Field) {
                     // A field the index holds no symbol for (a Python instance
                     // attribute): its uses stay raw references by name.
-                    attribute_uses(store, path, change)?
+                    let mut hits = attribute_uses(store, path, change)?;
+                    hits.extend(inherits::called_fields(store, &graph, path, change)?);
+                    hits
                 } else if roots.is_empty() && incoming && rule.target == Target::Symbol {
                     // Not in the index: its uses are unresolved edges naming it.
                     loose_uses(store, change, relations)?
@@ -270,6 +272,10 @@ fn impacted_blocks(store: &Store, changes: &[FileChange], versions: &[FileVersio
                     // a name only this symbol has: they may be its callers too.
                     if rule.rel == Rel::CalledBy && rule.target == Target::Symbol && store.symbols_by_name(&change.name)?.len() == 1 {
                         hits.extend(loose_uses(store, change, relations)?);
+                    }
+                    // A field holding a class or a function is called.
+                    if rule.rel == Rel::UsedBy && change.kind == Some(SymbolKind::Field) {
+                        hits.extend(inherits::called_fields(store, &graph, path, change)?);
                     }
                     hits
                 }

@@ -353,6 +353,29 @@ export function View() {
 }
 
 #[test]
+fn destructuring_reads_members() {
+    check_refs(
+        r#"
+//- src/scheduler.ts
+export class TestScheduler {
+  run() {
+    const { runMode, now: at } = this;
+    const { actions } = this.scheduler;
+    const { a } = { a: 1 };
+  }
+}
+"#,
+        expect![[r#"
+            src/scheduler.ts
+              3:13 field_use this :: runMode in TestScheduler.run
+              3:22 field_use this :: now in TestScheduler.run
+              4:13 field_use this.scheduler :: actions in TestScheduler.run
+              4:30 field_use this :: scheduler in TestScheduler.run
+        "#]],
+    );
+}
+
+#[test]
 fn chunks_keep_definitions_whole_and_split_big_ones() {
     let small = ChunkBudget { max_chars: 400, max_lines: 8, overlap_lines: 2 };
     check_chunks(

@@ -54,6 +54,9 @@ const SYMBOL_COLUMNS: &str = concat!(
 /// term (constant propagation), which would hide the indexed expression.
 pub(crate) const QUALIFIED_NAME_IS: &str = "substr(s.qualified_name, -16) = substr(?1, -16) AND +s.qualified_name = ?1";
 
+/// How many columns [`symbol_row`] reads: a query's next column is this one.
+const SYMBOL_COLUMN_COUNT: usize = 14;
+
 fn symbol_row(r: &Row) -> rusqlite::Result<SymbolRow> {
     Ok(SymbolRow {
         id: r.get(0)?,
@@ -233,6 +236,19 @@ impl Store {
     pub fn symbol_by_id(&self, id: i64) -> Result<Option<SymbolRow>> {
         let sql = format!("SELECT {SYMBOL_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.id = ?1");
         Ok(self.conn.prepare_cached(&sql)?.query_row([id], symbol_row).optional()?)
+    }
+
+    /// The functions and methods whose declared return type mentions `word`
+    /// (`-> NullSession`, `): Optional[NullSession]`), each with that type
+    /// as written; the caller checks the word's boundaries.
+    pub fn symbols_returning(&self, word: &str) -> Result<Vec<(SymbolRow, String)>> {
+        let sql = format!(
+            "SELECT {SYMBOL_COLUMNS}, s.return_type FROM symbols s JOIN files f ON f.id = s.file_id
+             WHERE s.return_type IS NOT NULL AND instr(s.return_type, ?1) > 0 ORDER BY f.path, s.start_line"
+        );
+        let mut stmt = self.conn.prepare_cached(&sql)?;
+        let rows = stmt.query_map([word], |r| Ok((symbol_row(r)?, r.get(SYMBOL_COLUMN_COUNT)?)))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
     /// Symbols whose qualified name puts them directly in a container

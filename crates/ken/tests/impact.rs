@@ -638,7 +638,8 @@ fn a_lost_base_class_reaches_attributes_values_and_outside_members() {
 /// another type (`new Cold(s)`), a value returned as another type, a
 /// destructured inherited member. Its instantiations with arguments lost
 /// the inherited constructor (`Failure("bad", 1)` once it is no `Exception`).
-/// A slot declared as the class itself takes it still (`keep(s)`).
+/// A slot declared as the class itself takes it still (`keep(s)`), and so
+/// does an attribute declared with no type (`self.raw`).
 #[test]
 fn a_lost_base_class_reaches_objects_landing_where_the_base_was_expected() {
     let repo = committed(
@@ -651,8 +652,11 @@ fn a_lost_base_class_reaches_objects_landing_where_the_base_was_expected() {
          function keep(s: AsyncScheduler): AsyncScheduler {\n  return s;\n}\n\
          //- app/decoders.py\nclass ContentDecoder:\n    def decode(self, data: bytes) -> bytes:\n        return data\n\n\n\
          class MultiDecoder(ContentDecoder):\n    def __init__(self, children):\n        self.children = children\n\n\n\
-         class Failure(Exception):\n    pass\n\
-         //- app/models.py\nfrom app.decoders import ContentDecoder, MultiDecoder, Failure\n\n\n\
+         class Failure(Exception):\n    pass\n\n\n\
+         def make_decoder() -> MultiDecoder:\n    return MultiDecoder([])\n\
+         //- app/models.py\nfrom app.decoders import ContentDecoder, MultiDecoder, Failure, make_decoder\n\n\n\
+         class Holder:\n    def __init__(self):\n        self.decoder: ContentDecoder | None = None\n        self.raw = None\n\n    \
+         def load(self):\n        self.decoder = make_decoder()\n        self.raw = make_decoder()\n\n\n\
          class Response:\n    def __init__(self, decoder: ContentDecoder | None = None):\n        self.decoder = decoder\n\n    \
          def get_decoder(self) -> ContentDecoder:\n        decoder = MultiDecoder(children=[])\n        self.use(decoder)\n        return decoder\n\n    \
          def use(self, decoder: MultiDecoder) -> None:\n        Response(decoder=decoder)\n        raise Failure(\"bad\", 1)\n",
@@ -664,15 +668,46 @@ fn a_lost_base_class_reaches_objects_landing_where_the_base_was_expected() {
         &repo,
         &[],
         expect![[r#"
-        app/decoders.py MC app.decoders.MultiDecoder
-        app/decoders.py MC app.decoders.Failure
-        src/async.ts MC src/async.AsyncScheduler
-          -> app.models.Response.get_decoder [Rel(D, C, InstantiatedBy) of MC@9; Rel(D, C, Inherits) of MC@11]
-          -> app.models.Response.use [Rel(D, C, Inherits) of MC@14; Rel(D, C, InstantiatedBy) of MC@15; Rel(D, C, Inherits) of MC@15]
-          -> src/async [Rel(D, C, InstantiatedBy) of MC@8; Rel(D, C, Inherits) of MC@8]
-          -> src/async.AsyncScheduler.flush [Rel(D, C, Inherits) of MC@4]
-          -> src/use.interval [Rel(D, C, Inherits) of MC@3]
-          -> src/use.build [Rel(D, C, Inherits) of MC@11]
+            app/decoders.py MC app.decoders.MultiDecoder
+            app/decoders.py MC app.decoders.Failure
+            src/async.ts MC src/async.AsyncScheduler
+              -> app.decoders.make_decoder [Rel(D, C, InstantiatedBy) of MC@16]
+              -> app.models.Holder.load [Rel(D, C, Inherits) of MC@10]
+              -> app.models.Response.get_decoder [Rel(D, C, InstantiatedBy) of MC@19; Rel(D, C, Inherits) of MC@21]
+              -> app.models.Response.use [Rel(D, C, Inherits) of MC@24; Rel(D, C, InstantiatedBy) of MC@25; Rel(D, C, Inherits) of MC@25]
+              -> src/async [Rel(D, C, InstantiatedBy) of MC@8; Rel(D, C, Inherits) of MC@8]
+              -> src/async.AsyncScheduler.flush [Rel(D, C, Inherits) of MC@4]
+              -> src/use.interval [Rel(D, C, Inherits) of MC@3]
+              -> src/use.build [Rel(D, C, Inherits) of MC@11]
+        "#]],
+    );
+}
+
+/// A field that holds a class is called (`app.ctx_class()`): its calls
+/// through `self` and through a receiver declared as the class or a
+/// subclass are uses too. So are the reads of a lost outside base's
+/// members through the class itself (`EnvironBuilder.from_environ(…)`).
+#[test]
+fn a_field_is_called_and_a_class_reads_its_base_by_name() {
+    let repo = committed(
+        "//- app/app.py\nimport werkzeug.test\n\n\nclass App:\n    ctx_class = dict\n\n    def make(self):\n        return self.ctx_class()\n\n\n\
+         class Flask(App):\n    pass\n\n\n\
+         class EnvironBuilder(werkzeug.test.EnvironBuilder):\n    pass\n\n\n\
+         def build(environ):\n    return EnvironBuilder.from_environ(environ)\n\
+         //- app/ctx.py\nfrom app.app import Flask\n\n\nclass Context:\n    def __init__(self, app: Flask):\n        self.g = app.ctx_class()\n",
+    );
+    edit(&repo, "app/app.py", "    ctx_class = dict", "    context_class = dict");
+    edit(&repo, "app/app.py", "class EnvironBuilder(werkzeug.test.EnvironBuilder):", "class EnvironBuilder:");
+    check(
+        &repo,
+        &[],
+        expect![[r#"
+        app/app.py AF app.app.App.context_class
+        app/app.py DF app.app.App.ctx_class
+        app/app.py MC app.app.EnvironBuilder
+          -> app.app.App.make [Rel(D, F, UsedBy) of DF@8]
+          -> app.app.build [Rel(D, C, Inherits) of MC@20]
+          -> app.ctx.Context.__init__ [Rel(D, F, UsedBy) of DF@6]
     "#]],
     );
 }

@@ -156,7 +156,7 @@ pub(super) fn lost_inheritance(
                 for (r, file) in store.refs_named(attribute, kind)? {
                     let Some(qualifier) = r.qualifier.as_deref() else { continue };
                     let through_self = matches!(qualifier, "self" | "this") && facts.within(r.enclosing_id, &walked)?;
-                    if !through_self && !facts.declared_as(r.enclosing_id, qualifier, &family_names)? {
+                    if !through_self && !facts.receives(r.enclosing_id, qualifier, &family_names)? {
                         continue;
                     }
                     let Some(symbol) = facts.symbol(r.enclosing_id)? else { continue };
@@ -205,7 +205,7 @@ pub(super) fn lost_inheritance(
                     && !through_super
                     && foreign
                     && qualifier.is_some_and(|q| !matches!(q, "self" | "this") && !q.starts_with("super"))
-                    && facts.declared_as(r.enclosing_id, qualifier.unwrap_or_default(), &family_names)?;
+                    && facts.receives(r.enclosing_id, qualifier.unwrap_or_default(), &family_names)?;
                 if !through_self && !through_super && !through_receiver {
                     continue;
                 }
@@ -237,7 +237,7 @@ pub(super) fn lost_inheritance(
                     continue;
                 }
                 let Some(qualifier) = edge.qualifier.as_deref() else { continue };
-                if !facts.declared_as(edge.src, qualifier, &family_names)? {
+                if !facts.receives(edge.src, qualifier, &family_names)? {
                     continue;
                 }
                 let Some(symbol) = facts.symbol(edge.src)? else { continue };
@@ -274,6 +274,44 @@ pub(super) fn lost_inheritance(
         let lost_names: FxHashSet<&str> = attributes.iter().map(String::as_str).collect();
         for (symbol, path, line, col) in facts.misplaced_values(&family, &family_names, &lost_names)? {
             add(symbol, Resolution::UniqueName, path, line, col);
+        }
+    }
+    Ok(hits)
+}
+
+/// The calls of a field that holds a class or a function
+/// (`app.app_ctx_globals_class()`, `self.callback(…)`), which the resolver
+/// binds to no method: the call references of its name through `self` or
+/// `this` in its class or a subclass, or through a receiver declared as
+/// one of them.
+pub(super) fn called_fields(store: &Store, graph: &Graph, path: &str, change: &Change) -> Result<Vec<Hit>, Error> {
+    let Some(container) = change.container.as_deref() else { return Ok(Vec::new()) };
+    let mut facts = Facts::new(store);
+    let mut hits = Vec::new();
+    for class in store.symbols_with_qualified_name(container)?.into_iter().filter(|c| c.path == path) {
+        let subclasses = graph.follow(class.clone(), &[Relation::DerivedClassOf], true, 8)?.hits;
+        let family: Vec<SymbolRow> = std::iter::once(class).chain(subclasses.into_iter().map(|h| h.symbol)).collect();
+        let family_names: FxHashSet<&str> = family.iter().map(|c| c.name.as_str()).collect();
+        let mut walked: FxHashSet<i64> = FxHashSet::default();
+        for user in &family {
+            walked.insert(user.id);
+            walked.extend(facts.members(user.id)?.iter().map(|m| m.id));
+        }
+        for (r, file) in store.refs_named(&change.name, RefKind::Call)? {
+            let Some(qualifier) = r.qualifier.as_deref() else { continue };
+            let through_self = matches!(qualifier, "self" | "this") && facts.within(r.enclosing_id, &walked)?;
+            if !through_self && !facts.receives(r.enclosing_id, qualifier, &family_names)? {
+                continue;
+            }
+            let Some(symbol) = facts.symbol(r.enclosing_id)? else { continue };
+            hits.push(Hit {
+                symbol,
+                depth: 1,
+                relation: Rel::UsedBy.name().to_string(),
+                resolution: Resolution::UniqueName,
+                site: Site { path: file, line: r.line, col: r.col },
+                via: 0,
+            });
         }
     }
     Ok(hits)
@@ -528,6 +566,19 @@ impl<'a> Facts<'a> {
                 ask(&scope.path, scope.language, b.name, range);
             }
         }
+        // The calls of functions declared to return one of the family
+        // (`make_null_session(…) -> NullSession`): their values land too.
+        for class in family {
+            for (function, returns) in self.store.symbols_returning(&class.name)? {
+                if !names_one_of(&returns, classes) {
+                    continue;
+                }
+                for call in self.store.edges_to(function.id, &[Relation::Calls])? {
+                    let Some(caller) = self.symbol(call.src)? else { continue };
+                    ask(&caller.path, caller.language, format!("{}()", function.name), (1, u32::MAX));
+                }
+            }
+        }
         let mut out = Vec::new();
         let mut paths: Vec<String> = queries.keys().cloned().collect();
         paths.sort();
@@ -540,7 +591,10 @@ impl<'a> Facts<'a> {
                         self.parameter_type(&path, *line, callee, slot)?.is_some_and(|t| !fits(&t, classes))
                     }
                     Place::Return { declared } => declared.as_deref().is_some_and(|t| !fits(t, classes)),
-                    Place::Member => language.scoping() == Scoping::Js,
+                    Place::Member(target) => match language.scoping() {
+                        Scoping::Js => true,
+                        _ => self.member_type(&path, read.line, target)?.is_some_and(|t| !fits(&t, classes)),
+                    },
                     Place::Destructured(names) => names.iter().any(|n| lost_names.contains(n.as_str())),
                 };
                 if !misplaced {
@@ -552,6 +606,27 @@ impl<'a> Facts<'a> {
             }
         }
         Ok(out)
+    }
+
+    /// The declared type of the attribute `target` (`self.session`) of the
+    /// class around `path`:`line`: annotated in one of its methods
+    /// (`self.session: SessionMixin | None = None`) or in its body.
+    fn member_type(&mut self, path: &str, line: u32, target: &str) -> Result<Option<String>, Error> {
+        let Some(attribute) = target.strip_prefix("self.").filter(|a| !a.contains('.')) else { return Ok(None) };
+        let mut at = self.store.symbol_at(path, line)?;
+        while let Some(s) = at.take() {
+            if s.kind.is_type() {
+                let Some(file_id) = self.store.file_id(path)? else { return Ok(None) };
+                let methods: FxHashSet<i64> = self.members(s.id)?.iter().map(|m| m.id).collect();
+                let declared = self.of_file(file_id)?.iter().find(|b| {
+                    b.source == "annotation"
+                        && ((methods.contains(&b.scope_id) && b.name == target) || (b.scope_id == s.id && b.name == attribute))
+                });
+                return Ok(declared.map(|b| b.type_text.clone()));
+            }
+            at = s.parent_id.map(|p| self.symbol(p)).transpose()?.flatten();
+        }
+        Ok(None)
     }
 
     /// The family's files and those that build or import one of it, by id.
@@ -603,6 +678,13 @@ impl<'a> Facts<'a> {
             }
         };
         Ok(param.and_then(|p| p.text.split_once(':')).map(|(_, t)| t.split(" = ").next().unwrap_or(t).trim().to_string()))
+    }
+
+    /// Whether a member read through `qualifier` in `scope` is one of
+    /// `classes`': the receiver is one of the classes itself
+    /// (`EnvironBuilder.from_environ(…)`) or declared as one.
+    fn receives(&mut self, scope: i64, qualifier: &str, classes: &FxHashSet<&str>) -> Result<bool, Error> {
+        Ok(classes.contains(qualifier) || self.declared_as(scope, qualifier, classes)?)
     }
 
     /// Whether `qualifier` as written in symbol `scope` (`scheduler`,

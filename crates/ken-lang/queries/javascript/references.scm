@@ -162,3 +162,15 @@
 
 (assignment_pattern
   right: (identifier) @name @reference.field_use)
+
+; Destructuring reads members: `const { runMode, now: at } = this`.
+(variable_declarator
+  name: (object_pattern
+    (shorthand_property_identifier_pattern) @name)
+  value: [(this) (identifier) (member_expression)] @receiver) @reference.field_use
+
+(variable_declarator
+  name: (object_pattern
+    (pair_pattern
+      key: (property_identifier) @name))
+  value: [(this) (identifier) (member_expression)] @receiver) @reference.field_use
