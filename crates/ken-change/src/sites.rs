@@ -34,6 +34,55 @@ fn call_end_line(tree: &Tree, line: u32, col: u32) -> Option<u32> {
     None
 }
 
+/// A struct literal a site names: Rust's `Version { major, .. }`, Go's
+/// `Version{Major: 1}`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Literal {
+    /// The line of its initializer of the field asked about (`major: 1`,
+    /// shorthand `major`), if it names it.
+    pub field_line: Option<u32>,
+    /// It takes the fields it does not name from another value (`..base`).
+    pub spreads: bool,
+}
+
+/// For each `(line, col)` site (1-based), the struct literal it names, with
+/// what it says of `field`; `None` where the site is no literal.
+pub fn struct_literals(language: Language, source: &str, sites: &[(u32, u32)], field: &str) -> Vec<Option<Literal>> {
+    match parse_tree(language, source) {
+        Some(tree) => sites.iter().map(|&(line, col)| struct_literal(&tree, source, line, col, field)).collect(),
+        None => vec![None; sites.len()],
+    }
+}
+
+fn struct_literal(tree: &Tree, source: &str, line: u32, col: u32, field: &str) -> Option<Literal> {
+    let point = Point { row: line.checked_sub(1)? as usize, column: col.saturating_sub(1) as usize };
+    let mut node: Node = tree.root_node().descendant_for_point_range(point, point)?;
+    for _ in 0..6 {
+        if matches!(node.kind(), "struct_expression" | "composite_literal") {
+            break;
+        }
+        node = node.parent()?;
+    }
+    let body = node.child_by_field_name("body")?;
+    let mut cursor = body.walk();
+    let mut literal = Literal { field_line: None, spreads: false };
+    for init in body.named_children(&mut cursor) {
+        let name = match init.kind() {
+            "field_initializer" => init.child_by_field_name("field"),
+            "shorthand_field_initializer" | "keyed_element" => init.named_child(0),
+            "base_field_initializer" => {
+                literal.spreads = true;
+                None
+            }
+            _ => None,
+        };
+        if literal.field_line.is_none() && name.is_some_and(|n| source[n.byte_range()].trim() == field) {
+            literal.field_line = Some(init.start_position().row as u32 + 1);
+        }
+    }
+    Some(literal)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -57,6 +106,24 @@ mod tests {
         let ends = call_end_lines(language, &source, &sites);
         let shown: Vec<String> = sites.iter().zip(ends).map(|((l, c), e)| format!("{l}:{c} -> {e:?}")).collect();
         expect.assert_eq(&shown.join("\n"));
+    }
+
+    #[test]
+    fn a_literal_names_a_field_on_its_initializer_line() {
+        let source = "fn f() -> V {\n    let a = V {\n        major: 1,\n        minor,\n    };\n    V { ..a }\n}\n";
+        let at = [(2, 13), (6, 5), (1, 4)];
+        let shown: Vec<String> = ["major", "minor"]
+            .iter()
+            .flat_map(|f| struct_literals(Language::Rust, source, &at, f).into_iter().map(move |l| format!("{f}: {l:?}")))
+            .collect();
+        expect![[r#"
+            major: Some(Literal { field_line: Some(3), spreads: false })
+            major: Some(Literal { field_line: None, spreads: true })
+            major: None
+            minor: Some(Literal { field_line: Some(4), spreads: false })
+            minor: Some(Literal { field_line: None, spreads: true })
+            minor: None"#]]
+        .assert_eq(&shown.join("\n"));
     }
 
     #[test]

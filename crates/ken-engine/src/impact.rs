@@ -14,7 +14,7 @@ use crate::api::{
 };
 use crate::{Engine, Error};
 use ken_change::{Change, ChangeLabel, EscapeKind, FileDiff, Rel, Target, rules};
-use ken_core::{RefKind, Relation, Resolution, SymbolKind};
+use ken_core::{Language, RefKind, Relation, Resolution, SymbolKind};
 use ken_graph::{Graph, Hit, Site, SymbolRef};
 use ken_store::{Store, SymbolRow};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -316,6 +316,12 @@ fn impacted_blocks(store: &Store, changes: &[FileChange], versions: &[FileVersio
                     .into_iter()
                     .map(|s| ImpactSite { end_line: s.line, path: s.path, line: s.line, col: s.col })
                     .collect();
+                if rel == Rel::InstantiatedBy && matches!(change.label, ChangeLabel::AF | ChangeLabel::DF) && !sites.is_empty() {
+                    sites = field_initializers(store, sites, change, changes)?;
+                    if sites.is_empty() {
+                        continue;
+                    }
+                }
                 // A site on a line the change rewrote was seen to by the
                 // change itself (the class header that lost its base, a
                 // deleted body's own calls). A declaration the rewritten
@@ -367,7 +373,46 @@ fn impacted_blocks(store: &Store, changes: &[FileChange], versions: &[FileVersio
     Ok(out)
 }
 
-/// Each site's last line: a callee's site spans its call's arguments.
+/// A struct literal (Rust, Go) names each field on a line of its own, where
+/// the checker flags a deleted one: that line is the site, and a literal
+/// that does not name it (`V { ..base }`) owes nothing. A field added is
+/// missing from a literal unless it spreads another value; where a rename
+/// deleted another, from one that names the old field the unknown name is
+/// the error.
+fn field_initializers(store: &Store, sites: Vec<ImpactSite>, change: &Change, changes: &[FileChange]) -> Result<Vec<ImpactSite>, Error> {
+    let deleted_beside: Vec<&str> = changes
+        .iter()
+        .filter(|c| c.change.label == ChangeLabel::DF && c.change.container == change.container)
+        .map(|c| c.change.name.as_str())
+        .collect();
+    let mut out = Vec::new();
+    for site in sites {
+        let language = ken_lang::detect(Path::new(&site.path)).filter(|l| matches!(l, Language::Rust | Language::Go));
+        let (Some(language), Some(text)) = (language, store.file_text(&site.path)?) else {
+            out.push(site);
+            continue;
+        };
+        let at = [(site.line, site.col)];
+        let literal = |field: &str| ken_change::sites::struct_literals(language, &text, &at, field)[0];
+        match (change.label, literal(&change.name)) {
+            (_, None) => out.push(site),
+            (ChangeLabel::DF, Some(found)) => {
+                if let Some(line) = found.field_line {
+                    out.push(ImpactSite { line, end_line: line, col: 1, ..site });
+                }
+            }
+            (_, Some(found)) => {
+                let names_deleted = deleted_beside.iter().any(|f| literal(f).is_some_and(|l| l.field_line.is_some()));
+                if !found.spreads && !names_deleted {
+                    out.push(site);
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Each site's last line: a callee's site spans its call's arguments./// Each site's last line: a callee's site spans its call's arguments.
 /// Each file is read and parsed once.
 fn spans_of_calls(store: &Store, blocks: &mut [ImpactedBlock]) -> Result<(), Error> {
     let mut by_path: FxHashMap<String, Vec<&mut ImpactSite>> = FxHashMap::default();

@@ -518,7 +518,7 @@ fn eval(ctx: &mut Ctx, scope: Sym, text: &str, line: u32, depth: u32) -> Option<
     let text = text.strip_prefix("new ").map(str::trim_start).filter(|t| t.ends_with(')')).unwrap_or(text);
     match text {
         "self" | "this" | "$this" | "Self" | "static" | "cls" => {
-            let class = p.enclosing_type(scope)?;
+            let class = p.enclosing_type(scope).or_else(|| impl_type(ctx, scope, depth + 1))?;
             let value = if matches!(text, "Self" | "static" | "cls") { Value::Class(class) } else { Value::Instance(class) };
             return Some((value, Resolution::Exact));
         }
@@ -575,6 +575,29 @@ fn eval(ctx: &mut Ctx, scope: Sym, text: &str, line: u32, depth: u32) -> Option<
 
 /// The type of a typed module-level variable imported by name
 /// (`from .globals import current_app`).
+/// The type of a Rust `impl` in another file than the type's
+/// (`impl Display for Version` in `display.rs`): its methods sit in the
+/// module (`crate::display::Version::fmt`), and the type is the name the
+/// module sees (`use crate::Version`).
+fn impl_type(ctx: &mut Ctx, scope: Sym, depth: u32) -> Option<Sym> {
+    let p = ctx.program;
+    if p.files[p.sym_file[scope]].family != Scoping::Rust {
+        return None;
+    }
+    let mut method = scope;
+    for _ in 0..8 {
+        let parent = p.parent[method]?;
+        if p.kinds[parent] == SymbolKind::Module {
+            break;
+        }
+        method = parent;
+    }
+    let mut segments = p.syms[method].qualified_name.rsplit("::");
+    let (_, type_name) = (segments.next()?, segments.next()?);
+    let (found, _) = lookup_name(ctx, method, type_name, depth)?;
+    ctx.program.kinds[found].is_type().then_some(found)
+}
+
 fn imported_variable(ctx: &mut Ctx, scope: Sym, name: &str, depth: u32) -> Option<Sym> {
     let p = ctx.program;
     let info = &p.files[p.sym_file[scope]];

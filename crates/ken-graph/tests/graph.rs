@@ -783,6 +783,60 @@ impl Area for Circle {
     );
 }
 
+/// An `impl` in another file than its type's (`impl Display for Version`
+/// in `display.rs`): `self` is the type the module imports, so its field
+/// reads and method calls bind.
+#[test]
+fn rust_impls_in_another_file_type_self() {
+    check_edges(
+        r#"
+//- Cargo.toml
+[package]
+name = "semver"
+
+//- src/lib.rs
+mod display;
+
+pub struct Version {
+    pub build: String,
+}
+
+impl Version {
+    pub fn is_empty(&self) -> bool {
+        self.build.is_empty()
+    }
+}
+
+//- src/display.rs
+use crate::Version;
+use core::fmt::{self, Display};
+
+impl Display for Version {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        if !self.is_empty() {
+            write!(f, "+{}", self.build)?;
+        }
+        Ok(())
+    }
+}
+"#,
+        expect![[r#"
+            crate -imports-> crate::display
+            crate::Version::is_empty -uses-> crate::Version::build
+            crate::display -imports-> crate::Version
+            crate::display::Version::fmt -calls-> crate::Version::is_empty
+            crate::display::Version::fmt -uses-> crate::Version::build
+            unresolved:
+            crate::Version::is_empty -calls-> ?is_empty
+            crate::display -derived_class_of-> ?Display
+            crate::display -imports-> ?Display
+            crate::display -imports-> ?core::fmt
+            crate::display::Version::fmt -calls-> ?Ok
+            crate::display::Version::fmt -calls-> ?write
+        "#]],
+    );
+}
+
 #[test]
 fn go_packages_and_java_hierarchies() {
     check_edges(

@@ -713,13 +713,14 @@ fn a_field_is_called_and_a_class_reads_its_base_by_name() {
 }
 
 /// A Rust field renamed: its reads, inside a macro's arguments too, and the
-/// struct literals that build the type (in `new` as anywhere), at the
-/// literal's line.
+/// struct literals that build the type (in `new` as anywhere), at the line
+/// that names the old field; a literal that does not (`..*v`) owes nothing.
 #[test]
 fn rust_field_renames_reach_macros_and_literals() {
     let repo = committed(
         "//- src/lib.rs\nuse std::fmt;\n\npub struct Version {\n    pub major: u64,\n}\n\nimpl Version {\n    pub fn new(major: u64) -> Self {\n        Version { major }\n    }\n}\n\n\
-         impl fmt::Display for Version {\n    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {\n        write!(f, \"{}\", self.major)\n    }\n}\n",
+         impl fmt::Display for Version {\n    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {\n        write!(f, \"{}\", self.major)\n    }\n}\n\n\
+         pub fn zero() -> Version {\n    Version {\n        major: 0,\n    }\n}\n\npub fn copy(v: &Version) -> Version {\n    Version { ..*v }\n}\n",
     );
     edit(&repo, "src/lib.rs", "    pub major: u64,", "    pub first: u64,");
     check(
@@ -728,8 +729,9 @@ fn rust_field_renames_reach_macros_and_literals() {
         expect![[r#"
             src/lib.rs AF crate::Version::first
             src/lib.rs DF crate::Version::major
-              -> crate::Version::new [Rel(D, C, InstantiatedBy) of AF@9; Rel(D, C, InstantiatedBy) of DF@9]
+              -> crate::Version::new [Rel(D, C, InstantiatedBy) of DF@9]
               -> crate::Version::fmt [Rel(D, F, UsedBy) of DF@15]
+              -> crate::zero [Rel(D, C, InstantiatedBy) of DF@21]
         "#]],
     );
 }
