@@ -85,6 +85,110 @@ pub fn value_reads(language: Language, source: &str, queries: &[ValueQuery]) -> 
     out
 }
 
+/// A function written in place as an argument (`operate((source,
+/// subscriber) => …)`): its parameters are typed by the callee's
+/// declaration of that slot, not by the lambda.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LambdaArgument {
+    /// Where it is passed, as [`Place::Argument`] says it.
+    pub callee: String,
+    pub line: u32,
+    pub col: u32,
+    pub slot: Slot,
+    /// Its parameters in order: the name of each one written without a
+    /// type, `None` for one with a type or a pattern.
+    pub untyped: Vec<Option<String>>,
+    /// Its lines (1-based, inclusive).
+    pub lines: (u32, u32),
+}
+
+/// Every arrow function and function expression passed as an argument
+/// that has a parameter written without a type (TypeScript, JavaScript).
+pub fn lambda_arguments(language: Language, source: &str) -> Vec<LambdaArgument> {
+    let Some(tree) = parse_tree(language, source) else { return Vec::new() };
+    let mut out = Vec::new();
+    let mut stack = vec![tree.root_node()];
+    while let Some(node) = stack.pop() {
+        let mut cursor = node.walk();
+        stack.extend(node.named_children(&mut cursor));
+        if !matches!(node.kind(), "arrow_function" | "function_expression" | "function") {
+            continue;
+        }
+        let Some(Place::Argument { callee, line, col, slot }) = node.parent().and_then(|list| match list.kind() {
+            "arguments" => argument(list, node, None, source),
+            _ => None,
+        }) else {
+            continue;
+        };
+        let untyped: Vec<Option<String>> = match node.child_by_field_name("parameter") {
+            Some(lone) => vec![Some(source[lone.byte_range()].to_string())],
+            None => {
+                let Some(list) = node.child_by_field_name("parameters") else { continue };
+                let mut cursor = list.walk();
+                list.named_children(&mut cursor)
+                    .filter(|p| !p.kind().contains("comment"))
+                    .map(|p| {
+                        let pattern = p.child_by_field_name("pattern").filter(|n| n.kind() == "identifier");
+                        pattern.filter(|_| p.child_by_field_name("type").is_none()).map(|n| source[n.byte_range()].to_string())
+                    })
+                    .collect()
+            }
+        };
+        if untyped.iter().any(Option::is_some) {
+            let lines = (node.start_position().row as u32 + 1, node.end_position().row as u32 + 1);
+            out.push(LambdaArgument { callee, line, col, slot, untyped, lines });
+        }
+    }
+    out.sort_by_key(|l| (l.lines, l.col));
+    out
+}
+
+/// The parameter types of a function type as written
+/// (`(liftedSource: Observable<T>, subscriber: Subscriber<R>) => void`):
+/// `Observable<T>`, `Subscriber<R>`; empty for any other type.
+pub fn function_type_parameters(type_text: &str) -> Vec<String> {
+    let text = type_text.trim();
+    let Some(inner) = text.strip_prefix('(') else { return Vec::new() };
+    let (mut depth, mut end) = (1usize, None);
+    for (i, c) in inner.char_indices() {
+        match c {
+            '(' | '<' | '[' | '{' => depth += 1,
+            ')' | '>' | ']' | '}' if !(c == '>' && inner[..i].ends_with('=')) => {
+                depth -= 1;
+                if depth == 0 {
+                    end = Some(i);
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+    let Some(end) = end else { return Vec::new() };
+    if !inner[end + 1..].trim_start().starts_with("=>") {
+        return Vec::new();
+    }
+    let mut params = Vec::new();
+    let (mut depth, mut start) = (0usize, 0);
+    let list = &inner[..end];
+    for (i, c) in list.char_indices().chain(std::iter::once((list.len(), ','))) {
+        match c {
+            '(' | '<' | '[' | '{' => depth += 1,
+            ')' | '>' | ']' | '}' if !(c == '>' && list[..i].ends_with('=')) => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => {
+                let param = list[start..i].trim();
+                let (name, declared) = param.split_once(':').map_or((param, ""), |(n, t)| (n.trim(), t.trim()));
+                // `this: T` declares what `this` is, not a parameter.
+                if !param.is_empty() && name != "this" {
+                    params.push(declared.to_string());
+                }
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    params
+}
+
 fn place(node: Node<'_>, source: &str) -> Option<Place> {
     let parent = node.parent()?;
     let is = |field: &str, of: Node<'_>| of.child_by_field_name(field).is_some_and(|n| n.id() == node.id());
@@ -216,6 +320,21 @@ mod tests {
                 s 13:22 Argument { callee: "send", line: 13, col: 5, slot: Keyword("stream") }
                 make_null_session() 14:20 Member("self.session")"#]],
         );
+    }
+
+    #[test]
+    fn lambdas_passed_as_arguments_and_function_types() {
+        let source = "export function map() {\n  return operate((source, subscriber) => {\n    subscriber.add(1);\n  });\n}\nconst f = fromEvent(x, function (ev) { return ev; });\nfoo(a => a.b);\nbar((x: number, { y }) => x);\n";
+        let shown: Vec<String> = lambda_arguments(Language::TypeScript, source).iter().map(|l| format!("{l:?}")).collect();
+        expect![[r#"
+            LambdaArgument { callee: "operate", line: 2, col: 10, slot: Position(0), untyped: [Some("source"), Some("subscriber")], lines: (2, 4) }
+            LambdaArgument { callee: "fromEvent", line: 6, col: 11, slot: Position(1), untyped: [Some("ev")], lines: (6, 6) }
+            LambdaArgument { callee: "foo", line: 7, col: 1, slot: Position(0), untyped: [Some("a")], lines: (7, 7) }"#]].assert_eq(&shown.join("\n"));
+        let types = function_type_parameters(
+            "(this: Observable<T>, source: Observable<T>, subscriber: Subscriber<R>, f: (x: A) => B, ...rest: T[]) => (() => void) | void",
+        );
+        expect!["Observable<T> | Subscriber<R> | (x: A) => B | T[]"].assert_eq(&types.join(" | "));
+        assert!(function_type_parameters("Subscriber<R>").is_empty());
     }
 
     #[test]

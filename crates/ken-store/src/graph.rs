@@ -311,6 +311,14 @@ impl Store {
     }
 
     /// The type bindings of one file (its parameters', variables' and fields' declared or assigned types).
+    /// The type bindings whose type as written mentions `word`
+    /// (`init: (source: Observable<T>, subscriber: Subscriber<R>) => void`);
+    /// the caller checks the word's boundaries.
+    pub fn bindings_mentioning(&self, word: &str) -> Result<Vec<BindingRow>> {
+        let sql = "SELECT file_id, scope_id, name, type_text, source, line FROM bindings WHERE instr(type_text, ?1) > 0";
+        Ok(self.conn.prepare_cached(sql)?.query_map([word], binding_row)?.collect::<rusqlite::Result<_>>()?)
+    }
+
     pub fn file_bindings(&self, file_id: i64) -> Result<Vec<BindingRow>> {
         let sql = "SELECT file_id, scope_id, name, type_text, source, line FROM bindings WHERE file_id = ?1";
         Ok(self.conn.prepare_cached(sql)?.query_map([file_id], binding_row)?.collect::<rusqlite::Result<_>>()?)

@@ -683,6 +683,28 @@ fn a_lost_base_class_reaches_objects_landing_where_the_base_was_expected() {
     );
 }
 
+/// A lambda's parameter written without a type is typed by the callee's
+/// declaration of that slot (`operate((source, subscriber) => …)`): reads
+/// of the lost base's members through it are impacted, its own are not.
+#[test]
+fn a_lost_base_class_reaches_lambda_parameters_typed_by_their_call() {
+    let repo = committed(
+        "//- src/base.ts\nexport class Subscription {\n  closed = false;\n}\n\
+         //- src/subscriber.ts\nimport { Subscription } from './base';\nexport class Subscriber<T> extends Subscription {\n  next(v: T): void {}\n}\n\
+         //- src/lift.ts\nimport { Subscriber } from './subscriber';\nexport function operate<T>(init: (source: T[], subscriber: Subscriber<T>) => void): void {}\n\
+         //- src/map.ts\nimport { operate } from './lift';\nexport function map() {\n  operate((source, subscriber) => {\n    if (!subscriber.closed) {\n      subscriber.next(1);\n    }\n  });\n}\n",
+    );
+    edit(&repo, "src/subscriber.ts", "export class Subscriber<T> extends Subscription {", "export class Subscriber<T> {");
+    check(
+        &repo,
+        &[],
+        expect![[r#"
+        src/subscriber.ts MC src/subscriber.Subscriber
+          -> src/map.map [Rel(D, C, Inherits) of MC@4]
+    "#]],
+    );
+}
+
 /// A field that holds a class is called (`app.ctx_class()`): its calls
 /// through `self` and through a receiver declared as the class or a
 /// subclass are uses too. So are the reads of a lost outside base's

@@ -5,12 +5,13 @@
 use crate::Error;
 use crate::api::FileVersions;
 use ken_change::edit::parameters;
-use ken_change::flow::{Place, Slot, ValueQuery, value_reads};
+use ken_change::flow::{Place, Slot, ValueQuery, function_type_parameters, lambda_arguments, value_reads};
 use ken_change::{Change, Rel};
 use ken_core::{Language, RefKind, Relation, Resolution, Scoping, SymbolKind};
 use ken_graph::{Graph, Hit, Site};
 use ken_store::{BindingRow, EdgeRow, Store, SymbolRow};
 use rustc_hash::{FxHashMap, FxHashSet};
+use std::path::Path;
 
 /// A class that lost a base class (its header in D′ no longer names it):
 /// the uses of what it inherited from that base and the base's own bases,
@@ -352,6 +353,7 @@ struct Facts<'a> {
     texts: FxHashMap<String, String>,
     bindings: FxHashMap<i64, Vec<BindingRow>>,
     imports: FxHashMap<i64, Vec<EdgeRow>>,
+    paths: FxHashMap<i64, String>,
 }
 
 impl<'a> Facts<'a> {
@@ -364,6 +366,7 @@ impl<'a> Facts<'a> {
             texts: FxHashMap::default(),
             bindings: FxHashMap::default(),
             imports: FxHashMap::default(),
+            paths: FxHashMap::default(),
         }
     }
 
@@ -399,11 +402,47 @@ impl<'a> Facts<'a> {
         Ok(self.text(path)?.lines().nth(line.saturating_sub(1) as usize).unwrap_or_default())
     }
 
+    /// A file's type bindings: the stored ones, and its lambdas' parameters
+    /// typed by the calls they are passed to.
     fn of_file(&mut self, file_id: i64) -> Result<&[BindingRow], Error> {
         if !self.bindings.contains_key(&file_id) {
-            self.bindings.insert(file_id, self.store.file_bindings(file_id)?);
+            let mut bindings = self.store.file_bindings(file_id)?;
+            bindings.extend(self.contextual_bindings(file_id)?);
+            self.bindings.insert(file_id, bindings);
         }
         Ok(&self.bindings[&file_id])
+    }
+
+    /// The parameters of a TypeScript or JavaScript function passed as an
+    /// argument and written without types (`operate((source, subscriber) =>
+    /// …)`), typed by the callee's declaration of that slot (`init:
+    /// (liftedSource: Observable<T>, subscriber: Subscriber<R>) => …`),
+    /// bound in the function around the call.
+    fn contextual_bindings(&mut self, file_id: i64) -> Result<Vec<BindingRow>, Error> {
+        if self.paths.is_empty() {
+            self.paths = self.store.file_paths()?.into_iter().collect();
+        }
+        let Some(path) = self.paths.get(&file_id).cloned() else { return Ok(Vec::new()) };
+        let Some(language) = ken_lang::detect(Path::new(&path)).filter(|l| l.scoping() == Scoping::Js) else { return Ok(Vec::new()) };
+        let text = self.text(&path)?.to_string();
+        let mut out = Vec::new();
+        for lambda in lambda_arguments(language, &text) {
+            let Some(declared) = self.parameter_type(&path, lambda.line, &lambda.callee, &lambda.slot)? else { continue };
+            let Some(scope) = self.store.symbol_at(&path, lambda.lines.0)? else { continue };
+            for (name, type_text) in lambda.untyped.iter().zip(function_type_parameters(&declared)) {
+                if let Some(name) = name.clone().filter(|_| !type_text.is_empty()) {
+                    out.push(BindingRow {
+                        file_id,
+                        scope_id: scope.id,
+                        name,
+                        type_text,
+                        source: "context".to_string(),
+                        line: lambda.lines.0,
+                    });
+                }
+            }
+        }
+        Ok(out)
     }
 
     /// Whether `symbol` is one of `scopes` or nested in one (a lambda or a
@@ -632,8 +671,16 @@ impl<'a> Facts<'a> {
     /// The family's files and those that build or import one of it, by id.
     fn users_of(&mut self, family: &[SymbolRow]) -> Result<Vec<(i64, String)>, Error> {
         let mut paths: Vec<String> = family.iter().map(|c| c.path.clone()).collect();
+        let classes: FxHashSet<&str> = family.iter().map(|c| c.name.as_str()).collect();
         for user in family {
             paths.extend(self.store.edges_to(user.id, &[Relation::Instantiates, Relation::Imports])?.into_iter().map(|e| e.path));
+            // Calls that pass a lambda a parameter declared as one of it
+            // (`init: (source: Observable<T>, subscriber: Subscriber<R>) => void`).
+            for b in self.store.bindings_mentioning(&user.name)? {
+                if b.type_text.contains("=>") && names_one_of(&b.type_text, &classes) {
+                    paths.extend(self.store.edges_to(b.scope_id, &[Relation::Calls, Relation::Instantiates])?.into_iter().map(|e| e.path));
+                }
+            }
         }
         paths.sort();
         paths.dedup();
