@@ -543,6 +543,13 @@ fn eval(ctx: &mut Ctx, scope: Sym, text: &str, line: u32, depth: u32) -> Option<
     }
     if let (Some(head), last) = split_last(text, ctx.family()) {
         let (value, how) = eval(ctx, scope, head, line, depth + 1)?;
+        // `Scheduler.prototype` (JavaScript): what every instance shares.
+        if last == "prototype"
+            && ctx.family() == Scoping::Js
+            && let Value::Class(c) = value
+        {
+            return Some((Value::Instance(c), how));
+        }
         return match value {
             Value::Module(m) => match member_of_module(ctx, m, last, depth + 1) {
                 Some(s) => value_of_symbol(ctx, s, how, depth + 1),

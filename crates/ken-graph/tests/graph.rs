@@ -408,6 +408,32 @@ export class Action {
     );
 }
 
+/// `X.prototype.m` names the method every instance of `X` shares: in a
+/// type (`typeof TestScheduler.prototype.flush`) as in a call.
+#[test]
+fn typescript_prototype_members_bind() {
+    check_edges(
+        r#"
+//- src/scheduler.ts
+export class TestScheduler {
+  flush(): void {}
+}
+export interface RunHelpers {
+  flush: typeof TestScheduler.prototype.flush;
+}
+export function run(s: TestScheduler): void {
+  TestScheduler.prototype.flush.call(s);
+}
+"#,
+        expect![[r#"
+            src/scheduler.RunHelpers -uses-> src/scheduler.TestScheduler.flush
+            src/scheduler.run -uses-> src/scheduler.TestScheduler.flush
+            unresolved:
+            src/scheduler.run -calls-> ?call
+        "#]],
+    );
+}
+
 /// A CommonJS `require` or a default import binds the module's one export:
 /// the class or function of the local name, as `module.exports = Pool`
 /// and `export default class Shape` write it. A namespace import binds the
