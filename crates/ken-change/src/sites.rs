@@ -7,29 +7,44 @@ use crate::edit::parse_tree;
 use ken_core::Language;
 use tree_sitter::{Node, Point, Tree};
 
-/// For each `(line, col)` site (1-based) in `source`, the last line of the
-/// call whose callee it names, where that is a later line; `None` for a
-/// site that names no callee (an argument, a field read) or a one-line call.
-pub fn call_end_lines(language: Language, source: &str, sites: &[(u32, u32)]) -> Vec<Option<u32>> {
+/// How far a site reaches, 1-based: from `(line, col)` to `end_line`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Span {
+    pub line: u32,
+    pub col: u32,
+    pub end_line: u32,
+}
+
+/// For each `(line, col)` site (1-based) in `source`, the call it belongs
+/// to where that call spans lines: a callee's site reaches the call's last
+/// line (the argument that no longer fits); a value passed as an argument
+/// starts at the call (`warnings.warn(\n    msg,\n    Warning)`: an
+/// overloaded callee is flagged where the call starts). `None` for a site
+/// in no call, or in a call on one line.
+pub fn call_spans(language: Language, source: &str, sites: &[(u32, u32)]) -> Vec<Option<Span>> {
     match parse_tree(language, source) {
-        Some(tree) => sites.iter().map(|&(line, col)| call_end_line(&tree, line, col)).collect(),
+        Some(tree) => sites.iter().map(|&(line, col)| call_span(&tree, line, col)).collect(),
         None => vec![None; sites.len()],
     }
 }
 
-fn call_end_line(tree: &Tree, line: u32, col: u32) -> Option<u32> {
+fn call_span(tree: &Tree, line: u32, col: u32) -> Option<Span> {
     let point = Point { row: line.checked_sub(1)? as usize, column: col.saturating_sub(1) as usize };
-    let mut node: Node = tree.root_node().descendant_for_point_range(point, point)?;
+    let name: Node = tree.root_node().descendant_for_point_range(point, point)?;
     // The nearest call around the name: its callee when the name comes
-    // before the arguments (`a.b.f(…)`, `new C(…)`, `super(…)`).
+    // before the arguments (`a.b.f(…)`, `new C(…)`, `super(…)`); an
+    // argument when the name is one of them, whole (`f(x)`, `f(key=x)`).
+    let mut node = name;
     for _ in 0..8 {
         node = node.parent()?;
         let Some(arguments) = node.child_by_field_name("arguments") else { continue };
-        if point >= arguments.start_position() {
-            return None;
+        let (first, last) = (node.start_position().row as u32 + 1, node.end_position().row as u32 + 1);
+        if point < arguments.start_position() {
+            return (last > line).then_some(Span { line, col, end_line: last });
         }
-        let end = node.end_position().row as u32 + 1;
-        return (end > line).then_some(end);
+        let holder = name.parent().filter(|p| p.kind() == "keyword_argument").unwrap_or(name);
+        let whole = holder.parent().is_some_and(|p| p.id() == arguments.id());
+        return (whole && first < line).then_some(Span { line: first, col: node.start_position().column as u32 + 1, end_line: line });
     }
     None
 }
@@ -103,48 +118,33 @@ mod tests {
             source.push_str(&clean);
             source.push('\n');
         }
-        let ends = call_end_lines(language, &source, &sites);
-        let shown: Vec<String> = sites.iter().zip(ends).map(|((l, c), e)| format!("{l}:{c} -> {e:?}")).collect();
+        let spans = call_spans(language, &source, &sites);
+        let shown: Vec<String> = sites.iter().zip(spans).map(|((l, c), s)| format!("{l}:{c} -> {s:?}")).collect();
         expect.assert_eq(&shown.join("\n"));
     }
 
     #[test]
-    fn a_literal_names_a_field_on_its_initializer_line() {
-        let source = "fn f() -> V {\n    let a = V {\n        major: 1,\n        minor,\n    };\n    V { ..a }\n}\n";
-        let at = [(2, 13), (6, 5), (1, 4)];
-        let shown: Vec<String> = ["major", "minor"]
-            .iter()
-            .flat_map(|f| struct_literals(Language::Rust, source, &at, f).into_iter().map(move |l| format!("{f}: {l:?}")))
-            .collect();
-        expect![[r#"
-            major: Some(Literal { field_line: Some(3), spreads: false })
-            major: Some(Literal { field_line: None, spreads: true })
-            major: None
-            minor: Some(Literal { field_line: Some(4), spreads: false })
-            minor: Some(Literal { field_line: None, spreads: true })
-            minor: None"#]]
-        .assert_eq(&shown.join("\n"));
-    }
-
-    #[test]
-    fn a_callee_spans_its_call_and_an_argument_does_not() {
+    fn a_callee_spans_its_call_and_an_argument_starts_at_it() {
         check(
             Language::Python,
-            "raise $TooManyRedirects(\n    f\"{n} redirects\", response=resp\n)\nwarnings.$warn(msg, $Warning)\nx = $f(1)\n",
+            "raise $TooManyRedirects(\n    f\"{n} redirects\", response=resp\n)\nwarnings.$warn(msg, $Warning)\nx = $f(1)\nwarnings.warn(\n    \"slow\",\n    $Warning,\n    key=$value,\n    x=[$inner],\n)\n",
             expect![[r#"
-                1:7 -> Some(3)
+                1:7 -> Some(Span { line: 1, col: 7, end_line: 3 })
                 4:10 -> None
                 4:20 -> None
-                5:5 -> None"#]],
+                5:5 -> None
+                8:5 -> Some(Span { line: 6, col: 1, end_line: 8 })
+                9:9 -> Some(Span { line: 6, col: 1, end_line: 9 })
+                10:8 -> None"#]],
         );
         check(
             Language::TypeScript,
             "source.$pipe(\n  $map((x) => x),\n);\nconst s = new $AsapScheduler(\n  AsapAction);\n$super(a,\n  b);\n",
             expect![[r#"
-                1:8 -> Some(3)
+                1:8 -> Some(Span { line: 1, col: 8, end_line: 3 })
                 2:3 -> None
-                4:15 -> Some(5)
-                6:1 -> Some(7)"#]],
+                4:15 -> Some(Span { line: 4, col: 15, end_line: 5 })
+                6:1 -> Some(Span { line: 6, col: 1, end_line: 7 })"#]],
         );
     }
 }

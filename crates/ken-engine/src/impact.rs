@@ -412,7 +412,9 @@ fn field_initializers(store: &Store, sites: Vec<ImpactSite>, change: &Change, ch
     Ok(out)
 }
 
-/// Each site's last line: a callee's site spans its call's arguments./// Each site's last line: a callee's site spans its call's arguments.
+/// Each site's reach: a callee's site spans its call's arguments, and a
+/// value passed to a call on several lines starts at the call./// Each site's reach: a callee's site spans its call's arguments, and a
+/// value passed to a call on several lines starts at the call.
 /// Each file is read and parsed once.
 fn spans_of_calls(store: &Store, blocks: &mut [ImpactedBlock]) -> Result<(), Error> {
     let mut by_path: FxHashMap<String, Vec<&mut ImpactSite>> = FxHashMap::default();
@@ -423,8 +425,10 @@ fn spans_of_calls(store: &Store, blocks: &mut [ImpactedBlock]) -> Result<(), Err
         let Some(language) = ken_lang::detect(Path::new(&path)) else { continue };
         let Some(text) = store.file_text(&path)? else { continue };
         let at: Vec<(u32, u32)> = sites.iter().map(|s| (s.line, s.col)).collect();
-        for (site, end) in sites.iter_mut().zip(ken_change::sites::call_end_lines(language, &text, &at)) {
-            site.end_line = end.unwrap_or(site.line);
+        for (site, span) in sites.iter_mut().zip(ken_change::sites::call_spans(language, &text, &at)) {
+            if let Some(span) = span {
+                (site.line, site.col, site.end_line) = (span.line, span.col, span.end_line);
+            }
         }
     }
     Ok(())
