@@ -19,8 +19,9 @@ pub struct Span {
 /// to where that call spans lines: a callee's site reaches the call's last
 /// line (the argument that no longer fits); a value passed as an argument
 /// starts at the call (`warnings.warn(\n    msg,\n    Warning)`: an
-/// overloaded callee is flagged where the call starts). `None` for a site
-/// in no call, or in a call on one line.
+/// overloaded callee is flagged where the call starts). A Rust `match`'s
+/// scrutinee reaches its arms. `None` for a site in no call, or in a call
+/// on one line.
 pub fn call_spans(language: Language, source: &str, sites: &[(u32, u32)]) -> Vec<Option<Span>> {
     match parse_tree(language, source) {
         Some(tree) => sites.iter().map(|&(line, col)| call_span(&tree, line, col)).collect(),
@@ -37,6 +38,14 @@ fn call_span(tree: &Tree, line: u32, col: u32) -> Option<Span> {
     let mut node = name;
     for _ in 0..8 {
         node = node.parent()?;
+        // Rust's `match &self.kind { … }`: the arms' patterns take their
+        // types from the scrutinee, so they break with it.
+        if node.kind() == "match_expression" {
+            let last = node.end_position().row as u32 + 1;
+            let scrutinee = node.child_by_field_name("value")?;
+            let inside = scrutinee.start_position() <= point && point < scrutinee.end_position();
+            return (inside && last > line).then_some(Span { line, col, end_line: last });
+        }
         let Some(arguments) = node.child_by_field_name("arguments") else { continue };
         let (first, last) = (node.start_position().row as u32 + 1, node.end_position().row as u32 + 1);
         if point < arguments.start_position() {
@@ -136,6 +145,13 @@ mod tests {
                 8:5 -> Some(Span { line: 6, col: 1, end_line: 8 })
                 9:9 -> Some(Span { line: 6, col: 1, end_line: 9 })
                 10:8 -> None"#]],
+        );
+        check(
+            Language::Rust,
+            "fn f(&self) {\n    match &self.$kind {\n        Kind::A(ch) => g(*ch),\n    }\n    let k = h(&self.$kind);\n}\n",
+            expect![[r#"
+                2:17 -> Some(Span { line: 2, col: 17, end_line: 4 })
+                5:21 -> None"#]],
         );
         check(
             Language::TypeScript,
