@@ -268,7 +268,10 @@ def main(argv=None):
                             if key not in servers:
                                 label = " ".join(["ken"] + ([model] if model else []) + (["intents"] if intents else []))
                                 print(f"{name} [{variant}]: {label} index + serve", flush=True)
-                                servers[key] = systems.KenServer(args.ken, root, scope, work, model, intents)
+                                # Embed only where a ken row sharing this index searches.
+                                embed = any(getattr(o, "model", None) == model and getattr(o, "intents", False) == intents
+                                            and o.tasks != ("impact",) for o in active if isinstance(o, (systems.Ken, systems.KenCli)))
+                                servers[key] = systems.KenServer(args.ken, root, scope, work, model, intents, embed)
                                 if variant != "stripped":
                                     entry["index"][label] = vars(servers[key].stats)
                             system.attach(servers[key])

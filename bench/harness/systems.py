@@ -77,12 +77,14 @@ class System:
 class KenServer:
     """One `ken index` + `ken serve` per corpus variant, shared by the ken rows."""
 
-    def __init__(self, ken, root, language, work, model=None, intents=False):
+    def __init__(self, ken, root, language, work, model=None, intents=False, embed=True):
         self.ken, self.root = ken, root
         self.index = work / ("-".join(["ken-index"] + ([model] if model else []) + (["intents"] if intents else [])))
         self.stats = IndexStats()
         shutil.rmtree(self.index, ignore_errors=True)
         cmd = [ken, "--index-dir", str(self.index), "index", str(root), "-q"] + ([] if model is None else ["--model", model])
+        # Change impact reads the graph only: no vectors to wait for.
+        cmd += [] if embed else ["--no-embed"]
         # MutaGReP's intents, by the language model KEN_LLM_* names (else the local one).
         cmd += ["--intents"] if intents else []
         self.stats.cold_s, self.stats.peak_rss_mib = proc.peak_rss_of(cmd, INDEX_TIMEOUT)

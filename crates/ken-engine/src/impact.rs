@@ -636,17 +636,16 @@ fn attribute_uses(store: &Store, path: &str, change: &Change) -> Result<Vec<Hit>
             continue;
         }
         if let Some(symbol) = store.symbol_by_id(r.enclosing_id)? {
-            hits.push(Hit {
-                symbol,
-                depth: 1,
-                relation: Rel::UsedBy.name().to_string(),
-                resolution: Resolution::UniqueName,
-                site: Site { path: file, line: r.line, col: r.col },
-                via: 0,
-            });
+            hits.push(direct_hit(symbol, Rel::UsedBy, Resolution::UniqueName, Site { path: file, line: r.line, col: r.col }));
         }
     }
     Ok(hits)
+}
+
+/// A block reached in one step, at `site`, by a rule the graph walk does
+/// not make (the uses found by name, or by a rule's own reading).
+fn direct_hit(symbol: SymbolRow, rel: Rel, resolution: Resolution, site: Site) -> Hit {
+    Hit { symbol, depth: 1, relation: rel.name().to_string(), resolution, site, via: 0 }
 }
 
 /// Whether a call's qualifier names a type other than the one holding the

@@ -2,6 +2,7 @@
 //! attributes it inherited, its calls through `super`, and the places that
 //! read it as the base it no longer is.
 
+use super::direct_hit;
 use crate::Error;
 use crate::api::FileVersions;
 use ken_change::edit::parameters;
@@ -68,7 +69,7 @@ pub(super) fn lost_inheritance(
     let mut facts = Facts::new(store);
     let mut hits = Vec::new();
     let mut add = |symbol: SymbolRow, resolution: Resolution, path: String, line: u32, col: u32| {
-        hits.push(Hit { symbol, depth: 1, relation: Rel::Inherits.name().to_string(), resolution, site: Site { path, line, col }, via: 0 })
+        hits.push(direct_hit(symbol, Rel::Inherits, resolution, Site { path, line, col }))
     };
     for class in store.symbols_with_qualified_name(&change.symbol)?.into_iter().filter(|s| s.path == path) {
         // The class's names: its members' and the attributes its methods assign.
@@ -305,14 +306,7 @@ pub(super) fn called_fields(store: &Store, graph: &Graph, path: &str, change: &C
                 continue;
             }
             let Some(symbol) = facts.symbol(r.enclosing_id)? else { continue };
-            hits.push(Hit {
-                symbol,
-                depth: 1,
-                relation: Rel::UsedBy.name().to_string(),
-                resolution: Resolution::UniqueName,
-                site: Site { path: file, line: r.line, col: r.col },
-                via: 0,
-            });
+            hits.push(direct_hit(symbol, Rel::UsedBy, Resolution::UniqueName, Site { path: file, line: r.line, col: r.col }));
         }
     }
     Ok(hits)
