@@ -221,7 +221,8 @@ class Ken(System):
                 if reason["relation"] in ("Overrides", "OverriddenBy"):
                     out.append({"path": s["path"], "start_line": s["start_line"], "end_line": s["start_line"] + 2})
                 else:
-                    out.extend({"path": site["path"], "start_line": site["line"], "end_line": site.get("end_line", site["line"])}
+                    out.extend({"path": site["path"], "start_line": site.get("start_line", site["line"]),
+                                "end_line": site.get("end_line", site["line"])}
                                for site in reason["sites"])
         return out
 

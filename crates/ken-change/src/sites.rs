@@ -7,11 +7,10 @@ use crate::edit::parse_tree;
 use ken_core::Language;
 use tree_sitter::{Node, Point, Tree};
 
-/// How far a site reaches, 1-based: from `(line, col)` to `end_line`.
+/// The lines a site reaches, 1-based and inclusive.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Span {
-    pub line: u32,
-    pub col: u32,
+    pub start_line: u32,
     pub end_line: u32,
 }
 
@@ -44,16 +43,16 @@ fn call_span(tree: &Tree, line: u32, col: u32) -> Option<Span> {
             let last = node.end_position().row as u32 + 1;
             let scrutinee = node.child_by_field_name("value")?;
             let inside = scrutinee.start_position() <= point && point < scrutinee.end_position();
-            return (inside && last > line).then_some(Span { line, col, end_line: last });
+            return (inside && last > line).then_some(Span { start_line: line, end_line: last });
         }
         let Some(arguments) = node.child_by_field_name("arguments") else { continue };
         let (first, last) = (node.start_position().row as u32 + 1, node.end_position().row as u32 + 1);
         if point < arguments.start_position() {
-            return (last > line).then_some(Span { line, col, end_line: last });
+            return (last > line).then_some(Span { start_line: line, end_line: last });
         }
         let holder = name.parent().filter(|p| p.kind() == "keyword_argument").unwrap_or(name);
         let whole = holder.parent().is_some_and(|p| p.id() == arguments.id());
-        return (whole && first < line).then_some(Span { line: first, col: node.start_position().column as u32 + 1, end_line: line });
+        return (whole && first < line).then_some(Span { start_line: first, end_line: line });
     }
     None
 }
@@ -138,29 +137,29 @@ mod tests {
             Language::Python,
             "raise $TooManyRedirects(\n    f\"{n} redirects\", response=resp\n)\nwarnings.$warn(msg, $Warning)\nx = $f(1)\nwarnings.warn(\n    \"slow\",\n    $Warning,\n    key=$value,\n    x=[$inner],\n)\n",
             expect![[r#"
-                1:7 -> Some(Span { line: 1, col: 7, end_line: 3 })
+                1:7 -> Some(Span { start_line: 1, end_line: 3 })
                 4:10 -> None
                 4:20 -> None
                 5:5 -> None
-                8:5 -> Some(Span { line: 6, col: 1, end_line: 8 })
-                9:9 -> Some(Span { line: 6, col: 1, end_line: 9 })
+                8:5 -> Some(Span { start_line: 6, end_line: 8 })
+                9:9 -> Some(Span { start_line: 6, end_line: 9 })
                 10:8 -> None"#]],
         );
         check(
             Language::Rust,
             "fn f(&self) {\n    match &self.$kind {\n        Kind::A(ch) => g(*ch),\n    }\n    let k = h(&self.$kind);\n}\n",
             expect![[r#"
-                2:17 -> Some(Span { line: 2, col: 17, end_line: 4 })
+                2:17 -> Some(Span { start_line: 2, end_line: 4 })
                 5:21 -> None"#]],
         );
         check(
             Language::TypeScript,
             "source.$pipe(\n  $map((x) => x),\n);\nconst s = new $AsapScheduler(\n  AsapAction);\n$super(a,\n  b);\n",
             expect![[r#"
-                1:8 -> Some(Span { line: 1, col: 8, end_line: 3 })
+                1:8 -> Some(Span { start_line: 1, end_line: 3 })
                 2:3 -> None
-                4:15 -> Some(Span { line: 4, col: 15, end_line: 5 })
-                6:1 -> Some(Span { line: 6, col: 1, end_line: 7 })"#]],
+                4:15 -> Some(Span { start_line: 4, end_line: 5 })
+                6:1 -> Some(Span { start_line: 6, end_line: 7 })"#]],
         );
     }
 }

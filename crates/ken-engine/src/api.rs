@@ -812,13 +812,16 @@ pub struct ImpactReason {
 }
 
 /// Where an impacted block refers to the change: a reference's line and
-/// column, and the last line of its expression (a call with its arguments,
-/// which a checker may flag on any of their lines).
+/// column, and the lines its expression reaches, which a checker may flag
+/// on any of: from `start_line` (a value passed to a call on several lines
+/// starts at the call) to `end_line` (a call with its arguments, a `match`
+/// with its arms).
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 pub struct ImpactSite {
     pub path: String,
     pub line: u32,
     pub col: u32,
+    pub start_line: u32,
     pub end_line: u32,
 }
 

@@ -314,7 +314,7 @@ fn impacted_blocks(store: &Store, changes: &[FileChange], versions: &[FileVersio
                 }
                 let mut sites: Vec<ImpactSite> = edge_sites(store, &hit, rel)?
                     .into_iter()
-                    .map(|s| ImpactSite { end_line: s.line, path: s.path, line: s.line, col: s.col })
+                    .map(|s| ImpactSite { start_line: s.line, end_line: s.line, path: s.path, line: s.line, col: s.col })
                     .collect();
                 if rel == Rel::InstantiatedBy && matches!(change.label, ChangeLabel::AF | ChangeLabel::DF) && !sites.is_empty() {
                     sites = field_initializers(store, sites, change, changes)?;
@@ -398,7 +398,7 @@ fn field_initializers(store: &Store, sites: Vec<ImpactSite>, change: &Change, ch
             (_, None) => out.push(site),
             (ChangeLabel::DF, Some(found)) => {
                 if let Some(line) = found.field_line {
-                    out.push(ImpactSite { line, end_line: line, col: 1, ..site });
+                    out.push(ImpactSite { line, start_line: line, end_line: line, col: 1, ..site });
                 }
             }
             (_, Some(found)) => {
@@ -427,7 +427,7 @@ fn spans_of_calls(store: &Store, blocks: &mut [ImpactedBlock]) -> Result<(), Err
         let at: Vec<(u32, u32)> = sites.iter().map(|s| (s.line, s.col)).collect();
         for (site, span) in sites.iter_mut().zip(ken_change::sites::call_spans(language, &text, &at)) {
             if let Some(span) = span {
-                (site.line, site.col, site.end_line) = (span.line, span.col, span.end_line);
+                (site.start_line, site.end_line) = (span.start_line, span.end_line);
             }
         }
     }

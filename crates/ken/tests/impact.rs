@@ -106,7 +106,13 @@ fn render(response: &Value) -> String {
                     .as_array()
                     .unwrap()
                     .iter()
-                    .map(|s| if s["end_line"] == s["line"] { s["line"].to_string() } else { format!("{}-{}", s["line"], s["end_line"]) })
+                    .map(|s| {
+                        if s["end_line"] == s["start_line"] {
+                            s["line"].to_string()
+                        } else {
+                            format!("{}-{}", s["start_line"], s["end_line"])
+                        }
+                    })
                     .collect();
                 format!("{} of {}@{}", r["rule"].as_str().unwrap(), r["label"].as_str().unwrap(), lines.join(","))
             })
@@ -599,8 +605,10 @@ fn a_lost_base_class_reaches_super_and_typed_receivers() {
 /// declared as the class; a base outside the repository (`click.Group`)
 /// reaches what the class reads through `self` and defines nowhere, and its
 /// `super()` calls (`super().__init__()` without arguments still works on
-/// `object`); the class passed as a value is read as the base; and a call
-/// spans its arguments, where a checker flags the one that no longer fits.
+/// `object`); the class passed as a value, caught or raised is read as the
+/// base (a value passed to a call on several lines reaches from the call);
+/// and a call spans its arguments, where a checker flags the one that no
+/// longer fits.
 #[test]
 fn a_lost_base_class_reaches_attributes_values_and_outside_members() {
     let repo = committed(
@@ -611,7 +619,8 @@ fn a_lost_base_class_reaches_attributes_values_and_outside_members() {
          class Group(click.Group):\n    def __init__(self, **extra):\n        super().__init__(**extra)\n        self.add_command(None)\n        self.setup()\n\n    def setup(self):\n        pass\n\n\n\
          class Plain:\n    def __init__(self):\n        super().__init__()\n\n\n\
          def configured(app: App):\n    warnings.warn(\"slow\", Timeout)\n    return app.config\n\n\n\
-         def guarded():\n    try:\n        pass\n    except (Timeout, OSError):\n        raise Timeout\n",
+         def guarded():\n    try:\n        pass\n    except (Timeout, OSError):\n        raise Timeout\n\n\n\
+         def noisy():\n    warnings.warn(\n        \"slow\",\n        Timeout,\n    )\n",
     );
     edit(&repo, "app/main.py", "class App(Base):", "class App:");
     edit(&repo, "app/main.py", "class Group(click.Group):", "class Group:");
@@ -628,6 +637,7 @@ fn a_lost_base_class_reaches_attributes_values_and_outside_members() {
               -> app.main.Group.__init__ [Rel(D, C, Inherits) of MC@21,22]
               -> app.main.configured [Rel(D, C, Inherits) of MC@35; Rel(D, C, Inherits) of MC@36]
               -> app.main.guarded [Rel(D, C, Inherits) of MC@42,43]
+              -> app.main.noisy [Rel(D, C, Inherits) of MC@47-49]
         "#]],
     );
 }
