@@ -983,6 +983,7 @@ fn row_of(s: &Symbol, path: &str, language: Language) -> SymbolRow {
         start_col: s.span.start_col,
         end_line: s.span.end_line,
         end_col: s.span.end_col,
+        name_line: s.name_line,
         signature: s.signature.clone(),
         docstring: None,
         parent: None,

@@ -385,25 +385,38 @@ fn field_initializers(store: &Store, sites: Vec<ImpactSite>, change: &Change, ch
         .filter(|c| c.change.label == ChangeLabel::DF && c.change.container == change.container)
         .map(|c| c.change.name.as_str())
         .collect();
+    // Each file is read once and parsed once per field asked about.
+    let mut by_path: FxHashMap<&str, Vec<usize>> = FxHashMap::default();
+    for (i, site) in sites.iter().enumerate() {
+        by_path.entry(site.path.as_str()).or_default().push(i);
+    }
+    let mut found: Vec<Option<(Option<ken_change::sites::Literal>, bool)>> = vec![None; sites.len()];
+    for (path, indices) in &by_path {
+        let Some(language) = ken_lang::detect(Path::new(path)).filter(|l| matches!(l, Language::Rust | Language::Go)) else { continue };
+        let Some(text) = store.file_text(path)? else { continue };
+        let at: Vec<(u32, u32)> = indices.iter().map(|&i| (sites[i].line, sites[i].col)).collect();
+        let own = ken_change::sites::struct_literals(language, &text, &at, &change.name);
+        let mut names_deleted = vec![false; at.len()];
+        for field in &deleted_beside {
+            for (named, literal) in names_deleted.iter_mut().zip(ken_change::sites::struct_literals(language, &text, &at, field)) {
+                *named |= literal.is_some_and(|l| l.field_line.is_some());
+            }
+        }
+        for ((&i, literal), named) in indices.iter().zip(own).zip(names_deleted) {
+            found[i] = Some((literal, named));
+        }
+    }
     let mut out = Vec::new();
-    for site in sites {
-        let language = ken_lang::detect(Path::new(&site.path)).filter(|l| matches!(l, Language::Rust | Language::Go));
-        let (Some(language), Some(text)) = (language, store.file_text(&site.path)?) else {
-            out.push(site);
-            continue;
-        };
-        let at = [(site.line, site.col)];
-        let literal = |field: &str| ken_change::sites::struct_literals(language, &text, &at, field)[0];
-        match (change.label, literal(&change.name)) {
-            (_, None) => out.push(site),
-            (ChangeLabel::DF, Some(found)) => {
-                if let Some(line) = found.field_line {
+    for (site, found) in sites.into_iter().zip(found) {
+        match (change.label, found) {
+            (_, None | Some((None, _))) => out.push(site),
+            (ChangeLabel::DF, Some((Some(literal), _))) => {
+                if let Some(line) = literal.field_line {
                     out.push(ImpactSite { line, start_line: line, end_line: line, col: 1, ..site });
                 }
             }
-            (_, Some(found)) => {
-                let names_deleted = deleted_beside.iter().any(|f| literal(f).is_some_and(|l| l.field_line.is_some()));
-                if !found.spreads && !names_deleted {
+            (_, Some((Some(literal), names_deleted))) => {
+                if !literal.spreads && !names_deleted {
                     out.push(site);
                 }
             }
@@ -413,7 +426,6 @@ fn field_initializers(store: &Store, sites: Vec<ImpactSite>, change: &Change, ch
 }
 
 /// Each site's reach: a callee's site spans its call's arguments, and a
-/// value passed to a call on several lines starts at the call./// Each site's reach: a callee's site spans its call's arguments, and a
 /// value passed to a call on several lines starts at the call.
 /// Each file is read and parsed once.
 fn spans_of_calls(store: &Store, blocks: &mut [ImpactedBlock]) -> Result<(), Error> {

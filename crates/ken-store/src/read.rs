@@ -34,6 +34,9 @@ pub struct SymbolRow {
     pub start_col: u32,
     pub end_line: u32,
     pub end_col: u32,
+    /// Where the name itself is (past decorators and attributes).
+    #[serde(skip)]
+    pub name_line: u32,
     pub signature: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub docstring: Option<String>,
@@ -46,7 +49,7 @@ const SYMBOL_COLUMNS: &str = concat!(
     "s.id, s.parent_id, s.kind, s.name, s.qualified_name, f.path, f.language,
     s.start_line, s.start_col, s.end_line, s.end_col, s.signature, ",
     crate::text::docstring_sql!("(SELECT text FROM file_text WHERE file_id = s.file_id)"),
-    ", (SELECT p.qualified_name FROM symbols p WHERE p.id = s.parent_id)"
+    ", (SELECT p.qualified_name FROM symbols p WHERE p.id = s.parent_id), s.name_line"
 );
 /// `s.qualified_name = ?1` as the `symbols_qualified_tail` index answers it
 /// (schema version 9: it holds each name's last 16 characters only). The
@@ -55,7 +58,7 @@ const SYMBOL_COLUMNS: &str = concat!(
 pub(crate) const QUALIFIED_NAME_IS: &str = "substr(s.qualified_name, -16) = substr(?1, -16) AND +s.qualified_name = ?1";
 
 /// How many columns [`symbol_row`] reads: a query's next column is this one.
-const SYMBOL_COLUMN_COUNT: usize = 14;
+const SYMBOL_COLUMN_COUNT: usize = 15;
 
 fn symbol_row(r: &Row) -> rusqlite::Result<SymbolRow> {
     Ok(SymbolRow {
@@ -73,6 +76,7 @@ fn symbol_row(r: &Row) -> rusqlite::Result<SymbolRow> {
         signature: r.get(11)?,
         docstring: crate::text::doc_column(r, 12)?,
         parent: r.get(13)?,
+        name_line: r.get(14)?,
     })
 }
 

@@ -384,6 +384,7 @@ mod tests {
             start_col: 0,
             end_line: end,
             end_col: 0,
+            name_line: start,
             signature: String::new(),
             docstring: Some(doc.into()),
             parent: None,

@@ -13,6 +13,7 @@ use ken_graph::{Graph, Hit, Site};
 use ken_store::{BindingRow, EdgeRow, Store, SymbolRow};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::path::Path;
+use std::rc::Rc;
 
 /// A class that lost a base class (its header in D′ no longer names it):
 /// the uses of what it inherited from that base and the base's own bases,
@@ -344,7 +345,7 @@ struct Facts<'a> {
     symbols: FxHashMap<i64, Option<SymbolRow>>,
     members: FxHashMap<i64, Vec<SymbolRow>>,
     attributes: FxHashMap<i64, FxHashSet<String>>,
-    texts: FxHashMap<String, String>,
+    texts: FxHashMap<String, Rc<str>>,
     bindings: FxHashMap<i64, Vec<BindingRow>>,
     imports: FxHashMap<i64, Vec<EdgeRow>>,
     paths: FxHashMap<i64, String>,
@@ -385,15 +386,17 @@ impl<'a> Facts<'a> {
         Ok(&self.members[&id])
     }
 
-    fn text(&mut self, path: &str) -> Result<&str, Error> {
+    /// A file's text, shared: the rules hold it while they ask for more facts.
+    fn text(&mut self, path: &str) -> Result<Rc<str>, Error> {
         if !self.texts.contains_key(path) {
-            self.texts.insert(path.to_string(), self.store.file_text(path)?.unwrap_or_default());
+            self.texts.insert(path.to_string(), Rc::from(self.store.file_text(path)?.unwrap_or_default()));
         }
-        Ok(&self.texts[path])
+        Ok(Rc::clone(&self.texts[path]))
     }
 
     fn line(&mut self, path: &str, line: u32) -> Result<&str, Error> {
-        Ok(self.text(path)?.lines().nth(line.saturating_sub(1) as usize).unwrap_or_default())
+        self.text(path)?;
+        Ok(self.texts[path].lines().nth(line.saturating_sub(1) as usize).unwrap_or_default())
     }
 
     /// A file's type bindings: the stored ones, and its lambdas' parameters
@@ -418,7 +421,7 @@ impl<'a> Facts<'a> {
         }
         let Some(path) = self.paths.get(&file_id).cloned() else { return Ok(Vec::new()) };
         let Some(language) = ken_lang::detect(Path::new(&path)).filter(|l| l.scoping() == Scoping::Js) else { return Ok(Vec::new()) };
-        let text = self.text(&path)?.to_string();
+        let text = self.text(&path)?;
         let mut out = Vec::new();
         for lambda in lambda_arguments(language, &text) {
             let Some(declared) = self.parameter_type(&path, lambda.line, &lambda.callee, &lambda.slot)? else { continue };
@@ -523,14 +526,8 @@ impl<'a> Facts<'a> {
     /// (`asyncScheduler = new AsyncScheduler(…)`, `current_app: Flask`), in
     /// the family's files and those that build or import one of it.
     fn module_instances(&mut self, family: &[SymbolRow], classes: &FxHashSet<&str>) -> Result<Vec<String>, Error> {
-        let mut paths: Vec<String> = family.iter().map(|c| c.path.clone()).collect();
-        for user in family {
-            paths.extend(self.store.edges_to(user.id, &[Relation::Instantiates, Relation::Imports])?.into_iter().map(|e| e.path));
-        }
-        paths.sort();
-        paths.dedup();
         let mut names = Vec::new();
-        for path in paths {
+        for path in self.family_files(family)? {
             let Some(file_id) = self.store.file_id(&path)? else { continue };
             let bindings = self.of_file(file_id)?.to_vec();
             for b in bindings {
@@ -617,7 +614,7 @@ impl<'a> Facts<'a> {
         paths.sort();
         for path in paths {
             let (language, list) = &queries[&path];
-            let text = self.text(&path)?.to_string();
+            let text = self.text(&path)?;
             for read in value_reads(*language, &text, list) {
                 let misplaced = match &read.place {
                     Place::Argument { callee, line, slot, .. } => {
@@ -662,12 +659,23 @@ impl<'a> Facts<'a> {
         Ok(None)
     }
 
-    /// The family's files and those that build or import one of it, by id.
-    fn users_of(&mut self, family: &[SymbolRow]) -> Result<Vec<(i64, String)>, Error> {
+    /// The family's files and those that build or import one of it, sorted.
+    fn family_files(&self, family: &[SymbolRow]) -> Result<Vec<String>, Error> {
         let mut paths: Vec<String> = family.iter().map(|c| c.path.clone()).collect();
-        let classes: FxHashSet<&str> = family.iter().map(|c| c.name.as_str()).collect();
         for user in family {
             paths.extend(self.store.edges_to(user.id, &[Relation::Instantiates, Relation::Imports])?.into_iter().map(|e| e.path));
+        }
+        paths.sort();
+        paths.dedup();
+        Ok(paths)
+    }
+
+    /// The family's files, those that build or import one of it, and those
+    /// that pass one of it to a lambda, by id.
+    fn users_of(&mut self, family: &[SymbolRow]) -> Result<Vec<(i64, String)>, Error> {
+        let mut paths = self.family_files(family)?;
+        let classes: FxHashSet<&str> = family.iter().map(|c| c.name.as_str()).collect();
+        for user in family {
             // Calls that pass a lambda a parameter declared as one of it
             // (`init: (source: Observable<T>, subscriber: Subscriber<R>) => void`).
             for b in self.store.bindings_mentioning(&user.name)? {
@@ -701,16 +709,8 @@ impl<'a> Facts<'a> {
                 None => return Ok(None),
             }
         }
-        let text = self.text(&definition.path)?.to_string();
-        // The line its name is on: the first from its start (past decorators) that opens its parameters there.
-        let name_line = (definition.start_line..=definition.end_line.min(definition.start_line + 16)).find(|l| {
-            let written = text.lines().nth(l.saturating_sub(1) as usize).unwrap_or_default();
-            written.match_indices(definition.name.as_str()).any(|(at, _)| {
-                let after = written[at + definition.name.len()..].trim_start();
-                after.starts_with('(') || after.starts_with('<')
-            })
-        });
-        let Some(params) = name_line.and_then(|l| parameters(definition.language, &text, &definition.name, l)) else { return Ok(None) };
+        let text = self.text(&definition.path)?;
+        let Some(params) = parameters(definition.language, &text, &definition.name, definition.name_line) else { return Ok(None) };
         let param = match slot {
             Slot::Keyword(k) => params.iter().find(|p| &p.name == k),
             Slot::Position(i) => {
