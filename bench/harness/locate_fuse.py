@@ -35,9 +35,12 @@ GRID = {
 }
 
 
-def dump(ken, out, k=20):
+REPORTS = str(L.BENCH / "locate" / "reports.jsonl")
+
+
+def dump(ken, out, k=20, reports_file=REPORTS):
     """Runs `ken locate --explain` on every report; writes {id: explain}."""
-    reports = L.load_reports(str(L.BENCH / "locate" / "reports.jsonl"))
+    reports = L.load_reports(reports_file)
     # `graph` ranks files only when its weight is above 0.
     weights = json.dumps({"graph": 0.0001})
 
@@ -57,8 +60,8 @@ def dump(ken, out, k=20):
 
 
 class Fusion:
-    def __init__(self, lanes_file):
-        self.reports = {r["id"]: r for r in L.load_reports(str(L.BENCH / "locate" / "reports.jsonl"))}
+    def __init__(self, lanes_file, reports_file=REPORTS):
+        self.reports = {r["id"]: r for r in L.load_reports(reports_file)}
         with open(lanes_file) as f:
             explained = json.load(f)
         self.lanes = {rid: {lane["lane"]: lane["files"] for lane in e["lanes"]} for rid, e in explained.items()}
@@ -120,6 +123,7 @@ def main():
     ap.add_argument("--ken", help="the binary whose lanes --dump records")
     ap.add_argument("--dump", help="run ken locate --explain on every report and write the lanes here")
     ap.add_argument("--lanes", help="lanes written by --dump")
+    ap.add_argument("--reports", default=REPORTS, help="the reports (default: the whole set)")
     ap.add_argument("--weights", default="{}",
                     help="JSON over the lanes' weights as --explain lists them (example_names' is already times names')")
     ap.add_argument("--search", action="store_true", help="coordinate search over every weight on the tune split")
@@ -127,11 +131,11 @@ def main():
     if args.dump:
         if not args.ken:
             sys.exit("--dump needs --ken")
-        dump(args.ken, args.dump)
+        dump(args.ken, args.dump, reports_file=args.reports)
         args.lanes = args.lanes or args.dump
     if not args.lanes:
         sys.exit("give --lanes (or --dump with --ken)")
-    fusion = Fusion(args.lanes)
+    fusion = Fusion(args.lanes, args.reports)
     if args.search:
         search(fusion)
     else:

@@ -7,7 +7,10 @@ A candidate is a commit since --since whose message says it fixes or closes
 an issue ("Fixes #N", "Closes #N", "Fix #N:", ".../issues/N"), or, in
 pytest, one that adds a `changelog/N.bugfix.rst` fragment (fragments are
 named after the issue), or, in Sphinx, one that adds a `CHANGES` entry
-"#N: ..." (Sphinx's entries name the issue). A pull request's merge commit
+"#N: ..." (Sphinx's entries name the issue); likewise pylint's
+`doc/whatsnew/fragments/N.bugfix` (`.false_positive`, `.false_negative`),
+pip's `news/N.bugfix.rst`, and the Pallets projects' and marshmallow's
+changelog lines ending ":issue:`N`". A pull request's merge commit
 counts when its body (the PR's title and description as GitHub writes it)
 says "Fixes/Closes/Resolves #N"; its change is taken against the first
 parent. Its non-test gold files must
@@ -64,7 +67,30 @@ def issue_refs(repo, sha, subject, body, files):
                  and (m := re.fullmatch(r"changelog/(\d+)\.bugfix\.rst", p))]
     if repo.name == "sphinx-doc/sphinx":
         refs += sphinx_changes_refs(repo, sha, files)
+    if repo.name == "pylint-dev/pylint":
+        refs += [int(m.group(1)) for s, p, _ in files if s == "A"
+                 and (m := re.fullmatch(r"doc/whatsnew/fragments/(\d+)\.(bugfix|false_positive|false_negative)", p))]
+    if repo.name == "pypa/pip":
+        refs += [int(m.group(1)) for s, p, _ in files if s == "A"
+                 and (m := re.fullmatch(r"news/(\d+)\.bugfix(\.rst)?", p))]
+    if repo.name in RST_ISSUE_CHANGELOGS:
+        refs += rst_issue_refs(repo, sha, files, RST_ISSUE_CHANGELOGS[repo.name])
     return sorted(set(refs))
+
+
+# Changelogs whose entries cite the issue as ":issue:`N`" (Sphinx's
+# extlinks role, used by the Pallets projects and marshmallow).
+RST_ISSUE_CHANGELOGS = {"pallets/flask": "CHANGES.rst", "pallets/click": "CHANGES.rst",
+                        "pallets/jinja": "CHANGES.rst", "marshmallow-code/marshmallow": "CHANGELOG.rst"}
+
+
+def rst_issue_refs(repo, sha, files, changelog):
+    """The ":issue:`N`" of the changelog lines a commit adds."""
+    if not any(p == changelog for _, p, _ in files):
+        return []
+    diff = git(repo, "diff", f"{sha}^", sha, "--", changelog)
+    added = "\n".join(l for l in diff.splitlines() if l.startswith("+") and not l.startswith("+++"))
+    return [int(n) for n in re.findall(r":issue:`(\d+)`", added)]
 
 
 def sphinx_changes_refs(repo, sha, files):

@@ -43,6 +43,18 @@ REPOS = {r.name: r for r in [
     Repo("sphinx-doc/sphinx", "python", (Package("pypi-sdist", "sphinx", "", "^v" + SEMVER + "$"),)),
     Repo("psf/black", "python", (Package("pypi-sdist", "black", "", "^" + SEMVER + "$"),)),
     Repo("pydantic/pydantic", "python", (Package("pypi-sdist", "pydantic", "", "^v" + SEMVER + "$"),)),
+    # Added for more Python: each sdist ships its package's sources (src/ or
+    # the package directory) under the repository's own paths.
+    Repo("pallets/flask", "python", (Package("pypi-sdist", "flask", "", "^" + SEMVER + "$"),)),
+    Repo("pallets/click", "python", (Package("pypi-sdist", "click", "", "^" + SEMVER + "$"),)),
+    Repo("pallets/jinja", "python", (Package("pypi-sdist", "jinja2", "", "^" + SEMVER + "$"),)),
+    Repo("psf/requests", "python", (Package("pypi-sdist", "requests", "", "^v" + SEMVER + "$"),)),
+    Repo("encode/httpx", "python", (Package("pypi-sdist", "httpx", "", "^" + SEMVER + "$"),)),
+    Repo("pylint-dev/pylint", "python", (Package("pypi-sdist", "pylint", "", "^v" + SEMVER + "$"),)),
+    Repo("sympy/sympy", "python", (Package("pypi-sdist", "sympy", "", "^" + SEMVER + "$"),)),
+    # pip's releases are X.Y or X.Y.Z.
+    Repo("pypa/pip", "python", (Package("pypi-sdist", "pip", "", r"^(\d+\.\d+(?:\.\d+)?)$"),)),
+    Repo("marshmallow-code/marshmallow", "python", (Package("pypi-sdist", "marshmallow", "", "^" + SEMVER + "$"),)),
     Repo("eslint/eslint", "javascript", (Package("npm", "eslint", "", "^v" + SEMVER + "$"),)),
     Repo("webpack/webpack", "javascript", (Package("npm", "webpack", "", "^v" + SEMVER + "$"),)),
     # svelte's npm package ships its JavaScript sources (src/) as written.
