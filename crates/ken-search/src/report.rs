@@ -24,6 +24,13 @@ pub struct Report {
     pub example_names: Vec<String>,
     /// Error messages and quoted text, as their words, matched as phrases.
     pub phrases: Vec<Vec<String>>,
+    /// Options and keys the report names that code spells as a string
+    /// literal: command-line options (`--show-capture`, also in a command
+    /// line in a code block), and, outside code blocks, keys in inline
+    /// code or written as snake_case (`console_output_style=times`,
+    /// `:no-index-entry:`, `html_theme`). The file that registers or reads
+    /// the option is where its behaviour lives.
+    pub keys: Vec<String>,
     /// The whole report (BM25 and the dense lane read all of it).
     pub text: String,
 }
@@ -70,6 +77,10 @@ regex!(URL, r"https?://\S+");
 regex!(BACKTICKED, r"`([^`\n]+)`");
 regex!(FENCE, r"(?ms)^\s*```([^\n]*)\n(.*?)^\s*```");
 regex!(CALL, r"([A-Za-z_$][\w$]*)\(");
+// `--show-capture`, not inside a word or after another dash.
+regex!(LONG_OPTION, r"(?:^|[^\w-])(--[A-Za-z][\w-]*)");
+regex!(KEY, r"^[A-Za-z_][\w.-]*\w$");
+regex!(SNAKE_CASE, r"\b([A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+)\b");
 regex!(MEMBER, r"\.([A-Za-z_$][\w$]*)");
 // `ValueError: message`, `TypeError: x is not a function`, `error[E0308]: …`.
 regex!(ERROR_LINE, r"(?m)^\s*(?:[\w.]*(?:Error|Exception|Warning|Exit|Interrupt)|error(?:\[\w+\])?|panic|fatal error):\s+(\S.{5,300})$");
@@ -182,7 +193,43 @@ pub fn read(text: &str) -> Report {
         }
     }
     report.phrases = phrases;
+    report.keys = keys(text, &without_urls_or_fences(text));
     report
+}
+
+/// The report's options and keys (see [`Report::keys`]), in order of appearance.
+fn keys(text: &str, prose: &str) -> Vec<String> {
+    let mut keys: Vec<String> = Vec::new();
+    let mut add = |key: &str| {
+        if !keys.iter().any(|k| k == key) {
+            keys.push(key.to_string());
+        }
+    };
+    for c in LONG_OPTION.captures_iter(text) {
+        add(&c[1]);
+    }
+    let letters = |key: &str| key.chars().filter(|c| c.is_ascii_alphanumeric()).count();
+    for c in BACKTICKED.captures_iter(prose) {
+        for piece in c[1].split_whitespace() {
+            let piece = piece.split('=').next().unwrap_or_default().trim_matches([':', ',', ';', '(', ')', '[', ']', '"', '\'']);
+            if KEY.is_match(piece) && piece.contains(['_', '.', '-']) && !has_extension(piece) && letters(piece) >= 3 {
+                add(piece);
+            }
+        }
+    }
+    for c in SNAKE_CASE.captures_iter(prose) {
+        if letters(&c[1]) >= 3 {
+            add(&c[1]);
+        }
+    }
+    keys
+}
+
+/// The text without URLs and without fenced code blocks of any kind
+/// (examples, logs, configuration): what the reporter wrote themselves.
+fn without_urls_or_fences(text: &str) -> String {
+    let without_urls = URL.replace_all(text, " ");
+    FENCE.replace_all(&without_urls, " ").into_owned()
 }
 
 /// Frames of every trace in the text, nearest the error first.
@@ -360,6 +407,9 @@ mod tests {
         for p in &r.phrases {
             out += &format!("phrase {}\n", p.join(" "));
         }
+        if !r.keys.is_empty() {
+            out += &format!("keys {}\n", r.keys.join(" "));
+        }
         expect.assert_eq(&out);
     }
 
@@ -379,6 +429,7 @@ KeyError: ('app', '0001_squashed_0002')
                 frame 1 /usr/lib/python3.12/site-packages/django/core/management/base.py:413 run_from_argv
                 names handle run_from_argv self.execute cmd_options loader.graph.nodes KeyError 0001_squashed_0002 execute
                 phrase app 0001_squashed_0002
+                keys run_from_argv cmd_options
             "#]],
         );
     }
@@ -392,6 +443,7 @@ KeyError: ('app', '0001_squashed_0002')
                 frame 1 /app/lib/cli.js:10 -
                 names verify TypeError Linter.verify node_modules
                 phrase cannot read properties of undefined reading type
+                keys node_modules
             "#]],
         );
         check(
@@ -399,6 +451,7 @@ KeyError: ('app', '0001_squashed_0002')
             expect![[r#"
                 frame 0 tokio/src/runtime/park.rs:283 block_on
                 names block_on Result::unwrap Err tokio::runtime::park::CachedParkThread::block_on unwrap
+                keys block_on
             "#]],
         );
         check(
@@ -422,6 +475,7 @@ KeyError: ('app', '0001_squashed_0002')
                 names Client.send client.get get Client stream httpx.Client client.stream
                 of which in examples Client stream httpx.Client client.stream
                 phrase the read operation timed out
+                keys Client.send
             "#]],
         );
         // A log in a fence is evidence like prose; code in one is an example.
@@ -438,6 +492,21 @@ KeyError: ('app', '0001_squashed_0002')
             "Cannot assign to derived state\nhttps://svelte.dev/e/constant_assignment\nhttps://svelte.dev/playground/hello-world?version=5.19.10#H4sIAAAA_x\nhttps://example.com/docs/read_me.html",
             expect![[r#"
                 names constant_assignment
+            "#]],
+        );
+    }
+
+    #[test]
+    fn reads_options_and_keys() {
+        // Options anywhere, a command line in a fence included; keys in
+        // inline code (left of `=`, an option's colons trimmed) and
+        // snake_case in prose; not the names of the reporter's own code.
+        check(
+            "`--show-capture` ignored with `console_output_style=times` and `:no-index-entry:`\nSee html_theme.\n```shell\npytest --tb=line -q\n```\n```python\ndef test_fail():\n    assert my_helper()\n```",
+            expect![[r#"
+                names console_output_style html_theme test_fail my_helper
+                of which in examples test_fail my_helper
+                keys --show-capture --tb console_output_style no-index-entry html_theme
             "#]],
         );
     }

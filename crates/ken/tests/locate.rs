@@ -455,3 +455,48 @@ fn explain_gives_what_the_ranking_is_made_of() {
     "#]]
     .assert_eq(&(lanes + "\n"));
 }
+
+const CLI_TOOL: &str = r#"
+//- tool/options.py
+def add_options(parser):
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--fail-fast", action="store_true")
+
+
+def stop_on_first(args):
+    return args.fail_fast and args.jobs == 1
+//- tool/scheduler.py
+class Scheduler:
+    """Runs the remaining jobs on parallel workers; a failure is reported when its worker ends."""
+
+    def run(self, jobs, workers):
+        for job in jobs:
+            self.start_worker(job)
+
+    def start_worker(self, job):
+        return job.run()
+//- docs/recipes/parallel_jobs.py
+# Recipe: keep the remaining jobs running on parallel workers after the first failure.
+def run_remaining_jobs_on_parallel_workers(jobs, workers, failure):
+    return [job for job in jobs if job is not failure]
+//- tests/test_scheduler.py
+def test_fail_fast_stops_the_remaining_workers(run):
+    assert run("--fail-fast", "--jobs=4").stopped
+"#;
+
+#[test]
+fn the_file_that_registers_an_option_is_where_it_is_read() {
+    let repo = Repo::new(CLI_TOOL);
+    assert!(repo.ken(&["index", "."]).status.success());
+    // The scheduler says more of the report's words; the options file
+    // quotes the option (checked: with `{"literals":0}` the scheduler
+    // comes first). Code in a documentation directory is an example: it
+    // says the most words, and comes after the code.
+    check(
+        &repo,
+        "`--fail-fast` is ignored with `--jobs=4`\nThe remaining jobs keep running on the parallel workers after the first failure.",
+        expect![[r#"
+            tool/options.py (add_options) | tool/scheduler.py (Scheduler) | docs/recipes/parallel_jobs.py (run_remaining_jobs_on_parallel_workers)
+        "#]],
+    );
+}
