@@ -35,6 +35,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("schema_v7.sql"),
     include_str!("schema_v8.sql"),
     include_str!("schema_v9.sql"),
+    include_str!("schema_v10.sql"),
 ];
 
 pub const DB_FILE: &str = "index.sqlite";
@@ -399,7 +400,8 @@ mod tests {
             conn.pragma_update(None, "user_version", 7).unwrap();
             conn.execute_batch(
                 "INSERT INTO files(id, path, language, size, mtime_ns, hash, module, lines, parse_errors, linked)
-                     VALUES (1, 'a.py', 'python', 10, 0, 'h', 'a', 3, 0, 1);
+                     VALUES (1, 'a.py', 'python', 10, 0, 'h', 'a', 3, 0, 1),
+                            (2, 'b.py', 'python', 10, 0, '427e86b2607cab428088ebaad5575765', 'b', 3, 0, 1);
                  INSERT INTO symbols(id, file_id, ordinal, parent_id, kind, name, local_path, qualified_name, signature,
                      start_byte, end_byte, start_line, start_col, end_line, end_col, name_line, name_col)
                      VALUES (1, 1, 0, NULL, 'module', 'a', '', 'a', '', 0, 10, 1, 1, 3, 1, 1, 1),
@@ -429,6 +431,12 @@ mod tests {
             .collect();
         assert_eq!(edges, ["1 -> Some(2) parent_of exact f", "2 -> Some(2) calls unique_name f", "2 -> None calls unresolved g"]);
         assert_eq!(store.loose_edges_named("g", &[]).unwrap().len(), 1);
+        // Version 10 keeps a hex content hash as its bytes, and reads it back as it was written.
+        let mut hashes: Vec<(String, String)> = store.file_rows().unwrap().into_iter().map(|f| (f.path, f.hash)).collect();
+        hashes.sort();
+        assert_eq!(hashes, [("a.py".into(), "h".into()), ("b.py".into(), "427e86b2607cab428088ebaad5575765".into())]);
+        let stored: String = store.conn.query_row("SELECT typeof(hash) FROM files WHERE id = 2", [], |r| r.get(0)).unwrap();
+        assert_eq!(stored, "blob");
     }
 
     /// A store with one linked file `a.py`: its module and functions `f`

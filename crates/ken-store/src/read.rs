@@ -102,7 +102,7 @@ pub struct IndexStats {
 
 impl Store {
     pub fn file_rows(&self) -> Result<Vec<FileRow>> {
-        let mut stmt = self.conn.prepare("SELECT id, path, language, size, mtime_ns, hash, package FROM files")?;
+        let mut stmt = self.conn.prepare("SELECT id, path, language, size, mtime_ns, CASE typeof(hash) WHEN 'blob' THEN lower(hex(hash)) ELSE hash END, package FROM files")?;
         let rows = stmt
             .query_map([], |r| {
                 Ok(FileRow {

@@ -41,12 +41,19 @@ impl<'c> Writer<'c> {
     pub fn put_file(&self, file: &FileRecord, text: &str, analysis: &FileAnalysis) -> Result<()> {
         let tx = &self.tx;
         let interface = interface_hash(analysis);
-        let old: Option<(i64, Option<String>)> = tx
+        let old: Option<(i64, Option<Vec<u8>>)> = tx
             .prepare_cached("SELECT id, interface FROM files WHERE path = ?1")?
-            .query_row([file.path], |r| Ok((r.get(0)?, r.get(1)?)))
+            .query_row([file.path], |r| {
+                let interface = match r.get(1)? {
+                    rusqlite::types::Value::Blob(bytes) => Some(bytes),
+                    _ => None,
+                };
+                Ok((r.get(0)?, interface))
+            })
             .optional()?;
         let mut old_symbols: Vec<(i64, String, String)> = Vec::new();
-        let interface_changed = old.as_ref().is_none_or(|(_, i)| i.as_deref() != Some(interface.as_str()));
+        // An index written before version 10 holds it as text: changed once.
+        let interface_changed = old.as_ref().is_none_or(|(_, i)| i.as_deref() != Some(&interface[..]));
         let size = file.size as i64;
         // The columns an insert and an update both write, in this order.
         let columns: [&dyn ToSql; 9] = [
@@ -74,7 +81,7 @@ impl<'c> Writer<'c> {
                     tx.prepare_cached(&format!("DELETE FROM {table} WHERE file_id = ?1"))?.execute([id])?;
                 }
                 tx.prepare_cached(
-                    "UPDATE files SET language = ?1, size = ?2, mtime_ns = ?3, hash = ?4, module = ?5, package = ?6,
+                    "UPDATE files SET language = ?1, size = ?2, mtime_ns = ?3, hash = coalesce(unhex(?4), ?4), module = ?5, package = ?6,
                         lines = ?7, parse_errors = ?8, interface = ?9, linked = 0, vsynced = 0 WHERE id = ?10",
                 )?
                 .execute(rusqlite::params_from_iter(columns.iter().copied().chain([id as &dyn ToSql])))?;
@@ -83,7 +90,7 @@ impl<'c> Writer<'c> {
             None => {
                 tx.prepare_cached(
                     "INSERT INTO files(language, size, mtime_ns, hash, module, package, lines, parse_errors, interface, path)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                     VALUES (?1, ?2, ?3, coalesce(unhex(?4), ?4), ?5, ?6, ?7, ?8, ?9, ?10)",
                 )?
                 .execute(rusqlite::params_from_iter(columns.iter().copied().chain([&file.path as &dyn ToSql])))?;
                 tx.last_insert_rowid()
@@ -320,7 +327,7 @@ impl<'c> Writer<'c> {
 /// parent, return type), imports, bases, and the types bound at class or
 /// module scope or to `self.`/`this.` fields. A change elsewhere (a function
 /// body) leaves it unchanged, so dependents need not resolve again.
-fn interface_hash(analysis: &FileAnalysis) -> String {
+fn interface_hash(analysis: &FileAnalysis) -> [u8; 8] {
     use std::hash::{Hash, Hasher};
     let mut h = std::collections::hash_map::DefaultHasher::new();
     analysis.module.hash(&mut h);
@@ -340,5 +347,6 @@ fn interface_hash(analysis: &FileAnalysis) -> String {
             (b.scope, &b.name, &b.type_text, b.source.as_str()).hash(&mut h);
         }
     }
-    format!("{:016x}", h.finish())
+    // A blob: the column's text affinity would turn an integer into text.
+    h.finish().to_le_bytes()
 }
