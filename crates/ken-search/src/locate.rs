@@ -814,11 +814,10 @@ impl Searcher<'_> {
             let quoted = [format!("\"{key}\""), format!("'{key}'")];
             let mut quoting = Vec::new();
             for file in candidates.into_iter().filter(|&f| counts(f)) {
-                let text = match texts.get(&file) {
-                    Some(text) => text,
-                    None => texts.entry(file).or_insert(self.store.file_text(&table.files[file].1)?),
-                };
-                if text.as_deref().is_some_and(|t| quoted.iter().any(|q| t.contains(q.as_str()))) {
+                if let std::collections::hash_map::Entry::Vacant(slot) = texts.entry(file) {
+                    slot.insert(self.store.file_text(&table.files[file].1)?);
+                }
+                if texts[&file].as_deref().is_some_and(|t| quoted.iter().any(|q| t.contains(q.as_str()))) {
                     quoting.push(file);
                 }
             }

@@ -108,6 +108,9 @@ pub fn read(text: &str) -> Report {
         add_path(&c[1], c.get(2).and_then(|m| m.as_str().parse().ok()), &mut paths);
     }
     let without_urls = URL.replace_all(text, " ");
+    // What the reporter wrote themselves, without code blocks of any kind
+    // (examples, logs, configuration): where keys are read.
+    let own_words = FENCE.replace_all(&without_urls, " ").into_owned();
     for c in PATH_LINE.captures_iter(&without_urls) {
         add_path(&c[1], c[2].parse().ok(), &mut paths);
     }
@@ -193,7 +196,7 @@ pub fn read(text: &str) -> Report {
         }
     }
     report.phrases = phrases;
-    report.keys = keys(text, &without_urls_or_fences(text));
+    report.keys = keys(text, &own_words);
     report
 }
 
@@ -223,13 +226,6 @@ fn keys(text: &str, prose: &str) -> Vec<String> {
         }
     }
     keys
-}
-
-/// The text without URLs and without fenced code blocks of any kind
-/// (examples, logs, configuration): what the reporter wrote themselves.
-fn without_urls_or_fences(text: &str) -> String {
-    let without_urls = URL.replace_all(text, " ");
-    FENCE.replace_all(&without_urls, " ").into_owned()
 }
 
 /// Frames of every trace in the text, nearest the error first.
