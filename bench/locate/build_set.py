@@ -237,6 +237,10 @@ def release_before(repo, package, fix_sha):
     if not earlier:
         raise Dropped(f"no release of {package.name} before the fix")
     tag, version = earlier[-1]
+    if package.registry == "pypi-sdist":
+        # PEP 440 drops a release number's leading zeros: xarray's tag
+        # v2025.07.0 is 2025.7.0 on PyPI (no other tag has such a zero).
+        version = re.sub(r"(?<![\d])0+(\d)", r"\1", version)
     if package.registry == "crates":
         manifest = git_show(repo, tag, package.prefix + "Cargo.toml") or ""
         m = re.search(r'^version\s*=\s*"([^"]+)"', manifest, re.M)

@@ -10,7 +10,10 @@ named after the issue), or, in Sphinx, one that adds a `CHANGES` entry
 "#N: ..." (Sphinx's entries name the issue); likewise pylint's
 `doc/whatsnew/fragments/N.bugfix` (`.false_positive`, `.false_negative`),
 pip's `news/N.bugfix.rst`, and the Pallets projects' and marshmallow's
-changelog lines ending ":issue:`N`". A pull request's merge commit
+changelog lines ending ":issue:`N`" (xarray's `doc/whats-new.rst` too), SymPy's
+"Fixes gh-N", astropy's towncrier fragments `docs/changes/<sub>/<PR>.bugfix.rst`
+when their text cites the issue, and astropy pull requests whose own
+description links an issue (ASTROPY_PR_ISSUES). A pull request's merge commit
 counts when its body (the PR's title and description as GitHub writes it)
 says "Fixes/Closes/Resolves #N"; its change is taken against the first
 parent. Its non-test gold files must
@@ -75,13 +78,51 @@ def issue_refs(repo, sha, subject, body, files):
                  and (m := re.fullmatch(r"news/(\d+)\.bugfix(\.rst)?", p))]
     if repo.name in RST_ISSUE_CHANGELOGS:
         refs += rst_issue_refs(repo, sha, files, RST_ISSUE_CHANGELOGS[repo.name])
+    if repo.name in GH_DASH_REPOS:
+        refs += [int(n) for n in re.findall(GH_DASH_REF, subject + "\n" + body, re.I)]
+    if repo.name == "astropy/astropy":
+        refs += astropy_fragment_refs(repo, sha, files)
+        pr = re.search(r"\(#(\d+)\)\s*$|^Merge pull request #(\d+) ", subject)
+        if pr and int(pr.group(1) or pr.group(2)) in ASTROPY_PR_ISSUES:
+            refs.append(ASTROPY_PR_ISSUES[int(pr.group(1) or pr.group(2))])
     return sorted(set(refs))
+
+
+# astropy's fixes name their pull request, not the issue; these links were
+# read from the pull requests' own descriptions ("Fixes #N") in the stored
+# GitHub threads during the fourth pass (log.md), PR number -> issue number.
+ASTROPY_PR_ISSUES = {19903: 19902, 20008: 20007, 20097: 18910}
+
+
+# SymPy's messages also write an issue as "gh-N" ("Fixes gh-26888").
+GH_DASH_REPOS = {"sympy/sympy"}
+GH_DASH_REF = r"(?:fix(?:e[sd])?|close[sd]?|resolve[sd]?)\s*:?\s+(?:issue\s+)?gh-(\d+)"
+
+
+def says_fix(repo, text):
+    """Whether a (merge) message names an issue it fixes."""
+    if re.search(FIX_REF.format(repo=re.escape(repo.name)), text, re.I):
+        return True
+    return repo.name in GH_DASH_REPOS and bool(re.search(GH_DASH_REF, text, re.I))
+
+
+def astropy_fragment_refs(repo, sha, files):
+    """astropy's towncrier fragments `docs/changes/<subpackage>/<PR>.bugfix.rst`
+    are named after the pull request; the few whose text cites the issue
+    ("#N", ":issue:`N`") link it."""
+    frags = [p for s, p, _ in files if s == "A" and re.fullmatch(r"docs/changes/(?:[\w.]+/)*\d+\.bugfix\.rst", p)]
+    if not frags:
+        return []
+    diff = git(repo, "diff", f"{sha}^", sha, "--", *frags)
+    added = "\n".join(l for l in diff.splitlines() if l.startswith("+") and not l.startswith("+++"))
+    return [int(n) for n in re.findall(r"(?::issue:`|#)(\d+)", added)]
 
 
 # Changelogs whose entries cite the issue as ":issue:`N`" (Sphinx's
 # extlinks role, used by the Pallets projects and marshmallow).
 RST_ISSUE_CHANGELOGS = {"pallets/flask": "CHANGES.rst", "pallets/click": "CHANGES.rst",
-                        "pallets/jinja": "CHANGES.rst", "marshmallow-code/marshmallow": "CHANGELOG.rst"}
+                        "pallets/jinja": "CHANGES.rst", "marshmallow-code/marshmallow": "CHANGELOG.rst",
+                        "pydata/xarray": "doc/whats-new.rst"}
 
 
 def rst_issue_refs(repo, sha, files, changelog):
@@ -121,7 +162,7 @@ def main():
     seen = set()
     for sha, date, subject, body in commits_since(repo, args.since):
         parents = len(git(repo, "rev-list", "--parents", "-n1", sha).split()) - 1
-        if parents != 1 and not (parents == 2 and re.search(FIX_REF.format(repo=re.escape(repo.name)), body, re.I)):
+        if parents != 1 and not (parents == 2 and says_fix(repo, body)):
             continue  # merges: their fix is in the merged commits, unless the merge body names the issue
         files = changed_files(repo, sha)  # a merge: its change against the first parent, the whole PR
         refs = [n for n in issue_refs(repo, sha, subject, body, files) if n > floor and n not in seen]

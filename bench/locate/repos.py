@@ -51,9 +51,21 @@ REPOS = {r.name: r for r in [
     Repo("psf/requests", "python", (Package("pypi-sdist", "requests", "", "^v" + SEMVER + "$"),)),
     Repo("encode/httpx", "python", (Package("pypi-sdist", "httpx", "", "^" + SEMVER + "$"),)),
     Repo("pylint-dev/pylint", "python", (Package("pypi-sdist", "pylint", "", "^v" + SEMVER + "$"),)),
-    Repo("sympy/sympy", "python", (Package("pypi-sdist", "sympy", "", "^" + SEMVER + "$"),)),
+    # SymPy's releases are X.Y or X.Y.Z (1.12, 1.12.1), tagged sympy-X.Y
+    # (and X.Y.Z too since 1.12.1).
+    Repo("sympy/sympy", "python", (Package("pypi-sdist", "sympy", "", r"^sympy-(\d+\.\d+(?:\.\d+)?)$"),)),
     # pip's releases are X.Y or X.Y.Z.
     Repo("pypa/pip", "python", (Package("pypi-sdist", "pip", "", r"^(\d+\.\d+(?:\.\d+)?)$"),)),
+    # Fourth pass: large scientific projects. Each sdist ships its package
+    # directory (xarray/, astropy/, seaborn/, sympy/) under the repository's
+    # paths. xarray's calendar tags are zero-padded (v2025.07.0), PyPI's
+    # versions are not (2025.7.0): build_set.py normalises the version.
+    Repo("pydata/xarray", "python", (Package("pypi-sdist", "xarray", "", "^v" + SEMVER + "$"),)),
+    Repo("astropy/astropy", "python", (Package("pypi-sdist", "astropy", "", "^v" + SEMVER + "$"),)),
+    Repo("mwaskom/seaborn", "python", (Package("pypi-sdist", "seaborn", "", "^v" + SEMVER + "$"),)),
+    # mypy's sdist ships mypy/ and mypyc/ (releases are tagged on release
+    # branches; build_set.py drops a release that already has the fix).
+    Repo("python/mypy", "python", (Package("pypi-sdist", "mypy", "", "^v" + SEMVER + "$"),)),
     Repo("marshmallow-code/marshmallow", "python", (Package("pypi-sdist", "marshmallow", "", "^" + SEMVER + "$"),)),
     Repo("eslint/eslint", "javascript", (Package("npm", "eslint", "", "^v" + SEMVER + "$"),)),
     Repo("webpack/webpack", "javascript", (Package("npm", "webpack", "", "^v" + SEMVER + "$"),)),
@@ -93,7 +105,9 @@ CODE_EXTENSIONS = (".py", ".pyi", ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", 
 
 # Directory components and names that are never gold (and are removed from
 # every system's ranking before scoring).
-TEST_DIRS = {"test", "tests", "testing", "__tests__", "spec"}
+# "test-data" is mypy's tree of test cases and their stub fixtures
+# (test-data/unit/fixtures/*.pyi); no earlier repository has one.
+TEST_DIRS = {"test", "tests", "testing", "__tests__", "spec", "test-data"}
 DOC_DIRS = {"docs", "doc"}
 EXAMPLE_DIRS = {"example", "examples"}
 # Not part of the code a fix localizes to: CI, release tooling, benchmarks.
