@@ -447,8 +447,12 @@ impl Searcher<'_> {
         let t = Instant::now();
         let table = FileTable::new(self.store.chunked_files()?);
         let weights = &options.weights;
+        let languages = self.store.file_languages()?;
+        let family = |file: usize| languages.get(&table.files[file].0).map_or(Family::Code, |l| l.family());
 
-        let (text_lane, term_hits) = self.text_lane(&report, &table, weights.title)?;
+        let (text_lane, term_hits) = self.text_lane(&report, &table, weights.title, |file| {
+            family(file) == Family::Code && !in_docs_dir(&table.files[file].1) && !is_test_path(&table.files[file].1)
+        })?;
         let path_words = path_words_lane(&report, &table, weights.title);
         let frames = self.frame_lane(&report, &table);
         let paths = path_lane(&report, &table, &term_hits.files_with);
@@ -464,17 +468,15 @@ impl Searcher<'_> {
         let (semantic, dense_points, semantic_weight) = self.semantic_lane(&report, &table, weights, &mut notes)?;
 
         let docs_weight = if asks_about_docs(first_line(&text)) { 1.0 } else { weights.docs_weight };
-        let languages = self.store.file_languages()?;
         let code_paths = table.files.iter().filter(|(id, ..)| languages.get(id).is_none_or(|l| l.family() == Family::Code));
         let about_tests = asks_for_tests(first_line(&text), code_paths.map(|(_, path, _)| path.as_str()));
         let about_types = asks_about_types(&text);
         // Tests, documents and declaration files weigh less unless asked for.
         let prior = |file: usize| {
-            let (id, path, _) = &table.files[file];
-            let family = languages.get(id).map_or(Family::Code, |l| l.family());
+            let path = &table.files[file].1;
             // Declaration files (`index.d.ts`, stubs) restate the API in the
             // report's words, but a fix lives in the implementation.
-            if family != Family::Code || in_docs_dir(path) || (!about_types && is_declaration_file(path)) {
+            if family(file) != Family::Code || in_docs_dir(path) || (!about_types && is_declaration_file(path)) {
                 docs_weight
             } else if !about_tests && is_test_path(path) {
                 weights.test_weight
@@ -843,14 +845,37 @@ impl Searcher<'_> {
     /// k1 1.2, b 0.75, length in bytes); a term said often weighs more, by
     /// the log of its count. Also each term's weight and where it occurs,
     /// chunk by chunk, for the symbols' own BM25.
-    fn text_lane(&self, report: &Report, table: &FileTable, title_factor: f32) -> Result<(LaneFiles, TermHits), SearchError> {
+    /// A file's length counts against the average implementation file's
+    /// (`implementation`: code outside tests and documentation), not every
+    /// file's: where thousands of small tests and documents come with the
+    /// code (pylint's functional tests, mypy's test-data), the average over
+    /// all made every implementation file look long to BM25. All 249
+    /// reports' lanes (stop 57), file Acc@1 / Acc@5 / Acc@10 / MRR@10, tune
+    /// split: 0.545 / 0.800 / 0.903 / 0.657 → 0.545 / 0.818 / 0.897 /
+    /// 0.657; held out 0.536 / 0.845 / 0.917 / 0.655 → 0.560 / 0.857 /
+    /// 0.929 / 0.673 (pylint Acc@5 15 → 19 of 21, mypy 1 → 3 of 9). With
+    /// it, b 0.6 or 0.9 and k1 0.9 or 2 lost on the tune split, and so did
+    /// document frequencies over implementation files only (0.539 / 0.812
+    /// / 0.891 / 0.652).
+    fn text_lane(
+        &self,
+        report: &Report,
+        table: &FileTable,
+        title_factor: f32,
+        implementation: impl Fn(usize) -> bool,
+    ) -> Result<(LaneFiles, TermHits), SearchError> {
         let mut counts: FxHashMap<String, u32> = FxHashMap::default();
         for term in lexical::terms(&report.text, true) {
             *counts.entry(term).or_default() += 1;
         }
         let title: FxHashSet<String> = lexical::terms(first_line(&report.text), true).into_iter().collect();
         let n = table.files.len().max(1) as f32;
-        let avg_len = (table.files.iter().map(|f| f.2).sum::<u64>() as f32 / n).max(1.0);
+        let lengths: Vec<u64> = (0..table.files.len()).filter(|&f| implementation(f)).map(|f| table.files[f].2).collect();
+        let avg_len = match lengths.len() {
+            0 => table.files.iter().map(|f| f.2).sum::<u64>() as f32 / n,
+            own => lengths.iter().sum::<u64>() as f32 / own as f32,
+        }
+        .max(1.0);
         let mut scores: FxHashMap<usize, f32> = FxHashMap::default();
         let mut hits = TermHits::default();
         let mut sorted: Vec<(&String, &u32)> = counts.iter().collect();
