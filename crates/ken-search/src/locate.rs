@@ -845,6 +845,7 @@ impl Searcher<'_> {
     /// k1 1.2, b 0.75, length in bytes); a term said often weighs more, by
     /// the log of its count. Also each term's weight and where it occurs,
     /// chunk by chunk, for the symbols' own BM25.
+    ///
     /// A file's length counts against the average implementation file's
     /// (`implementation`: code outside tests and documentation), not every
     /// file's: where thousands of small tests and documents come with the
