@@ -449,10 +449,10 @@ impl Searcher<'_> {
         let weights = &options.weights;
         let languages = self.store.file_languages()?;
         let family = |file: usize| languages.get(&table.files[file].0).map_or(Family::Code, |l| l.family());
+        let implementation =
+            |file: usize| family(file) == Family::Code && !in_docs_dir(&table.files[file].1) && !is_test_path(&table.files[file].1);
 
-        let (text_lane, term_hits) = self.text_lane(&report, &table, weights.title, |file| {
-            family(file) == Family::Code && !in_docs_dir(&table.files[file].1) && !is_test_path(&table.files[file].1)
-        })?;
+        let (text_lane, term_hits) = self.text_lane(&report, &table, weights.title, implementation)?;
         let path_words = path_words_lane(&report, &table, weights.title);
         let frames = self.frame_lane(&report, &table);
         let paths = path_lane(&report, &table, &term_hits.files_with);
@@ -468,8 +468,8 @@ impl Searcher<'_> {
         let (semantic, dense_points, semantic_weight) = self.semantic_lane(&report, &table, weights, &mut notes)?;
 
         let docs_weight = if asks_about_docs(first_line(&text)) { 1.0 } else { weights.docs_weight };
-        let code_paths = table.files.iter().filter(|(id, ..)| languages.get(id).is_none_or(|l| l.family() == Family::Code));
-        let about_tests = asks_for_tests(first_line(&text), code_paths.map(|(_, path, _)| path.as_str()));
+        let code_paths = (0..table.files.len()).filter(|&file| family(file) == Family::Code).map(|file| table.files[file].1.as_str());
+        let about_tests = asks_for_tests(first_line(&text), code_paths);
         let about_types = asks_about_types(&text);
         // Tests, documents and declaration files weigh less unless asked for.
         let prior = |file: usize| {
@@ -871,10 +871,12 @@ impl Searcher<'_> {
         }
         let title: FxHashSet<String> = lexical::terms(first_line(&report.text), true).into_iter().collect();
         let n = table.files.len().max(1) as f32;
-        let lengths: Vec<u64> = (0..table.files.len()).filter(|&f| implementation(f)).map(|f| table.files[f].2).collect();
-        let avg_len = match lengths.len() {
+        let (own_bytes, own) = (0..table.files.len())
+            .filter(|&f| implementation(f))
+            .fold((0u64, 0usize), |(bytes, count), f| (bytes + table.files[f].2, count + 1));
+        let avg_len = match own {
             0 => table.files.iter().map(|f| f.2).sum::<u64>() as f32 / n,
-            own => lengths.iter().sum::<u64>() as f32 / own as f32,
+            own => own_bytes as f32 / own as f32,
         }
         .max(1.0);
         let mut scores: FxHashMap<usize, f32> = FxHashMap::default();
