@@ -25,12 +25,12 @@ from concurrent.futures import ThreadPoolExecutor
 from . import locate as L
 
 # The lanes `--explain` lists, by their names in `LocateWeights`.
-LANES = ["frames", "paths", "names", "example_names", "graph", "phrases", "literals", "raisers", "text", "path_words", "semantic"]
+LANES = ["frames", "paths", "names", "example_names", "graph", "phrases", "literals", "raisers", "text", "definitions", "path_words", "semantic"]
 # Values a coordinate search tries for each weight.
 GRID = {
     "frames": [0, 0.5, 1, 2, 3, 4, 8], "paths": [0, 0.5, 1, 2, 3, 4], "names": [0, 0.25, 0.5, 0.75, 1, 1.5, 2],
     "example_names": [0, 0.06, 0.125, 0.25, 0.5], "graph": [0, 0.1, 0.25, 0.5], "phrases": [0, 0.25, 0.5, 1, 1.5, 2, 3],
-    "literals": [0, 0.25, 0.5, 1, 2], "raisers": [0, 0.25, 0.5, 1, 2], "text": [1, 1.5, 2, 2.5, 3, 4], "path_words": [0, 0.5, 0.75, 1, 1.25, 1.5, 2],
+    "literals": [0, 0.25, 0.5, 1, 2], "raisers": [0, 0.25, 0.5, 1, 2], "text": [1, 1.5, 2, 2.5, 3, 4], "definitions": [0, 0.5, 1, 1.5, 2, 2.5, 3], "path_words": [0, 0.5, 0.75, 1, 1.25, 1.5, 2],
     "rrf_k": [1, 3, 5, 10, 20, 40, 60],
 }
 

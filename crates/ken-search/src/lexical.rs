@@ -201,6 +201,21 @@ pub fn terms(text: &str, query: bool) -> Vec<String> {
     out
 }
 
+/// The stemmed parts of every word and identifier of a text, without
+/// whole identifiers (`find_isinstance_check` → find, isinstanc, check):
+/// the words a name is made of. `query` drops stopwords.
+pub fn part_stems(text: &str, query: bool) -> Vec<String> {
+    let mut out = Vec::new();
+    for word in words(text) {
+        for part in split_identifier(word.text) {
+            if part.len() > 1 && !(query && is_stopword(&part)) {
+                out.push(stem(&part));
+            }
+        }
+    }
+    out
+}
+
 /// The terms of one word (see [`terms`]), in order.
 fn word_terms(word: &str, query: bool, emit: &mut impl FnMut(&str)) {
     let segments: Vec<&str> = word.split(['.', ':']).filter(|s| !s.is_empty()).collect();
@@ -342,6 +357,15 @@ mod tests {
             expect!["parsehttpresponse2 pars http respons tokio::net::tcpstream tokio net tcpstream tcp stream"],
         );
         check("the of and", expect![""]);
+    }
+
+    #[test]
+    fn names_are_the_stems_of_their_parts() {
+        let check = |text: &str, query: bool, expect: expect_test::Expect| expect.assert_eq(&part_stems(text, query).join(" "));
+        check("find_isinstance_check", false, expect!["find isinst check"]);
+        check("TypeChecker.visit_if", false, expect!["type checker visit if"]);
+        check("isinstance doesn't narrow unions with None", true, expect!["isinst doesn narrow union none"]);
+        check("a b", false, expect![""]);
     }
 
     #[test]

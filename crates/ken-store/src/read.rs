@@ -321,6 +321,16 @@ impl Store {
         Ok(rows)
     }
 
+    /// `(file id, name)` of every symbol: the names each file defines.
+    pub fn defined_names(&self) -> Result<Vec<(i64, String)>> {
+        let rows = self
+            .conn
+            .prepare_cached("SELECT file_id, name FROM symbols")?
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<rusqlite::Result<_>>()?;
+        Ok(rows)
+    }
+
     /// `(id, name, qualified_name)` of every symbol, for "did you mean".
     pub fn symbol_names(&self) -> Result<Vec<(i64, String, String)>> {
         let rows = self

@@ -91,7 +91,12 @@ impl Pool {
 
 /// One line per report: the top files, each with its first symbols.
 fn check(repo: &Repo, report: &str, expect: Expect) {
-    let out = repo.ken(&["locate", report, "--json", "-k", "3", "--symbols", "2"]);
+    check_weighted(repo, report, "{}", expect);
+}
+
+/// As `check`, with `--weights`.
+fn check_weighted(repo: &Repo, report: &str, weights: &str, expect: Expect) {
+    let out = repo.ken(&["locate", report, "--json", "-k", "3", "--symbols", "2", "--weights", weights]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let files: Vec<String> = json(&out)["files"]
         .as_array()
@@ -182,10 +187,10 @@ function check_mutation(binding, component) {
 module.exports = { check_mutation };
 //- ui/props.js
 // Binding a value to a nested component's prop, both ways.
-function bind_value(component, name, value) {
+function set_prop(component, name, value) {
   component.props[name] = value;
 }
-module.exports = { bind_value };
+module.exports = { set_prop };
 //- ui/client/render.js
 function element(node, out) {
   out.push(node.tag);
@@ -210,7 +215,7 @@ fn generated_files_and_path_words_weigh_in() {
         &repo,
         "Mutating a binding inside its owner component is reported: binding_invalid_mutation says it is outside of its owner component",
         expect![[r#"
-            ui/ownership.js (check_mutation) | ui/props.js (bind_value) | ui/messages.js (binding_invalid_mutation)
+            ui/ownership.js (check_mutation) | ui/props.js (set_prop) | ui/messages.js (binding_invalid_mutation)
         "#]],
     );
     // An error page's code names the catalogue's function: the code that
@@ -219,7 +224,7 @@ fn generated_files_and_path_words_weigh_in() {
         &repo,
         "Binding a value to a nested component fails\nhttps://ui.dev/e/binding_invalid_mutation",
         expect![[r#"
-            ui/ownership.js (check_mutation) | ui/props.js (bind_value) | ui/client/render.js ()
+            ui/ownership.js (check_mutation) | ui/props.js (set_prop) | ui/messages.js (binding_invalid_mutation)
         "#]],
     );
     // Two files alike but for their paths: the report's word `server` decides.
@@ -451,6 +456,7 @@ fn explain_gives_what_the_ranking_is_made_of() {
           paths (weight 2): shop/auth.py
           names (weight 0.5): shop/auth.py
           text (weight 2): shop/auth.py, tests/test_auth.py, shop/commands/migrate.py, shop/cart.py
+          definitions (weight 2): tests/test_auth.py, shop/auth.py, shop/commands/migrate.py
           path_words (weight 1): shop/auth.py, tests/test_auth.py, shop/commands/migrate.py, shop/cart.py, shop/loader.py
     "#]]
     .assert_eq(&(lanes + "\n"));
@@ -550,6 +556,67 @@ fn a_large_implementation_file_is_not_long_beside_many_tiny_tests() {
         "False positive for a truthy enum in a condition",
         expect![[r#"
             lint/checker.py (visit_while, enum_defines_bool) | lint/names.py (message_name)
+        "#]],
+    );
+}
+
+/// A type checker: one long file that defines the function at fault among
+/// many others, and a short catalogue that says the report's words.
+fn type_checker() -> String {
+    let visitors: String = (0..30)
+        .map(|i| {
+            format!(
+                "    def visit_expr_{i}(self, node):\n        scope = node.scope()\n        if scope.parent is None:\n            return self.fail(\"expr-{i}\", node)\n        return scope.lookup(node.name)\n\n"
+            )
+        })
+        .collect();
+    format!(
+        r#"
+//- types/checker.py
+class TypeChecker:
+    """Checks the types of a module's statements."""
+
+{visitors}    def find_isinstance_check(self, node):
+        """The types a call narrows its first argument to, if and else."""
+        target = node.args[0]
+        return self.narrow(target, node.args[1])
+
+    def narrow(self, target, types):
+        return [t for t in types if t is not target]
+//- types/messages.py
+# Messages about isinstance calls on unions.
+BAD_ARGUMENT = "isinstance() of a union with None"
+REDUNDANT_CAST = "the union holds None; isinstance narrows it"
+
+
+def message(kind):
+    """The isinstance message for a union."""
+    return kind
+"#
+    )
+}
+
+#[test]
+fn a_file_is_found_by_the_words_of_the_names_it_defines() {
+    let repo = Repo::new(&type_checker());
+    assert!(repo.ken(&["index", "."]).status.success());
+    let report = "isinstance doesn't narrow unions containing None";
+    // The catalogue says every word of the report in a few lines, so BM25
+    // over whole files puts it first; the checker defines
+    // `find_isinstance_check` and `narrow`.
+    check(
+        &repo,
+        report,
+        expect![[r#"
+            types/checker.py (find_isinstance_check, narrow) | types/messages.py ()
+        "#]],
+    );
+    check_weighted(
+        &repo,
+        report,
+        r#"{"definitions": 0}"#,
+        expect![[r#"
+            types/messages.py () | types/checker.py (find_isinstance_check, narrow)
         "#]],
     );
 }
