@@ -18,7 +18,7 @@ thread_local! {
 }
 
 /// The English stem of a lowercase word.
-fn stem(word: &str) -> String {
+pub fn stem(word: &str) -> String {
     STEMS.with(|stems| {
         let mut stems = stems.borrow_mut();
         if let Some(s) = stems.get(word) {
@@ -201,19 +201,25 @@ pub fn terms(text: &str, query: bool) -> Vec<String> {
     out
 }
 
-/// The stemmed parts of every word and identifier of a text, without
-/// whole identifiers (`find_isinstance_check` → find, isinstanc, check):
-/// the words a name is made of. `query` drops stopwords.
-pub fn part_stems(text: &str, query: bool) -> Vec<String> {
+/// The lowercased parts of every word and identifier of a text, without
+/// whole identifiers (`find_isinstance_check` → find, isinstance, check),
+/// and without one-letter parts: the words a name is made of. `query`
+/// drops stopwords.
+pub fn name_parts(text: &str, query: bool) -> Vec<String> {
     let mut out = Vec::new();
     for word in words(text) {
         for part in split_identifier(word.text) {
             if part.len() > 1 && !(query && is_stopword(&part)) {
-                out.push(stem(&part));
+                out.push(part);
             }
         }
     }
     out
+}
+
+/// [`name_parts`], stemmed (`find_isinstance_check` → find, isinst, check).
+pub fn part_stems(text: &str, query: bool) -> Vec<String> {
+    name_parts(text, query).iter().map(|part| stem(part)).collect()
 }
 
 /// The terms of one word (see [`terms`]), in order.

@@ -958,15 +958,26 @@ impl Searcher<'_> {
             terms
         };
         let index_of: FxHashMap<&str, usize> = terms.iter().enumerate().map(|(i, t)| (t.as_str(), i)).collect();
+        // Stemming changes a word's ending only (bar a few irregular words:
+        // dying → die), so a part whose first two bytes begin none of the
+        // report's words cannot stem to one: most of a repository's names
+        // are never split or stemmed.
+        let heads: FxHashSet<[u8; 2]> = terms.iter().filter_map(|t| first_two_bytes(t)).collect();
         // Which of the report's words each distinct name is made of.
         let mut words_of_name: FxHashMap<String, Vec<usize>> = FxHashMap::default();
         // (file, word) → how many of the file's names hold the word, and the first.
         let mut holders: FxHashMap<(usize, usize), (u32, String)> = FxHashMap::default();
         for (file_id, name) in self.store.defined_names()? {
             let Some(&file) = table.by_id.get(&file_id) else { continue };
+            if !may_hold_part(&name, &heads) {
+                continue;
+            }
             if !words_of_name.contains_key(&name) {
-                let mut words: Vec<usize> =
-                    lexical::part_stems(&name, false).iter().filter_map(|s| index_of.get(s.as_str()).copied()).collect();
+                let mut words: Vec<usize> = lexical::name_parts(&name, false)
+                    .iter()
+                    .filter(|part| first_two_bytes(part).is_some_and(|head| heads.contains(&head)))
+                    .filter_map(|part| index_of.get(lexical::stem(part).as_str()).copied())
+                    .collect();
                 words.sort_unstable();
                 words.dedup();
                 words_of_name.insert(name.clone(), words);
@@ -989,6 +1000,9 @@ impl Searcher<'_> {
                 idf * (1.0 + (said[*term] as f32).ln()) * in_title
             })
             .collect();
+        // In a fixed order, so that a file's sum does not depend on the map's.
+        let mut holders: Vec<((usize, usize), (u32, String))> = holders.into_iter().collect();
+        holders.sort_unstable_by_key(|&(key, _)| key);
         let mut scores: FxHashMap<usize, FileByNames> = FxHashMap::default();
         for ((file, word), (count, name)) in holders {
             let score = weight[word] * saturate(count as f32, 1.0);
@@ -1407,6 +1421,24 @@ fn asks_about_types(text: &str) -> bool {
     lexical::words(first_line(text)).iter().any(|w| WORDS.contains(&w.text.to_lowercase().as_str()))
 }
 
+fn first_two_bytes(word: &str) -> Option<[u8; 2]> {
+    word.as_bytes().first_chunk().copied()
+}
+
+/// Whether an identifier may hold a part (lowercased) that begins with
+/// one of `heads`: a test cheaper than splitting it. It looks wherever a
+/// part can begin (the start, and every byte but a lowercase letter after
+/// a lowercase letter: `_name`, `Name`, `issue10743`), so it says yes to
+/// every such identifier and to a few more; and to any that is not ASCII.
+fn may_hold_part(name: &str, heads: &FxHashSet<[u8; 2]>) -> bool {
+    let b = name.as_bytes();
+    !name.is_ascii()
+        || b.windows(2).enumerate().any(|(i, pair)| {
+            let starts = i == 0 || !(b[i - 1].is_ascii_lowercase() && pair[0].is_ascii_lowercase());
+            starts && heads.contains(&[pair[0].to_ascii_lowercase(), pair[1].to_ascii_lowercase()])
+        })
+}
+
 fn first_line(text: &str) -> &str {
     text.lines().next().unwrap_or("")
 }
@@ -1465,6 +1497,32 @@ mod tests {
             let lane = path_lane(&report::read(report), &table, &FxHashMap::default());
             let found: Vec<&str> = lane.ranked.iter().map(|&f| table.files[f].1.as_str()).collect();
             assert_eq!(found.join(" "), expect, "{report}");
+        }
+    }
+
+    #[test]
+    fn the_cheap_test_of_a_name_misses_none_of_its_parts() {
+        // Every part of each name begins where `may_hold_part` looks.
+        for name in [
+            "find_isinstance_check",
+            "parseHTTPResponse2",
+            "TestIssue10743",
+            "__init__",
+            "ATTR_NAME",
+            "v2parser",
+            "$state",
+            "tokio::net::TcpStream",
+            "größe_x",
+        ] {
+            for part in lexical::name_parts(name, false) {
+                let heads: FxHashSet<[u8; 2]> = first_two_bytes(&part).into_iter().collect();
+                assert!(may_hold_part(name, &heads), "{name}: {part}");
+            }
+        }
+        // And it rules names out: no part of these begins with "is".
+        let heads: FxHashSet<[u8; 2]> = [*b"is"].into_iter().collect();
+        for name in ["visit_list", "this_is_it", "TypeChecker"] {
+            assert_eq!(may_hold_part(name, &heads), name == "this_is_it", "{name}");
         }
     }
 }
