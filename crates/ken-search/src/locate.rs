@@ -29,6 +29,7 @@ use ken_store::{SymbolRow, UnitText};
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
+use std::collections::BTreeMap;
 use std::time::Instant;
 
 /// Longest report read (characters): far beyond any real one, a bound
@@ -468,7 +469,8 @@ impl Searcher<'_> {
 
         let (text_lane, term_hits) = self.text_lane(&report, &table, weights.title, implementation)?;
         let path_words = path_words_lane(&report, &table, weights.title);
-        let definitions = self.definition_lane(&report, &table, weights.title)?;
+        let definitions =
+            if weights.definitions > 0.0 { self.definition_lane(&report, &table, weights.title)? } else { LaneFiles::default() };
         let frames = self.frame_lane(&report, &table);
         let paths = path_lane(&report, &table, &term_hits.files_with);
         let in_example = |name: &String| report.example_names.contains(name);
@@ -965,8 +967,10 @@ impl Searcher<'_> {
         let heads: FxHashSet<[u8; 2]> = terms.iter().filter_map(|t| first_two_bytes(t)).collect();
         // Which of the report's words each distinct name is made of.
         let mut words_of_name: FxHashMap<String, Vec<usize>> = FxHashMap::default();
-        // (file, word) → how many of the file's names hold the word, and the first.
-        let mut holders: FxHashMap<(usize, usize), (u32, String)> = FxHashMap::default();
+        // (file, word) → how many of the file's names hold the word, and the
+        // first; ordered, so that a file's sum below does not depend on a
+        // hash map's order.
+        let mut holders: BTreeMap<(usize, usize), (u32, String)> = BTreeMap::new();
         for (file_id, name) in self.store.defined_names()? {
             let Some(&file) = table.by_id.get(&file_id) else { continue };
             if !may_hold_part(&name, &heads) {
@@ -1000,9 +1004,6 @@ impl Searcher<'_> {
                 idf * (1.0 + (said[*term] as f32).ln()) * in_title
             })
             .collect();
-        // In a fixed order, so that a file's sum does not depend on the map's.
-        let mut holders: Vec<((usize, usize), (u32, String))> = holders.into_iter().collect();
-        holders.sort_unstable_by_key(|&(key, _)| key);
         let mut scores: FxHashMap<usize, FileByNames> = FxHashMap::default();
         for ((file, word), (count, name)) in holders {
             let score = weight[word] * saturate(count as f32, 1.0);
