@@ -187,8 +187,13 @@ def ken_locate(ken, idx, report, k=20, rerank=None):
     files = answer.get("files", [])
     # A failed rerank keeps ken locate's order, and says so.
     failed = [n[:200] for n in answer.get("notes", []) if "language model" in n]
-    symbols = [{"path": f["path"], "start_line": s["start_line"], "end_line": s["end_line"],
-                "name": s.get("qualified_name") or s.get("name")} for f in files for s in f.get("symbols", [])]
+    # The list across files where ken gives one (since stop 59), else each
+    # file's symbols after the previous file's.
+    across = answer.get("functions")
+    if across is None:
+        across = [dict(s, path=f["path"]) for f in files for s in f.get("symbols", [])]
+    symbols = [{"path": s["path"], "start_line": s["start_line"], "end_line": s["end_line"],
+                "name": s.get("qualified_name") or s.get("name")} for s in across]
     return unique([f["path"] for f in files]), symbols, (failed[0] if failed else None)
 
 

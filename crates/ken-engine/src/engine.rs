@@ -417,7 +417,10 @@ impl Engine {
         if rerank {
             self.rerank_located(&request.report, &mut response);
         }
-        response.files.truncate(k);
+        if response.files.len() > k || rerank {
+            response.files.truncate(k);
+            response.functions = ken_search::functions_across(&response.files);
+        }
         Ok(response)
     }
 

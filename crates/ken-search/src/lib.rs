@@ -30,8 +30,8 @@ pub use hybrid::{
 };
 pub use intents::{INTENT_SHARD_DIR, IntentMatch, IntentVectorSummary, intent_vectors_model, search_intents, sync_intent_vectors};
 pub use locate::{
-    Evidence, EvidenceKind, EvidenceSummary, FileHit, FilePrior, LaneRanking, LocateExplain, LocateOptions, LocateResponse, LocateTimings,
-    LocateWeights, MAX_REPORT_CHARS, SymbolHit,
+    Evidence, EvidenceKind, EvidenceSummary, FileHit, FilePrior, FunctionHit, LaneRanking, LocateExplain, LocateOptions, LocateResponse,
+    LocateTimings, LocateWeights, MAX_REPORT_CHARS, SymbolHit, functions_across,
 };
 pub use remote::{QdrantServer, VectorsConfig};
 pub use shard::{PointFilter, SHARD_DIR, STATIC_SHARD_DIR, ShardError, SharedShard, VectorLocation, VectorShard};

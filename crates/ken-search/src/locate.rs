@@ -17,7 +17,8 @@
 //! - semantic: the dense lane's best point per file.
 //!
 //! Within each file, symbols score by the frames whose lines they hold, the
-//! names they define, and their own BM25 and dense ranks.
+//! names they define, and their own BM25 and dense ranks. `functions` lists
+//! them across files, for an agent that edits functions rather than files.
 
 use crate::hybrid::{asks_for_tests, fold_name, is_test_path, qualified_ends_with, without_extension};
 use crate::lexical;
@@ -35,6 +36,45 @@ use std::time::Instant;
 /// Longest report read (characters): far beyond any real one, a bound
 /// against a pasted log of megabytes.
 pub const MAX_REPORT_CHARS: usize = 200_000;
+
+/// The RRF constant of [`functions_across`]. On our 249 reports (tune split
+/// / held out), function Acc@5 read 0.471 / 0.476 with each file's symbols
+/// after the previous file's, and 0.522 / 0.561 fused at k = 1, 2 or 3
+/// (Acc@1 is the same: the first file's first symbol stays first); a
+/// file's rank weighing more or less than a symbol's did worse on one
+/// split or the other.
+pub const FUNCTION_RRF_K: f32 = 2.0;
+
+/// The symbols of ranked files in one list, best first: a file's rank and
+/// a symbol's rank within its file count alike (reciprocal-rank fusion),
+/// so the best function of the second file comes before the fourth of the
+/// first. Ties go to the better file. An agent that edits functions reads
+/// this list; the files' own lists keep each symbol's evidence.
+pub fn functions_across(files: &[FileHit]) -> Vec<FunctionHit> {
+    let mut ranked: Vec<(f32, usize, usize)> = files
+        .iter()
+        .enumerate()
+        .flat_map(|(f, file)| {
+            (0..file.symbols.len()).map(move |s| (1.0 / (FUNCTION_RRF_K + 1.0 + f as f32) + 1.0 / (FUNCTION_RRF_K + 1.0 + s as f32), f, s))
+        })
+        .collect();
+    ranked.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
+    ranked
+        .into_iter()
+        .map(|(score, f, s)| {
+            let (file, symbol) = (&files[f], &files[f].symbols[s]);
+            FunctionHit {
+                path: file.path.clone(),
+                name: symbol.name.clone(),
+                qualified_name: symbol.qualified_name.clone(),
+                kind: symbol.kind,
+                start_line: symbol.start_line,
+                end_line: symbol.end_line,
+                score,
+            }
+        })
+        .collect()
+}
 
 #[derive(Clone, Debug)]
 pub struct LocateOptions {
@@ -226,6 +266,9 @@ impl LocateWeights {
 pub struct LocateResponse {
     /// Best first.
     pub files: Vec<FileHit>,
+    /// The symbols of `files` in one list, best first (see
+    /// [`functions_across`]).
+    pub functions: Vec<FunctionHit>,
     /// What the report was read as.
     pub evidence: EvidenceSummary,
     pub notes: Vec<String>,
@@ -287,6 +330,22 @@ pub struct SymbolHit {
     pub end_line: u32,
     pub score: f32,
     pub evidence: Vec<Evidence>,
+}
+
+/// A function or class of one of the located files, in the list across
+/// files; its evidence is under its file's `symbols`.
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+pub struct FunctionHit {
+    pub path: String,
+    pub name: String,
+    pub qualified_name: String,
+    #[schemars(with = "String")]
+    pub kind: SymbolKind,
+    pub start_line: u32,
+    pub end_line: u32,
+    /// `1 / (k + file's rank) + 1 / (k + rank in its file)`, ranks from 1
+    /// and k = [`FUNCTION_RRF_K`].
+    pub score: f32,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
@@ -611,6 +670,7 @@ impl Searcher<'_> {
             characters: text.chars().count(),
         };
         Ok(LocateResponse {
+            functions: functions_across(&files),
             files,
             evidence,
             notes,
@@ -1469,6 +1529,61 @@ fn ms(since: Instant) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Files as `path: symbol symbol …`, one per line, best first; the list
+    /// across files as `path:symbol`.
+    fn check_functions(files: &str, expect: expect_test::Expect) {
+        let files: Vec<FileHit> = files
+            .lines()
+            .filter_map(|line| line.trim().split_once(':'))
+            .map(|(path, symbols)| FileHit {
+                path: path.to_string(),
+                language: Language::Python,
+                score: 1.0,
+                evidence: Vec::new(),
+                symbols: symbols
+                    .split_whitespace()
+                    .map(|name| SymbolHit {
+                        name: name.to_string(),
+                        qualified_name: name.to_string(),
+                        kind: SymbolKind::Function,
+                        start_line: 1,
+                        end_line: 1,
+                        score: 1.0,
+                        evidence: Vec::new(),
+                    })
+                    .collect(),
+            })
+            .collect();
+        let across: Vec<String> = functions_across(&files).iter().map(|f| format!("{}:{}", f.path, f.name)).collect();
+        let across = if across.is_empty() { "none".to_string() } else { across.join(" ") };
+        expect.assert_eq(&(across + "\n"));
+    }
+
+    #[test]
+    fn functions_across_files_weigh_a_files_rank_as_a_symbols() {
+        check_functions(
+            "a: a1 a2 a3 a4
+             b: b1 b2
+             c: c1",
+            expect_test::expect![[r#"
+                a:a1 a:a2 b:b1 a:a3 c:c1 a:a4 b:b2
+            "#]],
+        );
+        check_functions(
+            "a:
+             b: b1",
+            expect_test::expect![[r#"
+                b:b1
+            "#]],
+        );
+        check_functions(
+            "",
+            expect_test::expect![[r#"
+                none
+            "#]],
+        );
+    }
 
     #[test]
     fn generated_headers() {

@@ -98,7 +98,11 @@ pub fn locate(engine: &Engine, args: &LocateArgs, out: &mut Output) -> Result<()
     Ok(())
 }
 
-/// Files with their evidence, and under each its likeliest symbols.
+/// How many of the list across files the text shows (the JSON has all).
+const FUNCTIONS_SHOWN: usize = 10;
+
+/// Files with their evidence, and under each its likeliest symbols; then
+/// the likeliest symbols across files.
 fn text(response: &LocateResponse) -> String {
     let mut out = String::new();
     if response.files.is_empty() {
@@ -119,6 +123,12 @@ fn text(response: &LocateResponse) -> String {
                 s.qualified_name,
                 evidence_line(&s.evidence)
             );
+        }
+    }
+    if !response.functions.is_empty() {
+        let _ = writeln!(out, "functions across these files, best first:");
+        for (i, f) in response.functions.iter().take(FUNCTIONS_SHOWN).enumerate() {
+            let _ = writeln!(out, "{:>2}. {}:{}-{}  {} {}", i + 1, f.path, f.start_line, f.end_line, f.kind.as_str(), f.qualified_name);
         }
     }
     let e = &response.evidence;

@@ -379,6 +379,32 @@ fn a_report_comes_from_stdin_or_a_file_and_says_what_is_off() {
     .assert_eq(&String::from_utf8_lossy(&empty.stderr));
 }
 
+/// The text ends with the symbols across files: a file's rank and a
+/// symbol's rank in its file count alike, so the second file's best
+/// function comes before the first file's third. The JSON has them all.
+#[test]
+fn functions_across_files_come_after_the_files() {
+    let repo = Repo::new(SHOP);
+    assert!(repo.ken(&["index", "."]).status.success());
+    let report = "Cart total and restore are wrong after load; Cart.restore drops items, Cart.total ignores quantity";
+    let out = repo.ken(&["locate", report, "-k", "2", "--symbols", "3"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let across =
+        text.lines().skip_while(|l| !l.starts_with("functions across")).take_while(|l| !l.starts_with("read ")).collect::<Vec<_>>();
+    expect![[r#"
+        functions across these files, best first:
+         1. shop/cart.py:5-6  method shop.cart.Cart.total
+         2. shop/cart.py:8-9  method shop.cart.Cart.restore
+         3. shop/loader.py:4-7  function shop.loader.load
+         4. shop/cart.py:4-9  class shop.cart.Cart
+    "#]]
+    .assert_eq(&(across.join("\n") + "\n"));
+    let response = json(&repo.ken(&["locate", report, "--json", "-k", "2", "--symbols", "3"]));
+    let listed: usize = response["files"].as_array().unwrap().iter().map(|f| f["symbols"].as_array().unwrap().len()).sum();
+    assert_eq!(response["functions"].as_array().unwrap().len(), listed, "{response:#}");
+}
+
 /// `--rerank llm`: the local model (SmolLM2 from PyPI) reorders the top
 /// files. What it names goes first, marked as its pick; nothing is lost or
 /// invented, since it can only name candidates. An endpoint that does not
@@ -404,6 +430,8 @@ fn the_language_model_reranks_the_top_files() {
     before.sort();
     after.sort();
     assert_eq!(before, after, "the rerank only reorders");
+    // The list across files follows the new order.
+    assert_eq!(reranked["functions"][0]["path"], reranked["files"][0]["path"], "{reranked:#}");
 
     let down = support::ken_env(
         repo.path(),
