@@ -167,7 +167,7 @@ def ken_search(ken, idx, query, k=50):
         return [], [], f"ken search failed: {r.stderr.strip()[-200:]}"
     hits = json.loads(r.stdout).get("hits", [])
     symbols = [{"path": h["path"], "start_line": h["start_line"], "end_line": h["end_line"],
-                "name": h.get("qualified_name") or h.get("name")} for h in hits]
+                "name": h.get("qualified_name") or h.get("name"), "kind": h.get("kind")} for h in hits]
     return unique([h["path"] for h in hits]), symbols, note
 
 
@@ -193,7 +193,7 @@ def ken_locate(ken, idx, report, k=20, rerank=None):
     if across is None:
         across = [dict(s, path=f["path"]) for f in files for s in f.get("symbols", [])]
     symbols = [{"path": s["path"], "start_line": s["start_line"], "end_line": s["end_line"],
-                "name": s.get("qualified_name") or s.get("name")} for s in across]
+                "name": s.get("qualified_name") or s.get("name"), "kind": s.get("kind")} for s in across]
     return unique([f["path"] for f in files]), symbols, (failed[0] if failed else None)
 
 
@@ -216,10 +216,17 @@ def score_report(report, files, symbols):
     if symbols is not None and report["functions"]:
         symbols = [s for s in symbols if not is_excluded(s["path"])]
         gold = report["functions"]
-        out["function_rank"] = first_rank(symbols, lambda s: any(
-            s["path"] == g["file"] and s["start_line"] <= g["end_line"] and g["start_line"] <= s["end_line"]
-            for g in gold))
+
+        def overlaps(s):
+            return any(s["path"] == g["file"] and s["start_line"] <= g["end_line"] and g["start_line"] <= s["end_line"]
+                       for g in gold)
+        out["function_rank"] = first_rank(symbols, overlaps)
+        # Stricter: only a function or method counts, not a class that holds the changed one.
+        out["callable_rank"] = first_rank(symbols, lambda s: s.get("kind") in CALLABLE_KINDS and overlaps(s))
     return out
+
+
+CALLABLE_KINDS = {"function", "method", "constructor"}
 
 
 def summarize(ranks):
@@ -247,6 +254,7 @@ def aggregate(reports, results):
             table[g][system] = {
                 "file": summarize([d["file_rank"] for d in done]),
                 "function": summarize([d["function_rank"] for d in done if "function_rank" in d]),
+                "callable": summarize([d["callable_rank"] for d in done if "callable_rank" in d]),
             }
     return table
 
@@ -259,7 +267,7 @@ def fmt(m, key="mrr"):
 
 def markdown(table, systems):
     lines = ["| group | n | " + " | ".join(f"{s} file Acc@1 / @5 / @10 / MRR" for s in systems) + " | "
-             + " | ".join(f"{s} function Acc@5 / MRR" for s in systems) + " |",
+             + " | ".join(f"{s} function Acc@5 / MRR (functions and methods only)" for s in systems) + " |",
              "|---|---|" + "---|" * (2 * len(systems))]
     order = sorted(table, key=lambda g: (g != "all", g.split(":")[0], g))
     for g in order:
@@ -270,7 +278,9 @@ def markdown(table, systems):
             cells.append("n/a" if not m else " / ".join(fmt(m, k) for k in ("acc@1", "acc@5", "acc@10", "mrr")))
         for s in systems:
             m = table[g].get(s, {}).get("function")
-            cells.append("n/a" if not m else f"{fmt(m, 'acc@5')} / {fmt(m)}")
+            c = table[g].get(s, {}).get("callable")
+            strict = f" ({fmt(c, 'acc@5')} / {fmt(c)})" if c else ""
+            cells.append("n/a" if not m else f"{fmt(m, 'acc@5')} / {fmt(m)}{strict}")
         lines.append(f"| {g} | {n} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 

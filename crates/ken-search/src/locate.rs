@@ -637,10 +637,12 @@ impl Searcher<'_> {
         ranked.truncate(options.k);
 
         let t = Instant::now();
-        let top_ids: Vec<i64> = ranked.iter().map(|(f, _)| table.files[*f].0).collect();
-        let unit_ranks = self.unit_ranks(&term_hits, &top_ids, &dense_points)?;
+        let top: Vec<(i64, &str)> = ranked.iter().map(|(f, _)| (table.files[*f].0, table.files[*f].1.as_str())).collect();
+        let outlines: Vec<Vec<SymbolRow>> =
+            top.iter().map(|(_, path)| Ok(self.store.outline(path)?.unwrap_or_default())).collect::<Result<_, SearchError>>()?;
+        let unit_ranks = self.unit_ranks(&term_hits, &top, &outlines, &dense_points)?;
         let mut files = Vec::with_capacity(ranked.len());
-        for (file, score) in ranked {
+        for ((file, score), outline) in ranked.into_iter().zip(&outlines) {
             let (id, path, _) = &table.files[file];
             let mut evidence = Vec::new();
             for (_, kind, lane, _) in &lanes {
@@ -649,7 +651,7 @@ impl Searcher<'_> {
                 }
             }
             let found = Found { defined: &defined, reached: &reached, holders: &holders, raise_sites: &raise_sites, ranks: &unit_ranks };
-            let symbols = self.file_symbols(path, &report, &found, options.symbols)?;
+            let symbols = self.file_symbols(path, outline, &report, &found, options.symbols);
             files.push(FileHit {
                 path: path.clone(),
                 language: languages.get(id).copied().unwrap_or(Language::Text),
@@ -975,11 +977,8 @@ impl Searcher<'_> {
             let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
             let in_title = if title.contains(term) { title_factor } else { 1.0 };
             let weight = idf * (1.0 + (said as f32).ln()) * in_title;
-            let term_index = hits.weights.len();
+            hits.index_of.insert(term.clone(), hits.weights.len());
             hits.weights.push(weight);
-            for (point, _, tf) in per_chunk {
-                hits.chunks.entry(point).or_default().push((term_index, tf));
-            }
             for (file_id, tf) in per_file {
                 let Some(&file) = table.by_id.get(&file_id) else { continue };
                 let len = table.files[file].2.max(1) as f32;
@@ -1134,35 +1133,25 @@ impl Searcher<'_> {
     }
 
     /// Each symbol's BM25 and dense rank among the units of the top files.
-    fn unit_ranks(&self, hits: &TermHits, files: &[i64], dense: &FxHashMap<i64, f32>) -> Result<UnitRanks, SearchError> {
+    fn unit_ranks(
+        &self,
+        hits: &TermHits,
+        files: &[(i64, &str)],
+        outlines: &[Vec<SymbolRow>],
+        dense: &FxHashMap<i64, f32>,
+    ) -> Result<UnitRanks, SearchError> {
         let mut out = UnitRanks::default();
         if files.is_empty() {
             return Ok(out);
         }
-        // BM25 of the chunks of these files, from the counts the text lane read.
-        let chunks = self.store.chunks_of_files(files)?;
-        let avg_len = (chunks.iter().map(|c| c.2 as f32).sum::<f32>() / chunks.len().max(1) as f32).max(1.0);
-        let mut scored: Vec<(f32, i64, Option<i64>)> = chunks
-            .iter()
-            .filter_map(|&(point, symbol, len)| {
-                let terms = hits.chunks.get(&point)?;
-                let score = terms.iter().map(|&(t, tf)| hits.weights[t] * saturate(tf as f32, len as f32 / avg_len)).sum();
-                Some((score, point, symbol))
-            })
-            .collect();
-        scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-        for (rank, (_, _, symbol)) in scored.into_iter().enumerate() {
-            if let Some(symbol) = symbol {
-                out.text.entry(symbol).or_insert(rank + 1);
-            }
-        }
+        out.text = self.symbol_text_ranks(hits, files, outlines)?;
         if !dense.is_empty() {
             let mut ranked: Vec<(i64, f32)> = dense.iter().map(|(p, s)| (*p, *s)).collect();
             ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
             let points: Vec<i64> = ranked.iter().map(|(p, _)| *p).collect();
             let in_files = self.store.files_of_points(&points)?;
             let symbols = self.store.symbols_of_points(&points)?;
-            let files: FxHashSet<i64> = files.iter().copied().collect();
+            let files: FxHashSet<i64> = files.iter().map(|(id, _)| *id).collect();
             let kept = symbols.into_iter().zip(in_files).filter(|(_, f)| files.contains(f)).filter_map(|(s, _)| s);
             for (rank, symbol) in kept.enumerate() {
                 out.semantic.entry(symbol).or_insert(rank + 1);
@@ -1171,12 +1160,88 @@ impl Searcher<'_> {
         Ok(out)
     }
 
-    /// The symbols of one file most likely to change, with their evidence.
-    fn file_symbols(&self, path: &str, report: &Report, found: &Found, limit: usize) -> Result<Vec<SymbolHit>, SearchError> {
-        if limit == 0 {
-            return Ok(Vec::new());
+    /// Each function and type of these files scored by the report's terms
+    /// in the lines it owns (those no inner symbol holds: a class owns its
+    /// docstring and fields, not its methods), with the text lane's term
+    /// weights, all ranked together (symbol id → rank from 1).
+    ///
+    /// Before, a symbol took the BM25 rank of its chunk, and a chunk that
+    /// merges a file's small symbols spoke for its first one only. On our
+    /// 249 reports, function Acc@1 / Acc@5 / Acc@10 / MRR, counting only
+    /// functions and methods as hits, tune → held out: chunks 0.280 / 0.459
+    /// / 0.529 / 0.361 → 0.232 / 0.488 / 0.610 / 0.346; each symbol's whole
+    /// lines, length-normalised as BM25 (b = 0.75), 0.242 / 0.446 / 0.529 /
+    /// 0.346 → 0.220 / 0.512 / 0.634 / 0.337 (a class says all its methods'
+    /// words and came first); owned lines at b = 0.75 0.255 / 0.446 / 0.529
+    /// / 0.352 → 0.220 / 0.500 / 0.634 / 0.342, at b = 0.25 0.299 / 0.490 /
+    /// 0.586 / 0.395 → 0.220 / 0.524 / 0.659 / 0.348, and at b = 0, kept,
+    /// 0.306 / 0.497 / 0.567 / 0.400 → 0.232 / 0.524 / 0.646 / 0.352. No
+    /// length normalisation: a long function is likelier to hold the fault.
+    fn symbol_text_ranks(
+        &self,
+        hits: &TermHits,
+        files: &[(i64, &str)],
+        outlines: &[Vec<SymbolRow>],
+    ) -> Result<FxHashMap<i64, usize>, SearchError> {
+        // Each distinct word's weighed terms; a word none of whose parts
+        // begins as a weighed term does is not split or stemmed (see
+        // `definition_lane`).
+        let heads: FxHashSet<[u8; 2]> = hits.index_of.keys().filter_map(|t| first_two_bytes(t)).collect();
+        let mut word_terms: FxHashMap<&str, Vec<usize>> = FxHashMap::default();
+        let texts: Vec<Option<String>> = files.iter().map(|(_, path)| self.store.file_text(path)).collect::<Result<_, _>>()?;
+        let mut scored: Vec<(f32, i64)> = Vec::new();
+        for (text, symbols) in texts.iter().zip(outlines) {
+            let Some(text) = text else { continue };
+            let line_terms: Vec<Vec<usize>> = text
+                .lines()
+                .map(|line| {
+                    let mut said = Vec::new();
+                    for word in lexical::words(line) {
+                        let weighed = word_terms.entry(word.text).or_insert_with(|| match may_hold_part(word.text, &heads) {
+                            true => lexical::terms(word.text, false).iter().filter_map(|t| hits.index_of.get(t).copied()).collect(),
+                            false => Vec::new(),
+                        });
+                        said.extend_from_slice(weighed);
+                    }
+                    said
+                })
+                .collect();
+            // Each line belongs to the innermost symbol that holds it: outer
+            // symbols first, inner ones overwrite their lines.
+            let mut owners: Vec<&SymbolRow> = symbols.iter().filter(|s| s.kind.is_callable() || s.kind.is_type()).collect();
+            owners.sort_by_key(|s| (s.start_line, std::cmp::Reverse(s.end_line)));
+            let mut owner_of_line: Vec<Option<usize>> = vec![None; line_terms.len()];
+            for (i, s) in owners.iter().enumerate() {
+                let start = (s.start_line as usize).saturating_sub(1).min(line_terms.len());
+                let end = (s.end_line as usize).min(line_terms.len());
+                if start < end {
+                    owner_of_line[start..end].fill(Some(i));
+                }
+            }
+            // (owner, term) once per occurrence; sorted, a run is a count.
+            let mut said: Vec<(usize, usize)> = owner_of_line
+                .into_iter()
+                .zip(&line_terms)
+                .filter_map(|(owner, terms)| Some((owner?, terms)))
+                .flat_map(|(owner, terms)| terms.iter().map(move |&term| (owner, term)))
+                .collect();
+            said.sort_unstable();
+            let mut score = vec![0.0f32; owners.len()];
+            for run in said.chunk_by(|a, b| a == b) {
+                let (owner, term) = run[0];
+                score[owner] += hits.weights[term] * saturate(run.len() as f32, 1.0);
+            }
+            scored.extend(owners.iter().zip(score).filter(|(_, score)| *score > 0.0).map(|(s, score)| (score, s.id)));
         }
-        let symbols = self.store.outline(path)?.unwrap_or_default();
+        scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        Ok(scored.into_iter().enumerate().map(|(rank, (_, id))| (id, rank + 1)).collect())
+    }
+
+    /// The symbols of one file most likely to change, with their evidence.
+    fn file_symbols(&self, path: &str, symbols: &[SymbolRow], report: &Report, found: &Found, limit: usize) -> Vec<SymbolHit> {
+        if limit == 0 {
+            return Vec::new();
+        }
         let frames: Vec<&report::Frame> = report.frames.iter().filter(|f| same_file(&f.path, path)).collect();
         let mut hits: Vec<(f32, &SymbolRow, Vec<Evidence>)> = Vec::new();
         // What changes is a function or a type: fields and constants are
@@ -1242,9 +1307,26 @@ impl Searcher<'_> {
         hits.sort_by(|a, b| {
             b.0.total_cmp(&a.0).then((a.1.end_line - a.1.start_line).cmp(&(b.1.end_line - b.1.start_line))).then(a.1.id.cmp(&b.1.id))
         });
-        Ok(hits
+        // One symbol per qualified name: a file's repeats of one are
+        // overloads (Python's `@overload` stubs, then the body) or a
+        // definition per branch of an `if`. The name keeps its best score
+        // and evidence, at the lines of its longest definition: the body
+        // that a fix changes, not a stub, which often scores higher (short,
+        // and all signature). A name said three times no longer takes three
+        // of a file's five places.
+        let mut longest: FxHashMap<&str, &SymbolRow> = FxHashMap::default();
+        for s in symbols.iter().filter(|s| s.kind.is_callable() || s.kind.is_type()) {
+            let entry = longest.entry(s.qualified_name.as_str()).or_insert(s);
+            if s.end_line - s.start_line > entry.end_line - entry.start_line {
+                *entry = s;
+            }
+        }
+        let mut said: FxHashSet<&str> = FxHashSet::default();
+        let kept = hits
             .into_iter()
-            .take(limit)
+            .filter(|hit| said.insert(hit.1.qualified_name.as_str()))
+            .map(|(score, s, evidence)| (score, longest[s.qualified_name.as_str()], evidence));
+        kept.take(limit)
             .map(|(score, s, evidence)| SymbolHit {
                 name: s.name.clone(),
                 qualified_name: s.qualified_name.clone(),
@@ -1254,7 +1336,7 @@ impl Searcher<'_> {
                 score,
                 evidence,
             })
-            .collect())
+            .collect()
     }
 }
 
@@ -1265,8 +1347,8 @@ struct TermHits {
     /// How many files say each term of the report.
     files_with: FxHashMap<String, usize>,
     weights: Vec<f32>,
-    /// Chunk point id → (term, count).
-    chunks: FxHashMap<i64, Vec<(usize, u32)>>,
+    /// Each weighed term's index in `weights`.
+    index_of: FxHashMap<String, usize>,
 }
 
 /// BM25's saturating term frequency (k1 1.2, b 0.75), for a document

@@ -119,7 +119,7 @@ fn reports_point_at_files_and_functions() {
         &repo,
         "Cart.restore crashes on an empty file\nTraceback (most recent call last):\n  File \"/srv/app/views.py\", line 9, in get\n    cart.restore(p)\n  File \"/usr/lib/python3/site-packages/shop/cart.py\", line 9, in restore\n    self.items = load(path)\n  File \"/usr/lib/python3/site-packages/shop/loader.py\", line 7, in load\n    return data[\"items\"]\nKeyError: 'items'",
         expect![[r#"
-            shop/cart.py (restore, Cart) | shop/loader.py (load) | shop/commands/migrate.py (run)
+            shop/cart.py (restore, Cart) | shop/loader.py (load, dump) | shop/commands/migrate.py (run, apply_all)
         "#]],
     );
     // A file named by a word of the report.
@@ -127,7 +127,7 @@ fn reports_point_at_files_and_functions() {
         &repo,
         "the migrate command ignores the fake option",
         expect![[r#"
-            shop/commands/migrate.py (run)
+            shop/commands/migrate.py (run, apply_all)
         "#]],
     );
     // An error message, quoted: the file that raises it, before its test.
@@ -143,7 +143,7 @@ fn reports_point_at_files_and_functions() {
         &repo,
         "TypeError: text.split is not a function\n    at Parser.parse (/app/node_modules/x/web/parser.js:3:17)\n    at main (/app/index.js:4:1)",
         expect![[r#"
-            web/parser.js (parse, Parser) | web/rules/prefer-const.js (create) | web/const.js (reassigned)
+            web/parser.js (parse, Parser) | web/rules/prefer-const.js (create, VariableDeclaration) | web/const.js (reassigned)
         "#]],
     );
     // The implementation, before the declarations that restate its API.
@@ -151,7 +151,7 @@ fn reports_point_at_files_and_functions() {
         &repo,
         "splitting text into trimmed lines drops the empty lines, although they should be kept",
         expect![[r#"
-            web/parser.js (Parser) | web/index.d.ts (Parser)
+            web/parser.js (parse) | web/index.d.ts (parse)
         "#]],
     );
     // A hyphenated word that is a file's name (an ESLint rule), before a
@@ -160,14 +160,14 @@ fn reports_point_at_files_and_functions() {
         &repo,
         "Bug: (prefer-const) a destructured binding is flagged although it is reassigned",
         expect![[r#"
-            web/rules/prefer-const.js (create) | web/const.js (reassigned)
+            web/rules/prefer-const.js (VariableDeclaration) | web/const.js (reassigned)
         "#]],
     );
     check(
         &repo,
         "thread 'main' panicked at src/pool.rs:4:79:\ncalled `Option::unwrap()` on a `None` value\n",
         expect![[r#"
-            src/pool.rs (grow, Pool) | shop/auth.py (TokenExpired) | tests/test_auth.py (test_refresh_token_expired_session)
+            src/pool.rs (grow, Pool) | shop/auth.py (logout) | tests/test_auth.py (test_refresh_token_expired_session)
         "#]],
     );
 }
@@ -276,7 +276,7 @@ fn a_test_frameworks_reports_name_it_and_catalogues_repeat_the_words() {
         &repo,
         "pytest crashes if there is a subdirectory it does not have read access to",
         expect![[r#"
-            src/_pytest/main.py (collect_directory) | testing/test_main.py (test_pytest_crashes_on_subdirectory_without_read_access) | src/_pytest/locale/de/LC_MESSAGES/pytest.po ()
+            src/_pytest/main.py (warn_unreadable, collect_directory) | testing/test_main.py (test_pytest_crashes_on_subdirectory_without_read_access) | src/_pytest/locale/de/LC_MESSAGES/pytest.po ()
         "#]],
     );
     // Beside "pytest", "tests" are the users' tests, which the framework collects.
@@ -284,7 +284,7 @@ fn a_test_frameworks_reports_name_it_and_catalogues_repeat_the_words() {
         &repo,
         "pytest collects tests from a subdirectory it does not have read access to",
         expect![[r#"
-            src/_pytest/main.py (collect_directory) | testing/test_main.py (test_pytest_crashes_on_subdirectory_without_read_access) | src/_pytest/locale/de/LC_MESSAGES/pytest.po ()
+            src/_pytest/main.py (collect_directory, warn_unreadable) | testing/test_main.py (test_pytest_crashes_on_subdirectory_without_read_access) | src/_pytest/locale/de/LC_MESSAGES/pytest.po ()
         "#]],
     );
     // A report about a test is one.
@@ -292,7 +292,7 @@ fn a_test_frameworks_reports_name_it_and_catalogues_repeat_the_words() {
         &repo,
         "the test for a subdirectory without read access is flaky",
         expect![[r#"
-            testing/test_main.py (test_pytest_crashes_on_subdirectory_without_read_access) | src/_pytest/main.py (collect_directory) | src/_pytest/locale/de/LC_MESSAGES/pytest.po ()
+            testing/test_main.py (test_pytest_crashes_on_subdirectory_without_read_access) | src/_pytest/main.py (warn_unreadable, collect_directory) | src/_pytest/locale/de/LC_MESSAGES/pytest.po ()
         "#]],
     );
     // Each catalogue holds the quoted message as the code does.
@@ -339,7 +339,7 @@ fn names_in_example_code_weigh_less_than_the_prose() {
         &repo,
         "The zsh registration adds a space after a file path\n```rust\nCompleter::with_factory(cli).run();\n```",
         expect![[r#"
-            src/env/shells.rs (write_registration, Zsh) | src/env/mod.rs (run, with_factory)
+            src/env/shells.rs (write_registration, Zsh) | src/env/mod.rs (with_factory, run)
         "#]],
     );
 }
@@ -394,10 +394,11 @@ fn functions_across_files_come_after_the_files() {
         text.lines().skip_while(|l| !l.starts_with("functions across")).take_while(|l| !l.starts_with("read ")).collect::<Vec<_>>();
     expect![[r#"
         functions across these files, best first:
-         1. shop/cart.py:5-6  method shop.cart.Cart.total
-         2. shop/cart.py:8-9  method shop.cart.Cart.restore
+         1. shop/cart.py:8-9  method shop.cart.Cart.restore
+         2. shop/cart.py:5-6  method shop.cart.Cart.total
          3. shop/loader.py:4-7  function shop.loader.load
          4. shop/cart.py:4-9  class shop.cart.Cart
+         5. shop/loader.py:10-12  function shop.loader.dump
     "#]]
     .assert_eq(&(across.join("\n") + "\n"));
     let response = json(&repo.ken(&["locate", report, "--json", "-k", "2", "--symbols", "3"]));
@@ -530,7 +531,7 @@ fn the_file_that_registers_an_option_is_where_it_is_read() {
         &repo,
         "`--fail-fast` is ignored with `--jobs=4`\nThe remaining jobs keep running on the parallel workers after the first failure.",
         expect![[r#"
-            tool/options.py (add_options) | tool/scheduler.py (Scheduler) | docs/recipes/parallel_jobs.py (run_remaining_jobs_on_parallel_workers)
+            tool/options.py (stop_on_first, add_options) | tool/scheduler.py (Scheduler, run) | docs/recipes/parallel_jobs.py (run_remaining_jobs_on_parallel_workers)
         "#]],
     );
 }
@@ -583,7 +584,7 @@ fn a_large_implementation_file_is_not_long_beside_many_tiny_tests() {
         &repo,
         "False positive for a truthy enum in a condition",
         expect![[r#"
-            lint/checker.py (visit_while, enum_defines_bool) | lint/names.py (message_name)
+            lint/checker.py (enum_defines_bool, visit_if) | lint/names.py (message_name)
         "#]],
     );
 }
@@ -636,7 +637,7 @@ fn a_file_is_found_by_the_words_of_the_names_it_defines() {
         &repo,
         report,
         expect![[r#"
-            types/checker.py (find_isinstance_check, narrow) | types/messages.py ()
+            types/checker.py (find_isinstance_check, visit_expr_0) | types/messages.py (message)
         "#]],
     );
     check_weighted(
@@ -644,7 +645,51 @@ fn a_file_is_found_by_the_words_of_the_names_it_defines() {
         report,
         r#"{"definitions": 0}"#,
         expect![[r#"
-            types/messages.py () | types/checker.py (find_isinstance_check, narrow)
+            types/messages.py (message) | types/checker.py (find_isinstance_check, visit_expr_0)
         "#]],
     );
+}
+
+/// A name defined several times in one file (`@overload` stubs before the
+/// body, a definition per branch of an `if`) is listed once: the body, which
+/// is what a fix changes, and the slots it took go to other functions.
+#[test]
+fn a_function_with_overloads_is_listed_once_at_its_body() {
+    let repo = Repo::new(
+        r#"
+//- approx/core.py
+from typing import overload
+
+
+@overload
+def approx(expected: float) -> float: ...
+@overload
+def approx(expected: list) -> list: ...
+def approx(expected):
+    if isinstance(expected, list):
+        return [approx(e) for e in expected]
+    return round(expected, 6)
+
+
+def tolerance(expected):
+    return abs(expected) * 1e-6
+//- approx/other.py
+def unrelated():
+    return 1
+"#,
+    );
+    assert!(repo.ken(&["index", "."]).status.success());
+    let report = "approx of a list loses the tolerance of each expected value";
+    let out = repo.ken(&["locate", report, "--json", "-k", "1"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let symbols: Vec<String> = json(&out)["files"][0]["symbols"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| format!("{} {}-{}", s["name"].as_str().unwrap(), s["start_line"], s["end_line"]))
+        .collect();
+    expect![[r#"
+        approx 8-11, tolerance 14-15
+    "#]]
+    .assert_eq(&(symbols.join(", ") + "\n"));
 }
