@@ -86,7 +86,8 @@ impl KenMcp {
 
     #[tool(description = "Bug localization: give a whole bug report (title, description, stack traces, code, as \
         written) and get the files most likely to need the fix, best first, each with the functions and classes most \
-        likely to change and the evidence for each (which frame, path, name, message or passage matched).")]
+        likely to change and the evidence for each (which frame, path, name, message or passage matched); `functions` \
+        lists those functions across files, best first.")]
     async fn locate(&self, Parameters(request): Parameters<LocateRequest>) -> ToolResult {
         self.call(move |e| e.locate(&request)).await
     }

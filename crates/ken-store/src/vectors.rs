@@ -333,18 +333,6 @@ impl Store {
         Ok(rows)
     }
 
-    /// `(point id, symbol it is named after, bytes)` of the chunks of these files.
-    pub fn chunks_of_files(&self, file_ids: &[i64]) -> Result<Vec<(i64, Option<i64>, u32)>> {
-        let mut stmt = self.conn.prepare_cached("SELECT id, symbol_id, end_byte - start_byte FROM chunks WHERE file_id = ?1")?;
-        let mut out = Vec::new();
-        for file in file_ids {
-            for row in stmt.query_map([file], |r| Ok((UnitText::point_id(true, r.get(0)?), r.get(1)?, r.get::<_, i64>(2)? as u32)))? {
-                out.push(row?);
-            }
-        }
-        Ok(out)
-    }
-
     /// The file of each point, in the order given (`-1` for a point no
     /// longer in the index).
     pub fn files_of_points(&self, point_ids: &[i64]) -> Result<Vec<i64>> {
