@@ -47,7 +47,7 @@ pub const FUNCTION_RRF_K: f32 = 2.0;
 
 /// The symbols of ranked files in one list, best first: a file's rank and
 /// a symbol's rank within its file count alike (reciprocal-rank fusion),
-/// so the best function of the second file comes before the fourth of the
+/// so the best function of the second file comes before the third of the
 /// first. Ties go to the better file. An agent that edits functions reads
 /// this list; the files' own lists keep each symbol's evidence.
 pub fn functions_across(files: &[FileHit]) -> Vec<FunctionHit> {
