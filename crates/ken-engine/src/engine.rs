@@ -417,10 +417,9 @@ impl Engine {
         if rerank {
             self.rerank_located(&request.report, &mut response);
         }
-        if response.files.len() > k || rerank {
-            response.files.truncate(k);
-            response.functions = ken_search::functions_across(&response.files);
-        }
+        // The list across files follows what the rerank and the cut left.
+        response.files.truncate(k);
+        response.functions = ken_search::functions_across(&response.files);
         Ok(response)
     }
 

@@ -651,7 +651,7 @@ impl Searcher<'_> {
                 }
             }
             let found = Found { defined: &defined, reached: &reached, holders: &holders, raise_sites: &raise_sites, ranks: &unit_ranks };
-            let symbols = self.file_symbols(path, outline, &report, &found, options.symbols);
+            let symbols = file_symbols(path, outline, &report, &found, options.symbols);
             files.push(FileHit {
                 path: path.clone(),
                 language: languages.get(id).copied().unwrap_or(Language::Text),
@@ -1236,108 +1236,108 @@ impl Searcher<'_> {
         scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
         Ok(scored.into_iter().enumerate().map(|(rank, (_, id))| (id, rank + 1)).collect())
     }
+}
 
-    /// The symbols of one file most likely to change, with their evidence.
-    fn file_symbols(&self, path: &str, symbols: &[SymbolRow], report: &Report, found: &Found, limit: usize) -> Vec<SymbolHit> {
-        if limit == 0 {
-            return Vec::new();
-        }
-        let frames: Vec<&report::Frame> = report.frames.iter().filter(|f| same_file(&f.path, path)).collect();
-        let mut hits: Vec<(f32, &SymbolRow, Vec<Evidence>)> = Vec::new();
-        // What changes is a function or a type: fields and constants are
-        // found through them.
-        for s in symbols.iter().filter(|s| s.kind.is_callable() || s.kind.is_type()) {
-            let mut score = 0.0;
-            let mut evidence = Vec::new();
-            for frame in &frames {
-                let near = 1.0 / (1.0 + frame.depth as f32);
-                let holds_line = frame.line.is_some_and(|l| s.start_line <= l && l <= s.end_line);
-                let named = frame.function.as_deref() == Some(s.name.as_str());
-                if holds_line || named {
-                    // The innermost symbol that holds the line is the frame's.
-                    let innermost = holds_line
-                        && !symbols.iter().any(|o| {
-                            o.id != s.id
-                                && o.kind != SymbolKind::Module
-                                && frame.line.is_some_and(|l| o.start_line <= l && l <= o.end_line)
-                                && o.start_line >= s.start_line
-                                && o.end_line <= s.end_line
-                                && (o.start_line, o.end_line) != (s.start_line, s.end_line)
-                        });
-                    score += near
-                        * if innermost {
-                            3.0
-                        } else if named {
-                            2.0
-                        } else {
-                            0.5
-                        };
-                    let at = frame.line.map(|l| format!(" line {l}")).unwrap_or_default();
-                    evidence.push(Evidence { kind: EvidenceKind::Frame, detail: format!("frame {}{at}", frame.depth) });
-                }
-            }
-            if let Some(name) = found.defined.get(&s.id) {
-                score += 1.5;
-                evidence.push(Evidence { kind: EvidenceKind::Name, detail: format!("the report names `{name}`") });
-            }
-            if let Some(caller) = found.reached.get(&s.id) {
-                score += 1.0;
-                evidence.push(Evidence { kind: EvidenceKind::Graph, detail: format!("called by `{caller}`") });
-            }
-            if let Some(message) = found.raise_sites.get(&s.id) {
-                score += 2.0;
-                evidence.push(Evidence { kind: EvidenceKind::Graph, detail: format!("raises the message of `{message}`") });
-            }
-            if let Some(phrase) = found.holders.get(&s.id) {
-                score += 2.0;
-                evidence.push(Evidence { kind: EvidenceKind::Phrase, detail: format!("holds \"{phrase}\"") });
-            }
-            if let Some(&rank) = found.ranks.text.get(&s.id) {
-                score += 10.0 / (10.0 + rank as f32);
-                evidence.push(Evidence { kind: EvidenceKind::Text, detail: format!("BM25 rank {rank}") });
-            }
-            if let Some(&rank) = found.ranks.semantic.get(&s.id) {
-                score += 10.0 / (10.0 + rank as f32);
-                evidence.push(Evidence { kind: EvidenceKind::Semantic, detail: format!("semantic rank {rank}") });
-            }
-            if score > 0.0 {
-                hits.push((score, s, evidence));
-            }
-        }
-        hits.sort_by(|a, b| {
-            b.0.total_cmp(&a.0).then((a.1.end_line - a.1.start_line).cmp(&(b.1.end_line - b.1.start_line))).then(a.1.id.cmp(&b.1.id))
-        });
-        // One symbol per qualified name: a file's repeats of one are
-        // overloads (Python's `@overload` stubs, then the body) or a
-        // definition per branch of an `if`. The name keeps its best score
-        // and evidence, at the lines of its longest definition: the body
-        // that a fix changes, not a stub, which often scores higher (short,
-        // and all signature). A name said three times no longer takes three
-        // of a file's five places.
-        let mut longest: FxHashMap<&str, &SymbolRow> = FxHashMap::default();
-        for s in symbols.iter().filter(|s| s.kind.is_callable() || s.kind.is_type()) {
-            let entry = longest.entry(s.qualified_name.as_str()).or_insert(s);
-            if s.end_line - s.start_line > entry.end_line - entry.start_line {
-                *entry = s;
-            }
-        }
-        let mut said: FxHashSet<&str> = FxHashSet::default();
-        let kept = hits
-            .into_iter()
-            .filter(|hit| said.insert(hit.1.qualified_name.as_str()))
-            .map(|(score, s, evidence)| (score, longest[s.qualified_name.as_str()], evidence));
-        kept.take(limit)
-            .map(|(score, s, evidence)| SymbolHit {
-                name: s.name.clone(),
-                qualified_name: s.qualified_name.clone(),
-                kind: s.kind,
-                start_line: s.start_line,
-                end_line: s.end_line,
-                score,
-                evidence,
-            })
-            .collect()
+/// The symbols of one file most likely to change, with their evidence.
+fn file_symbols(path: &str, symbols: &[SymbolRow], report: &Report, found: &Found, limit: usize) -> Vec<SymbolHit> {
+    if limit == 0 {
+        return Vec::new();
     }
+    let frames: Vec<&report::Frame> = report.frames.iter().filter(|f| same_file(&f.path, path)).collect();
+    let mut hits: Vec<(f32, &SymbolRow, Vec<Evidence>)> = Vec::new();
+    // What changes is a function or a type: fields and constants are
+    // found through them.
+    for s in symbols.iter().filter(|s| s.kind.is_callable() || s.kind.is_type()) {
+        let mut score = 0.0;
+        let mut evidence = Vec::new();
+        for frame in &frames {
+            let near = 1.0 / (1.0 + frame.depth as f32);
+            let holds_line = frame.line.is_some_and(|l| s.start_line <= l && l <= s.end_line);
+            let named = frame.function.as_deref() == Some(s.name.as_str());
+            if holds_line || named {
+                // The innermost symbol that holds the line is the frame's.
+                let innermost = holds_line
+                    && !symbols.iter().any(|o| {
+                        o.id != s.id
+                            && o.kind != SymbolKind::Module
+                            && frame.line.is_some_and(|l| o.start_line <= l && l <= o.end_line)
+                            && o.start_line >= s.start_line
+                            && o.end_line <= s.end_line
+                            && (o.start_line, o.end_line) != (s.start_line, s.end_line)
+                    });
+                score += near
+                    * if innermost {
+                        3.0
+                    } else if named {
+                        2.0
+                    } else {
+                        0.5
+                    };
+                let at = frame.line.map(|l| format!(" line {l}")).unwrap_or_default();
+                evidence.push(Evidence { kind: EvidenceKind::Frame, detail: format!("frame {}{at}", frame.depth) });
+            }
+        }
+        if let Some(name) = found.defined.get(&s.id) {
+            score += 1.5;
+            evidence.push(Evidence { kind: EvidenceKind::Name, detail: format!("the report names `{name}`") });
+        }
+        if let Some(caller) = found.reached.get(&s.id) {
+            score += 1.0;
+            evidence.push(Evidence { kind: EvidenceKind::Graph, detail: format!("called by `{caller}`") });
+        }
+        if let Some(message) = found.raise_sites.get(&s.id) {
+            score += 2.0;
+            evidence.push(Evidence { kind: EvidenceKind::Graph, detail: format!("raises the message of `{message}`") });
+        }
+        if let Some(phrase) = found.holders.get(&s.id) {
+            score += 2.0;
+            evidence.push(Evidence { kind: EvidenceKind::Phrase, detail: format!("holds \"{phrase}\"") });
+        }
+        if let Some(&rank) = found.ranks.text.get(&s.id) {
+            score += 10.0 / (10.0 + rank as f32);
+            evidence.push(Evidence { kind: EvidenceKind::Text, detail: format!("BM25 rank {rank}") });
+        }
+        if let Some(&rank) = found.ranks.semantic.get(&s.id) {
+            score += 10.0 / (10.0 + rank as f32);
+            evidence.push(Evidence { kind: EvidenceKind::Semantic, detail: format!("semantic rank {rank}") });
+        }
+        if score > 0.0 {
+            hits.push((score, s, evidence));
+        }
+    }
+    hits.sort_by(|a, b| {
+        b.0.total_cmp(&a.0).then((a.1.end_line - a.1.start_line).cmp(&(b.1.end_line - b.1.start_line))).then(a.1.id.cmp(&b.1.id))
+    });
+    // One symbol per qualified name: a file's repeats of one are
+    // overloads (Python's `@overload` stubs, then the body) or a
+    // definition per branch of an `if`. The name keeps its best score
+    // and evidence, at the lines of its longest definition: the body
+    // that a fix changes, not a stub, which often scores higher (short,
+    // and all signature). A name said three times no longer takes three
+    // of a file's five places.
+    let mut longest: FxHashMap<&str, &SymbolRow> = FxHashMap::default();
+    for s in symbols.iter().filter(|s| s.kind.is_callable() || s.kind.is_type()) {
+        let entry = longest.entry(s.qualified_name.as_str()).or_insert(s);
+        if s.end_line - s.start_line > entry.end_line - entry.start_line {
+            *entry = s;
+        }
+    }
+    let mut said: FxHashSet<&str> = FxHashSet::default();
+    let kept = hits
+        .into_iter()
+        .filter(|hit| said.insert(hit.1.qualified_name.as_str()))
+        .map(|(score, s, evidence)| (score, longest[s.qualified_name.as_str()], evidence));
+    kept.take(limit)
+        .map(|(score, s, evidence)| SymbolHit {
+            name: s.name.clone(),
+            qualified_name: s.qualified_name.clone(),
+            kind: s.kind,
+            start_line: s.start_line,
+            end_line: s.end_line,
+            score,
+            evidence,
+        })
+        .collect()
 }
 
 /// The report's terms as the text lane read them: each term's weight
