@@ -1238,6 +1238,18 @@ impl Searcher<'_> {
     }
 }
 
+/// Within a file, how much the report's words in a symbol's own lines
+/// count against a name the report says (1.5) or a frame (up to 3): the
+/// words are the evidence that most often picks the changed function
+/// among its neighbours. Chosen at stop 60 on the tune split (function
+/// MRR by overlap 0.458 at 1, 0.461 at 2, 0.465 at 3, 0.465 at 4, 0.461
+/// at 5; held out 0.449 → 0.460 at 3).
+const SYMBOL_TEXT_WEIGHT: f32 = 3.0;
+/// A callee of a function the report names: one hop from the evidence,
+/// weaker than the name itself (tune split: 0.5 and 0.25 alike, 1.0
+/// lower).
+const CALLEE_WEIGHT: f32 = 0.5;
+
 /// The symbols of one file most likely to change, with their evidence.
 fn file_symbols(path: &str, symbols: &[SymbolRow], report: &Report, found: &Found, limit: usize) -> Vec<SymbolHit> {
     if limit == 0 {
@@ -1282,7 +1294,7 @@ fn file_symbols(path: &str, symbols: &[SymbolRow], report: &Report, found: &Foun
             evidence.push(Evidence { kind: EvidenceKind::Name, detail: format!("the report names `{name}`") });
         }
         if let Some(caller) = found.reached.get(&s.id) {
-            score += 1.0;
+            score += CALLEE_WEIGHT;
             evidence.push(Evidence { kind: EvidenceKind::Graph, detail: format!("called by `{caller}`") });
         }
         if let Some(message) = found.raise_sites.get(&s.id) {
@@ -1294,7 +1306,7 @@ fn file_symbols(path: &str, symbols: &[SymbolRow], report: &Report, found: &Foun
             evidence.push(Evidence { kind: EvidenceKind::Phrase, detail: format!("holds \"{phrase}\"") });
         }
         if let Some(&rank) = found.ranks.text.get(&s.id) {
-            score += 10.0 / (10.0 + rank as f32);
+            score += SYMBOL_TEXT_WEIGHT * 10.0 / (10.0 + rank as f32);
             evidence.push(Evidence { kind: EvidenceKind::Text, detail: format!("BM25 rank {rank}") });
         }
         if let Some(&rank) = found.ranks.semantic.get(&s.id) {
