@@ -22,6 +22,10 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use walk::{Candidate, WalkOptions};
 
+/// Meta key: "1" once a run included generated files (see
+/// [`IndexOptions::include_generated`]).
+const INCLUDE_GENERATED: &str = "include_generated";
+
 /// Bump when mining output changes, so existing indexes are mined again.
 const MINER_VERSION: &str = "3";
 const BATCH_FILES: usize = 512;
@@ -34,6 +38,11 @@ pub struct IndexOptions {
     pub max_file_size: u64,
     pub budget: ChunkBudget,
     pub include_vendored: bool,
+    /// Also index files that say they are generated (minified bundles,
+    /// protobuf output, a `@generated` or "Code generated … DO NOT EDIT"
+    /// header). The index remembers it: later runs keep them until a
+    /// `rebuild` without it, since an unchanged file is not read again.
+    pub include_generated: bool,
     /// Throw the old index away first.
     pub rebuild: bool,
     /// Resolve references into the dependency graph after mining.
@@ -50,6 +59,7 @@ impl IndexOptions {
             max_file_size: 1 << 20,
             budget: ChunkBudget::default(),
             include_vendored: false,
+            include_generated: false,
             rebuild: false,
             graph: true,
             cancel: ken_core::Cancel::default(),
@@ -186,6 +196,8 @@ pub fn index(opts: &IndexOptions, progress: &(dyn Fn(Progress) + Sync)) -> Resul
     }
     let root = opts.root.canonicalize().map_err(|_| IndexError::RootMissing(opts.root.clone()))?;
     let mut store = if opts.rebuild { Store::create_fresh(&opts.index_dir)? } else { Store::open_for_write(&opts.index_dir)? };
+    let remembered = store.meta(INCLUDE_GENERATED)?.as_deref() == Some("1");
+    let opts = &IndexOptions { include_generated: opts.include_generated || remembered, ..opts.clone() };
     let index_dir = opts.index_dir.canonicalize().unwrap_or_else(|_| opts.index_dir.clone());
 
     let walked = walk::walk(&WalkOptions {
@@ -193,6 +205,7 @@ pub fn index(opts: &IndexOptions, progress: &(dyn Fn(Progress) + Sync)) -> Resul
         exclude: Some(&index_dir),
         max_file_size: opts.max_file_size,
         include_vendored: opts.include_vendored,
+        include_generated: opts.include_generated,
     });
     progress(Progress::Walked { files: walked.candidates.len() as u64 });
     let walk_seconds = started.elapsed().as_secs_f64();
@@ -344,6 +357,9 @@ fn mine_and_store(
                 }
             }
             batch.set_meta("fingerprint", &plan.fingerprint)?;
+            if opts.include_generated {
+                batch.set_meta(INCLUDE_GENERATED, "1")?;
+            }
             batch.set_meta("root", &root.to_string_lossy())?;
             batch.commit()?;
             Ok(())
@@ -354,7 +370,7 @@ fn mine_and_store(
                 if opts.cancel.is_cancelled() {
                     return; // left as it was: the next run looks at it again
                 }
-                let outcome = process(miner, candidate, *row, &opts.budget, remine_all);
+                let outcome = process(miner, candidate, *row, opts, remine_all);
                 // The writer only stops early on an error, which is reported below.
                 let _ = tx.send(outcome);
             },
@@ -403,7 +419,7 @@ fn hash_bytes(bytes: &[u8]) -> String {
 
 /// Reads, checks and (if it changed) mines one file. Never fails: a bad file
 /// becomes a skip with its reason.
-fn process(miner: &mut Miner, c: &Candidate, row: Option<&ken_store::FileRow>, budget: &ChunkBudget, remine_all: bool) -> Outcome {
+fn process(miner: &mut Miner, c: &Candidate, row: Option<&ken_store::FileRow>, opts: &IndexOptions, remine_all: bool) -> Outcome {
     if let Some(row) = row
         && !remine_all
         && row.size == c.size
@@ -441,7 +457,7 @@ fn process(miner: &mut Miner, c: &Candidate, row: Option<&ken_store::FileRow>, b
         Some(rest) => rest.to_string(),
         None => text,
     };
-    if is_generated(c, &text) {
+    if !opts.include_generated && is_generated(c, &text) {
         return skip("generated");
     }
     // A bug in ken that one file triggers costs that file, not the run; the
@@ -455,7 +471,7 @@ fn process(miner: &mut Miner, c: &Candidate, row: Option<&ken_store::FileRow>, b
     {
         candidate.language = language;
     }
-    let mined = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| miner.analyze(&c.rel, candidate.language, &text, budget)));
+    let mined = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| miner.analyze(&c.rel, candidate.language, &text, &opts.budget)));
     let analysis = match mined {
         Ok(analysis) => analysis,
         Err(panic) => {
@@ -497,7 +513,7 @@ fn is_generated(c: &Candidate, text: &str) -> bool {
 /// generated and vendored ones left out, as [`index`] leaves them), for a
 /// file watcher.
 pub fn walked_directories(root: &Path, index_dir: &Path, include_vendored: bool) -> Vec<PathBuf> {
-    walk::directories(&WalkOptions { root, exclude: Some(index_dir), max_file_size: 0, include_vendored })
+    walk::directories(&WalkOptions { root, exclude: Some(index_dir), max_file_size: 0, include_vendored, include_generated: false })
 }
 
 pub fn default_index_dir(root: &Path) -> PathBuf {

@@ -63,6 +63,9 @@ pub struct WalkOptions<'a> {
     pub exclude: Option<&'a Path>,
     pub max_file_size: u64,
     pub include_vendored: bool,
+    /// Keep files whose name says they are generated (lockfiles, `.min.js`,
+    /// `_pb2.py`…) as candidates of the language their extension says.
+    pub include_generated: bool,
 }
 
 /// The walker every pass uses: .gitignore, .ignore and .kenignore rules,
@@ -120,6 +123,7 @@ pub fn walk(opts: &WalkOptions) -> Walked {
     let out = Mutex::new(Walked::default());
     let root = opts.root;
     let max = opts.max_file_size;
+    let include_generated = opts.include_generated;
     builder.build_parallel().run(|| {
         let out = &out;
         Box::new(move |result| {
@@ -130,6 +134,9 @@ pub fn walk(opts: &WalkOptions) -> Walked {
                         let rel = relative(root, entry.path());
                         local = Some(match ken_lang::classify(entry.path()) {
                             ken_lang::Detected::Index(language) => candidate(entry.path(), rel, language, max),
+                            ken_lang::Detected::Skip("generated") if include_generated => {
+                                candidate(entry.path(), rel, ken_lang::detect(entry.path()).unwrap_or(Language::Text), max)
+                            }
                             ken_lang::Detected::Skip(reason) => Err((reason, rel)),
                         });
                     }

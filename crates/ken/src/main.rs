@@ -132,6 +132,11 @@ struct IndexArgs {
     /// Also index vendored and build directories (node_modules, target, dist, vendor…).
     #[arg(long)]
     include_vendored: bool,
+    /// Also index files that say they are generated (minified bundles,
+    /// protobuf output, `@generated` or "DO NOT EDIT" headers). The index
+    /// remembers it until `--rebuild`.
+    #[arg(long)]
+    include_generated: bool,
     /// Delete the index and build it again from scratch.
     #[arg(long)]
     rebuild: bool,
@@ -304,6 +309,7 @@ fn index(cwd: &Path, index_dir: Option<PathBuf>, args: IndexArgs) -> Result<()> 
         bail!("--chunk-chars and --chunk-lines must be at least 1");
     }
     opts.include_vendored = args.include_vendored;
+    opts.include_generated = args.include_generated;
     opts.rebuild = args.rebuild;
     opts.graph = !args.no_graph;
 

@@ -263,6 +263,9 @@ pub fn index_summary(s: &IndexSummary) -> String {
     if skipped > 0 {
         let reasons: Vec<String> = s.skipped.iter().map(|(r, n)| format!("{r} {n}")).collect();
         let _ = writeln!(out, "  skipped     {} files: {}", skipped, reasons.join(", "));
+        if s.skipped.contains_key("generated") {
+            let _ = writeln!(out, "              (--include-generated indexes the generated ones)");
+        }
     }
     if s.vendored_dirs_skipped > 0 {
         let _ = writeln!(out, "  vendored    {} directories left out (--include-vendored to index them)", s.vendored_dirs_skipped);
