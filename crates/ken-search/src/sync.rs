@@ -163,7 +163,7 @@ pub fn sync_points(
     store.put_points(&[], &gone)?;
     summary.files_removed = gone.len() as u64;
     // Batch n is written while batch n+1 is tokenized on the other cores.
-    let batches: Vec<&[i64]> = unsynced.chunks(SYNC_BATCH_FILES).collect();
+    let batches = sync_batches(&unsynced);
     let static_embedder = statics.map(|lane| lane.embedder);
     let mut next = match batches.first() {
         Some(first) => prepare(read_units(store, first)?, model.is_some(), static_embedder)?,
@@ -192,8 +192,32 @@ pub fn sync_points(
     Ok(summary)
 }
 
-/// Files whose points one transaction writes.
+/// Files whose points one transaction writes: at most this many, and
+/// about this many bytes of source. Two batches are in memory at once (one
+/// written while the next is prepared), each unit's text several times
+/// over: windows-sys's 19 MB in one batch of its 255 files peaked at 790 MB.
 const SYNC_BATCH_FILES: usize = 256;
+const SYNC_BATCH_BYTES: u64 = 4 << 20;
+
+/// Consecutive files cut into batches by count and bytes; a file bigger
+/// than the byte budget is a batch alone.
+fn sync_batches(files: &[(i64, u64)]) -> Vec<Vec<i64>> {
+    let mut batches: Vec<Vec<i64>> = Vec::new();
+    let mut bytes = 0;
+    for &(id, size) in files {
+        match batches.last_mut() {
+            Some(batch) if batch.len() < SYNC_BATCH_FILES && bytes + size <= SYNC_BATCH_BYTES => {
+                batch.push(id);
+                bytes += size;
+            }
+            _ => {
+                batches.push(vec![id]);
+                bytes = size;
+            }
+        }
+    }
+    batches
+}
 
 /// A batch's units per file and, for each unit, its embedding-text hash,
 /// BM25 documents (names, body) and static vector (when there is a static
@@ -215,17 +239,22 @@ fn prepare(units: Vec<(i64, Vec<UnitText>)>, hashes: bool, statics: Option<&dyn 
     let per_file: Vec<Result<_, SyncError>> = units
         .par_iter()
         .map(|(_, units)| {
-            let texts: Vec<String> = units.iter().map(embed_text).collect();
+            // The text a model reads: for its hash and the static vectors,
+            // not for BM25 (a lexical-only run skips it).
+            let texts: Vec<String> = match hashes || statics.is_some() {
+                true => units.iter().map(embed_text).collect(),
+                false => Vec::new(),
+            };
             let chunked: rustc_hash::FxHashSet<i64> = units.iter().filter(|u| u.is_chunk).filter_map(|u| u.symbol_id).collect();
             let members = member_signatures(units);
             let docs = units
                 .iter()
-                .zip(&texts)
-                .map(|(unit, text)| {
+                .enumerate()
+                .map(|(i, unit)| {
                     let own_chunk = unit.symbol_id.is_some_and(|id| chunked.contains(&id));
                     let members = if unit.is_chunk { None } else { members.get(unit.qualified_name.as_str()) };
                     let (names, body) = bm25_text(unit, own_chunk, members.map(String::as_str));
-                    let hash = if hashes { text_hash(text) } else { [0; 16] };
+                    let hash = if hashes { text_hash(&texts[i]) } else { [0; 16] };
                     (hash, lexical::document_tokens(&names), lexical::document_tokens(&body))
                 })
                 .collect::<Vec<_>>();
@@ -533,4 +562,33 @@ fn head(text: &str, max: usize) -> &str {
 
 pub fn text_hash(text: &str) -> [u8; 16] {
     xxhash_rust::xxh3::xxh3_128(text.as_bytes()).to_le_bytes()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Files as `id:size in KiB`; each batch printed as its ids.
+    fn check(files: &str, expect: expect_test::Expect) {
+        let files: Vec<(i64, u64)> = files
+            .split_whitespace()
+            .map(|f| {
+                let (id, kib) = f.split_once(':').unwrap();
+                (id.parse().unwrap(), kib.parse::<u64>().unwrap() << 10)
+            })
+            .collect();
+        let batches: Vec<String> = sync_batches(&files).iter().map(|b| format!("{b:?}")).collect();
+        expect.assert_eq(&batches.join(" "));
+    }
+
+    #[test]
+    fn batches_are_cut_by_bytes_and_by_count() {
+        check("", expect_test::expect![""]);
+        check("1:1 2:1 3:1", expect_test::expect!["[1, 2, 3]"]);
+        // 4 MiB a batch: a file over it is a batch alone.
+        check("1:3000 2:1000 3:100 4:5000 5:1", expect_test::expect!["[1, 2] [3] [4] [5]"]);
+        // 256 files a batch, however small.
+        let many: Vec<(i64, u64)> = (1..=300).map(|id| (id, 1024)).collect();
+        assert_eq!(sync_batches(&many).iter().map(Vec::len).collect::<Vec<_>>(), [256, 44]);
+    }
 }

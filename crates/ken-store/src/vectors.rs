@@ -189,11 +189,12 @@ fn chunk_unit(r: &rusqlite::Row) -> rusqlite::Result<UnitText> {
 
 impl Store {
     /// Files whose points in the shard are stale or missing.
-    pub fn unsynced_files(&self) -> Result<Vec<i64>> {
+    /// Files whose points are not written yet, with their size in bytes.
+    pub fn unsynced_files(&self) -> Result<Vec<(i64, u64)>> {
         let rows = self
             .conn
-            .prepare("SELECT id FROM files WHERE vsynced = 0 ORDER BY id")?
-            .query_map([], |r| r.get(0))?
+            .prepare("SELECT id, size FROM files WHERE vsynced = 0 ORDER BY id")?
+            .query_map([], |r| Ok((r.get(0)?, r.get::<_, i64>(1)?.max(0) as u64)))?
             .collect::<rusqlite::Result<_>>()?;
         Ok(rows)
     }
