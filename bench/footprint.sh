@@ -2,7 +2,8 @@
 # Index footprint (issue 22: an index without embeddings at most 3× the
 # bytes of its source): each pinned release indexed cold with `ken index
 # --no-embed` by each binary given, side by side; bytes of the index
-# directory over bytes of the release's files, and the wall-clock time.
+# directory over bytes of the release's files, the wall-clock time and the
+# peak resident memory (GNU time's maximum RSS; `apt-get install time`).
 #
 #   bench/footprint.sh                         target/release/ken
 #   bench/footprint.sh OLD_KEN NEW_KEN         two binaries, same releases
@@ -15,6 +16,7 @@ here="$(cd "$(dirname "$0")" && pwd)"
 root="$(dirname "$here")"
 [ $# -gt 0 ] || set -- "$root/target/release/ken"
 for ken in "$@"; do [ -x "$ken" ] || { echo "not an executable: $ken" >&2; exit 1; }; done
+[ -x /usr/bin/time ] || { echo "needs GNU time for peak memory: apt-get install -y time" >&2; exit 1; }
 
 RELEASES="${RELEASES:-pypi-sdist:requests:2.32.3 pypi-sdist:black:24.2.0 pypi-sdist:pytest:9.1.1 pypi-sdist:sphinx:9.0.4
 pypi-sdist:sympy:1.13.3 pypi-sdist:django:5.1.4 npm:eslint:9.3.0 npm:svelte:5.6.2 npm:undici:7.8.0 npm:webpack:5.92.1
@@ -28,7 +30,7 @@ trap 'rm -rf "$work"' EXIT
 cpu="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//') ($(nproc) cores)"
 echo "CPU: $cpu"
 printf '| release | source MB |'
-for ken in "$@"; do printf ' %s: index MB, × source, s |' "$(basename "$ken")"; done
+for ken in "$@"; do printf ' %s: index MB, × source, s, peak MB |' "$(basename "$ken")"; done
 printf '\n|---|---|'
 for _ in "$@"; do printf -- '---|'; done
 printf '\n'
@@ -47,11 +49,13 @@ for spec in $RELEASES; do
     idx="$work/idx-$i"
     rm -rf "$idx"
     start=$(date +%s.%N)
-    "$ken" index --no-embed --index-dir "$idx" "$src" >/dev/null 2>"$work/err" || { echo " failed: $(tail -1 "$work/err")" >&2; exit 1; }
+    /usr/bin/time -f %M -o "$work/rss" "$ken" index --no-embed --index-dir "$idx" "$src" >/dev/null 2>"$work/err" \
+      || { echo " failed: $(tail -1 "$work/err")" >&2; exit 1; }
     secs=$(echo "$(date +%s.%N) - $start" | bc -l)
+    peak_mb=$(( $(tail -1 "$work/rss") / 1024 ))
     idx_bytes=$(find "$idx" -type f -printf '%s\n' | awk '{s += $1} END {print s}')
     total_idx[$i]=$(( ${total_idx[$i]:-0} + idx_bytes ))
-    printf ' %.1f, %.2f×, %.1f |' "$(echo "$idx_bytes / 1000000" | bc -l)" "$(echo "$idx_bytes / $src_bytes" | bc -l)" "$secs"
+    printf ' %.1f, %.2f×, %.1f, %d |' "$(echo "$idx_bytes / 1000000" | bc -l)" "$(echo "$idx_bytes / $src_bytes" | bc -l)" "$secs" "$peak_mb"
     i=$((i + 1))
   done
   printf '\n'
