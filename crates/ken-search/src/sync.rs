@@ -195,7 +195,7 @@ pub fn sync_points(
 /// Files whose points one transaction writes: at most this many, and
 /// about this many bytes of source. Two batches are in memory at once (one
 /// written while the next is prepared), each unit's text several times
-/// over: windows-sys's 19 MB in one batch of its 255 files peaked at 790 MB.
+/// over: windows-sys's 19 MB in one batch of its 255 files peaked at 790 MiB.
 const SYNC_BATCH_FILES: usize = 256;
 const SYNC_BATCH_BYTES: u64 = 4 << 20;
 

