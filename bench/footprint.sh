@@ -30,7 +30,7 @@ trap 'rm -rf "$work"' EXIT
 cpu="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//') ($(nproc) cores)"
 echo "CPU: $cpu"
 printf '| release | source MB |'
-for ken in "$@"; do printf ' %s: index MB, × source, s, peak MB |' "$(basename "$ken")"; done
+for ken in "$@"; do printf ' %s: index MB, × source, s, peak MiB |' "$(basename "$ken")"; done
 printf '\n|---|---|'
 for _ in "$@"; do printf -- '---|'; done
 printf '\n'
@@ -48,14 +48,12 @@ for spec in $RELEASES; do
   for ken in "$@"; do
     idx="$work/idx-$i"
     rm -rf "$idx"
-    start=$(date +%s.%N)
-    /usr/bin/time -f %M -o "$work/rss" "$ken" index --no-embed --index-dir "$idx" "$src" >/dev/null 2>"$work/err" \
+    /usr/bin/time -f '%e %M' -o "$work/time" "$ken" index --no-embed --index-dir "$idx" "$src" >/dev/null 2>"$work/err" \
       || { echo " failed: $(tail -1 "$work/err")" >&2; exit 1; }
-    secs=$(echo "$(date +%s.%N) - $start" | bc -l)
-    peak_mb=$(( $(tail -1 "$work/rss") / 1024 ))
+    read -r secs peak_kib < <(tail -1 "$work/time")
     idx_bytes=$(find "$idx" -type f -printf '%s\n' | awk '{s += $1} END {print s}')
     total_idx[$i]=$(( ${total_idx[$i]:-0} + idx_bytes ))
-    printf ' %.1f, %.2f×, %.1f, %d |' "$(echo "$idx_bytes / 1000000" | bc -l)" "$(echo "$idx_bytes / $src_bytes" | bc -l)" "$secs" "$peak_mb"
+    printf ' %.1f, %.2f×, %.1f, %d |' "$(echo "$idx_bytes / 1000000" | bc -l)" "$(echo "$idx_bytes / $src_bytes" | bc -l)" "$secs" $((peak_kib / 1024))
     i=$((i + 1))
   done
   printf '\n'
