@@ -40,6 +40,7 @@ GRIDS = {
         ("rrf", 60), ("rrf", 20), ("rrf", 10), ("rrf", 100), ("scores", 60),
     ]],
     "intents": [(f"intents {w}", {"intent_weight": w}) for w in [1, 0, 0.25, 0.5, 2]],
+    "members": [(f"members {w}", {"member_weight": w}) for w in [1, 0.75, 0.5, 0.25]],
     "decay": [(f"decay {d}", {"file_decay": d}) for d in [1, 0.75, 0.5, 0.25]],
     "priors": [(f"file {b} tests {t}", {"file_boost": b, "test_weight": t}) for b, t in [
         (0, 1), (0.05, 1), (0.1, 1), (0.15, 1), (0.25, 1), (0.5, 1), (0, 0.5), (0, 0.25), (0.1, 0.5),
