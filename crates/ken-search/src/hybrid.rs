@@ -1295,9 +1295,12 @@ fn duplicates(hit: &Hit, unit: &UnitText) -> bool {
             (hit.qualified_name == unit.qualified_name && overlap >= 0.5 * len(b0, b1))
                 || (is_leaf(&hit.kind) && overlap >= 0.6 * len(b0, b1))
         }
-        // A function already shown as the chunk cut from it, or inside that chunk.
+        // A function already shown as the chunk cut from it, or inside that
+        // chunk; a class whose own chunk, named after it, holds all of it.
         (true, false) => {
-            is_leaf(&unit.kind) && ((hit.qualified_name == unit.qualified_name && overlap >= 0.5 * len(a0, a1)) || overlap >= len(b0, b1))
+            let named_after = hit.qualified_name == unit.qualified_name;
+            (is_leaf(&unit.kind) && ((named_after && overlap >= 0.5 * len(a0, a1)) || overlap >= len(b0, b1)))
+                || (named_after && overlap >= len(b0, b1))
         }
         (true, true) => overlap >= 0.5 * len(a0, a1).min(len(b0, b1)),
     }
@@ -1641,6 +1644,7 @@ mod tests {
             ("a chunk inside a shown function", &shown_function, unit(Module, true, "m", (12, 18))),
             ("a function inside a shown chunk", &shown_chunk, unit(Function, false, "m.h", (5, 9))),
             ("a class inside a shown chunk", &shown_chunk, unit(Class, false, "m.D", (5, 9))),
+            ("a class inside a shown chunk named after it", &unit(Class, true, "m.D", (5, 9)), unit(Class, false, "m.D", (5, 9))),
             ("a chunk mostly overlapping a shown chunk", &shown_chunk, unit(Module, true, "m", (16, 40))),
             ("a chunk barely overlapping a shown chunk", &shown_chunk, unit(Module, true, "m", (28, 60))),
         ];
@@ -1655,6 +1659,7 @@ mod tests {
             a chunk inside a shown function: true
             a function inside a shown chunk: true
             a class inside a shown chunk: false
+            a class inside a shown chunk named after it: true
             a chunk mostly overlapping a shown chunk: true
             a chunk barely overlapping a shown chunk: false
         "#]]
