@@ -1296,11 +1296,13 @@ fn duplicates(hit: &Hit, unit: &UnitText) -> bool {
                 || (is_leaf(&hit.kind) && overlap >= 0.6 * len(b0, b1))
         }
         // A function already shown as the chunk cut from it, or inside that
-        // chunk; a class whose own chunk, named after it, holds all of it.
+        // chunk; a class already shown as its own chunk, which holds all of
+        // it and little else (a file's one chunk, named after its first
+        // class, holds the others too: that class is an answer of its own).
         (true, false) => {
             let named_after = hit.qualified_name == unit.qualified_name;
             (is_leaf(&unit.kind) && ((named_after && overlap >= 0.5 * len(a0, a1)) || overlap >= len(b0, b1)))
-                || (named_after && overlap >= len(b0, b1))
+                || (named_after && overlap >= len(b0, b1) && len(b0, b1) >= 0.8 * len(a0, a1))
         }
         (true, true) => overlap >= 0.5 * len(a0, a1).min(len(b0, b1)),
     }
@@ -1645,6 +1647,7 @@ mod tests {
             ("a function inside a shown chunk", &shown_chunk, unit(Function, false, "m.h", (5, 9))),
             ("a class inside a shown chunk", &shown_chunk, unit(Class, false, "m.D", (5, 9))),
             ("a class inside a shown chunk named after it", &unit(Class, true, "m.D", (5, 9)), unit(Class, false, "m.D", (5, 9))),
+            ("a class in a shown chunk named after it, that holds more", &shown_chunk, unit(Class, false, "m", (5, 20))),
             ("a chunk mostly overlapping a shown chunk", &shown_chunk, unit(Module, true, "m", (16, 40))),
             ("a chunk barely overlapping a shown chunk", &shown_chunk, unit(Module, true, "m", (28, 60))),
         ];
@@ -1660,6 +1663,7 @@ mod tests {
             a function inside a shown chunk: true
             a class inside a shown chunk: false
             a class inside a shown chunk named after it: true
+            a class in a shown chunk named after it, that holds more: false
             a chunk mostly overlapping a shown chunk: true
             a chunk barely overlapping a shown chunk: false
         "#]]
