@@ -162,7 +162,19 @@ impl RankingOverrides {
         macro_rules! set {
             ($($field:ident),*) => {$(if let Some(v) = self.$field { out.$field = v; })*};
         }
-        set!(fusion, rrf_k, code_weights, prose_weights, static_weight, file_boost, test_weight, docs_weight, file_decay, intent_weight, member_weight);
+        set!(
+            fusion,
+            rrf_k,
+            code_weights,
+            prose_weights,
+            static_weight,
+            file_boost,
+            test_weight,
+            docs_weight,
+            file_decay,
+            intent_weight,
+            member_weight
+        );
         out
     }
 }
@@ -1527,10 +1539,7 @@ mod tests {
             u.point_id = i as i64;
             u.path = path.into();
             units.push(u);
-            let exact = fields[2..]
-                .iter()
-                .find_map(|t| t.parse().ok())
-                .map(|tier| ExactMatch { tier, declaration: false });
+            let exact = fields[2..].iter().find_map(|t| t.parse().ok()).map(|tier| ExactMatch { tier, declaration: false });
             ranked.push((i as i64, Candidate { score: fields[1].parse().unwrap(), exact, ..Default::default() }));
         }
         let by_id: FxHashMap<i64, &UnitText> = units.iter().map(|u| (u.point_id, u)).collect();

@@ -246,6 +246,10 @@ fn names_answer_with_definitions() {
         // Misspelled: the one name fewest edits away.
         "as_std_mt",
         "tke_core",
+        // A one-line field is no BM25 document or vector of its own; its
+        // name still finds it.
+        "size",
+        "Pool.size",
     ]
     .iter()
     .map(|q| first(q))
@@ -261,8 +265,35 @@ fn names_answer_with_definitions() {
         "mycrate::fs::read_to_string" => function fs/ops/read_to_string.rs:1
         "as_std_mt" => method runtime/runtime.rs:14
         "tke_core" => method runtime/worker.rs:10
+        "size" => field pool.rs:2
+        "Pool.size" => field pool.rs:2
     "#]]
     .assert_eq(&(lines.join("\n") + "\n"));
+}
+
+/// A one-line field, enum variant or constant is no point of its own (no
+/// BM25 document, no vector): the chunk that holds it carries its words.
+/// Of six symbols here only the class and its method are points.
+#[test]
+fn one_line_members_are_no_points_of_their_own() {
+    let repo = Repo::new(
+        "//- limits.py\nclass Limits:\n    \"\"\"How much a pool may hold.\"\"\"\n\n    max_size = 10\n    timeout = 5.0\n\n    def grow(self):\n        return self.max_size + 1\n\n\nRETRIES = 3\n",
+    );
+    let summary = json(&ken_embed_in(repo.path(), &["index", "--model", "static", "--json"]));
+    let progress = &summary["vectors"]["embed"]["progress"];
+    expect![[r#"6 symbols; points: 2 symbols, 1 chunks"#]]
+        .assert_eq(&format!("{} symbols; points: {} symbols, {} chunks", summary["symbols"], progress["symbols"], progress["chunks"]));
+    let out = ken_embed_in(repo.path(), &["search", "how large may the pool grow", "--json", "-k", "3"]);
+    let hits: Vec<String> = json(&out)["hits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| format!("{} {}", h["unit"].as_str().unwrap(), h["qualified_name"].as_str().unwrap()))
+        .collect();
+    expect![[r#"
+        symbol limits.Limits.grow
+        symbol limits.Limits"#]]
+    .assert_eq(&hits.join("\n"));
 }
 
 /// An index embedded with the static model writes its vectors once: they
