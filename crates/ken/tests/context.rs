@@ -106,7 +106,7 @@ fn packs_hold_definitions_their_neighbours_and_imports() {
         expect![[r#"
             shop/cart.py:1-21 [definition,imports] class shop.cart.Cart; method shop.cart.Cart.total; class shop.cart.GiftCart
             shop/prices.py:8-10 [definition,signatures] function shop.prices.price_of (called by total)
-            shop/checkout.py:1-14 [definition,signatures] function shop.checkout.checkout; function shop.checkout.receipt
+            shop/checkout.py:1-14 [definition,signatures] function shop.checkout.checkout; function shop.checkout.receipt (caller of checkout)
         "#]],
     );
     check(

@@ -72,12 +72,12 @@ fn clusters_with_explanations() {
             cluster 1  1.000  Invoice.total and 2 related (billing/invoice.py)
               1.000  method    billing.invoice.Invoice.total  billing/invoice.py:7-8
               0.977  class     billing.invoice.Line  billing/invoice.py:1-3
-              0.333  method    billing.invoice.Line.amount  billing/invoice.py:2-3
+              0.332  method    billing.invoice.Line.amount  billing/invoice.py:2-3
 
             cluster 2  0.992  invoice.Invoice and 2 related (billing/invoice.py)
               0.992  class     billing.invoice.Invoice  billing/invoice.py:6-11
               0.984  method    billing.invoice.Invoice.render_pdf  billing/invoice.py:10-11
-              0.233  function  billing.invoice.send_invoice  billing/invoice.py:14-16
+              0.232  function  billing.invoice.send_invoice  billing/invoice.py:14-16
 
         "#]],
     );
