@@ -100,7 +100,7 @@ fn search_a_real_package(backend: &Backend) {
             "how are redirects handled" ["--mode", "lexical"] => method requests.auth.HTTPDigestAuth.handle_redirect | class requests.exceptions.TooManyRedirects | method requests.sessions.SessionRedirectMixin.resolve_redirects
             "Session" ["--mode", "exact"] => class requests.sessions.Session | function requests.sessions.session
             "redirect" ["--kind", "class"] => class requests.exceptions.TooManyRedirects | class requests.sessions.SessionRedirectMixin | class requests.sessions.Session
-            "redirect" ["--path", "requests/models.py"] => constant requests.models.REDIRECT_STATI | method requests.models.Response.is_permanent_redirect | constant requests.models.DEFAULT_REDIRECT_LIMIT
+            "redirect" ["--path", "requests/models.py"] => constant requests.models.REDIRECT_STATI | method requests.models.Response.is_permanent_redirect | method requests.models.Response.is_redirect
             "cookie" ["--lang", "python", "--path", "**/cookies.py", "--kind", "function"] => function requests.cookies.create_cookie | function requests.cookies.morsel_to_cookie | function requests.cookies.remove_cookie_by_name
         "#]],
     );
