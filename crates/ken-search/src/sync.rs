@@ -538,9 +538,9 @@ fn bm25_text(unit: &UnitText, own_chunk: bool, members: Option<&str>) -> (String
 /// Whether a unit is a point of its own (BM25 document and vectors). A
 /// one-line field, enum variant or constant is not: the chunk or class
 /// that holds it carries its words, and the exact lane finds its name.
-/// Dense bindings are little else (windows-sys: 192,602 of 225,382
-/// symbols), and in prose questions such members crowded out the code
-/// that uses them.
+/// Dense bindings are little else (windows-sys 0.61.2: 192,602 of its
+/// 225,382 symbols besides modules; its index 163.6 → 130.9 MB), and in
+/// questions in words such members had crowded out the code that uses them.
 fn has_own_point(unit: &UnitText) -> bool {
     unit.is_chunk || !(matches!(unit.kind, SymbolKind::Field | SymbolKind::Constant) && unit.start_line == unit.end_line)
 }
