@@ -237,15 +237,15 @@ fn read_units(store: &Store, batch: &[i64]) -> Result<Vec<(i64, Vec<UnitText>)>,
 /// cache could hold them) embedding-text hashes, on every core.
 fn prepare(units: Vec<(i64, Vec<UnitText>)>, hashes: bool, statics: Option<&dyn Embedder>) -> Result<Prepared, SyncError> {
     let per_file: Vec<Result<_, SyncError>> = units
-        .par_iter()
-        .map(|(_, all)| {
-            // Every member signs its class's document, pointed or not.
-            let members = member_signatures(all);
-            let units: Vec<&UnitText> = all.iter().filter(|u| has_own_point(u)).collect();
+        .into_par_iter()
+        .map(|(file_id, mut units)| {
+            // Every member signs its class's document, a point or not.
+            let members = member_signatures(&units);
+            units.retain(has_own_point);
             // The text a model reads: for its hash and the static vectors,
             // not for BM25 (a lexical-only run skips it).
             let texts: Vec<String> = match hashes || statics.is_some() {
-                true => units.iter().map(|u| embed_text(u)).collect(),
+                true => units.iter().map(embed_text).collect(),
                 false => Vec::new(),
             };
             let chunked: rustc_hash::FxHashSet<i64> = units.iter().filter(|u| u.is_chunk).filter_map(|u| u.symbol_id).collect();
@@ -264,13 +264,13 @@ fn prepare(units: Vec<(i64, Vec<UnitText>)>, hashes: bool, statics: Option<&dyn 
                 Some(embedder) => embedder.embed_documents(&texts.iter().map(String::as_str).collect::<Vec<_>>())?,
                 None => Vec::new(),
             };
-            Ok((docs, vectors))
+            Ok(((file_id, units), docs, vectors))
         })
         .collect();
-    let units = units.into_iter().map(|(file, all)| (file, all.into_iter().filter(has_own_point).collect())).collect();
-    let mut prepared = Prepared { units, ..Prepared::default() };
+    let mut prepared = Prepared::default();
     for result in per_file {
-        let (docs, vectors) = result?;
+        let (units, docs, vectors) = result?;
+        prepared.units.push(units);
         prepared.docs.push(docs);
         prepared.statics.push(vectors);
     }
@@ -547,15 +547,18 @@ fn has_own_point(unit: &UnitText) -> bool {
 
 /// Each symbol's members' signatures, one a line, by the symbol's
 /// qualified name (a member's is its parent's, a separator and its name).
-fn member_signatures(units: &[UnitText]) -> rustc_hash::FxHashMap<&str, String> {
-    let mut members: rustc_hash::FxHashMap<&str, String> = rustc_hash::FxHashMap::default();
+fn member_signatures(units: &[UnitText]) -> rustc_hash::FxHashMap<String, String> {
+    let mut members: rustc_hash::FxHashMap<String, String> = rustc_hash::FxHashMap::default();
     for unit in units.iter().filter(|u| !u.is_chunk && !u.name.is_empty()) {
         let Some(parent) = unit.qualified_name.strip_suffix(unit.name.as_str()) else { continue };
         let parent = parent.trim_end_matches(['.', ':', '/', '#', '\\']);
         if parent.is_empty() {
             continue;
         }
-        let lines = members.entry(parent).or_default();
+        if !members.contains_key(parent) {
+            members.insert(parent.to_string(), String::new());
+        }
+        let Some(lines) = members.get_mut(parent) else { continue };
         lines.push_str(unit.signature.lines().next().unwrap_or_default());
         lines.push('\n');
     }
