@@ -1274,6 +1274,17 @@ fn select(ranked: &[(i64, Candidate)], units: &FxHashMap<i64, &UnitText>, k: usi
         if hits.len() >= k && (file_decay >= 1.0 || c.score <= floor()) {
             break;
         }
+        // A piece of a symbol already shown (its doc comment cut into
+        // chunks of its own, then its code) widens that hit instead of
+        // taking a place of its own.
+        if let Some(hit) = hits.iter_mut().find(|h| continues(h, unit)) {
+            hit.start_line = hit.start_line.min(unit.start_line);
+            hit.end_line = hit.end_line.max(unit.end_line);
+            if hit.unit == "symbol" {
+                hit.header = symbol_header(hit.kind, &hit.qualified_name, &hit.path, hit.start_line, hit.end_line);
+            }
+            continue;
+        }
         if hits.iter().any(|h| duplicates(h, unit)) {
             continue;
         }
@@ -1288,6 +1299,25 @@ fn select(ranked: &[(i64, Candidate)], units: &FxHashMap<i64, &UnitText>, k: usi
         hits.truncate(k);
     }
     hits
+}
+
+/// Whether `unit` is another piece of the symbol an earlier hit shows, next
+/// to it: a chunk named after that symbol, or the symbol itself. A long doc
+/// comment is cut into chunks of its own before the code, and each would
+/// otherwise be an answer. Modules are left out: a file's chunks are all
+/// named after it.
+fn continues(hit: &Hit, unit: &UnitText) -> bool {
+    const GAP: u32 = 2;
+    let same_symbol = match (hit.symbol_id, unit.symbol_id) {
+        (Some(a), Some(b)) => a == b,
+        _ => hit.qualified_name == unit.qualified_name,
+    };
+    hit.path == unit.path
+        && same_symbol
+        && hit.kind != SymbolKind::Module
+        && unit.kind == hit.kind
+        && unit.start_line <= hit.end_line + GAP
+        && hit.start_line <= unit.end_line + GAP
 }
 
 /// Whether `unit` shows the same code as an earlier hit.
@@ -1324,7 +1354,7 @@ fn to_hit(unit: &UnitText, c: &Candidate, terms: &[String]) -> Hit {
     let header = if unit.is_chunk {
         chunk_header(unit)
     } else {
-        format!("{} {} in {}, lines {} to {}", unit.kind, unit.qualified_name, unit.path, unit.start_line, unit.end_line)
+        symbol_header(unit.kind, &unit.qualified_name, &unit.path, unit.start_line, unit.end_line)
     };
     Hit {
         path: unit.path.clone(),
@@ -1342,6 +1372,10 @@ fn to_hit(unit: &UnitText, c: &Candidate, terms: &[String]) -> Hit {
         snippet: snippet(&unit.code, unit.start_line, terms),
         intent: None,
     }
+}
+
+fn symbol_header(kind: SymbolKind, qualified_name: &str, path: &str, start_line: u32, end_line: u32) -> String {
+    format!("{kind} {qualified_name} in {path}, lines {start_line} to {end_line}")
 }
 
 /// The window of lines with the most query terms (the first lines when none match).
@@ -1496,6 +1530,39 @@ mod tests {
             what changed in 2.1.0: true
             how do I run the tests: true
             per-user settings folder location: false
+        "#]]
+        .assert_eq(&(lines.join("\n") + "\n"));
+    }
+
+    #[test]
+    fn pieces_of_one_symbol_widen_one_hit() {
+        use SymbolKind::*;
+        let cases = [
+            ("a function after its doc comment's chunk", unit(Function, true, "m.f", (1, 30)), unit(Function, false, "m.f", (30, 34))),
+            ("a doc comment's chunk after its function", unit(Function, false, "m.f", (30, 34)), unit(Function, true, "m.f", (1, 29))),
+            ("the next chunk of one doc comment, past a blank line", unit(Enum, true, "m.E", (1, 20)), unit(Enum, true, "m.E", (22, 40))),
+            ("a chunk of the same name further on", unit(Function, true, "m.f", (1, 20)), unit(Function, true, "m.f", (40, 60))),
+            ("two chunks of one file", unit(Module, true, "m", (1, 20)), unit(Module, true, "m", (21, 40))),
+            ("the next symbol", unit(Function, false, "m.f", (1, 20)), unit(Function, false, "m.g", (21, 30))),
+        ];
+        let lines: Vec<String> = cases
+            .into_iter()
+            .map(|(case, mut shown, mut later)| {
+                (shown.point_id, later.point_id) = (1, 2);
+                let by_id: FxHashMap<i64, &UnitText> = [(1, &shown), (2, &later)].into_iter().collect();
+                let ranked = [(1, Candidate { score: 0.9, ..Default::default() }), (2, Candidate { score: 0.5, ..Default::default() })];
+                let hits = select(&ranked, &by_id, 3, 1.0, &[]);
+                let shown: Vec<String> = hits.iter().map(|h| format!("{} {}-{}", h.unit, h.start_line, h.end_line)).collect();
+                format!("{case}: {}", shown.join(", "))
+            })
+            .collect();
+        expect![[r#"
+            a function after its doc comment's chunk: chunk 1-34
+            a doc comment's chunk after its function: symbol 1-34
+            the next chunk of one doc comment, past a blank line: chunk 1-40
+            a chunk of the same name further on: chunk 1-20, chunk 40-60
+            two chunks of one file: chunk 1-20, chunk 21-40
+            the next symbol: symbol 1-20, symbol 21-30
         "#]]
         .assert_eq(&(lines.join("\n") + "\n"));
     }
