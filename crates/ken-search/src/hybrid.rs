@@ -818,11 +818,21 @@ impl Searcher<'_> {
             let segments: Vec<&str> = ident.split(['.', ':']).filter(|s| !s.is_empty()).collect();
             let last = segments.last().copied().unwrap_or(ident);
             let dotted = segments.len() > 1;
+            // "the CLI", "an HTTP error": in a sentence, a word in capitals
+            // is an acronym; only a name spelled so (`CLI`) is that name,
+            // not the `cli` field nor a misspelling of something else.
+            let acronym = !sole_word && !dotted && last.len() >= 2 && last.chars().all(|c| c.is_ascii_uppercase());
             let mut any = false;
             for row in self.store.symbols_by_name(last)? {
+                if acronym && row.name != last {
+                    continue;
+                }
                 let tier = if dotted {
                     let suffix = segments.join(".").to_lowercase();
-                    let q = row.qualified_name.to_lowercase().replace("::", ".");
+                    // `task::yield_now` is `crate::task::yield_now::yield_now`:
+                    // a module named after the one item it exports is not a
+                    // qualifier a user writes.
+                    let q = without_repeats(&row.qualified_name.to_lowercase().replace("::", "."));
                     if q == suffix || q.ends_with(&format!(".{suffix}")) {
                         TIER_QUALIFIED
                     } else if qualified_ends_with(&row.qualified_name, &segments) {
@@ -841,7 +851,7 @@ impl Searcher<'_> {
                 keep(tier, row);
                 any = true;
             }
-            if any {
+            if any || acronym {
                 continue;
             }
             let folded = last.to_lowercase().replace('_', "");
@@ -982,6 +992,13 @@ pub(crate) fn qualified_ends_with(qualified: &str, segments: &[&str]) -> bool {
         }
     }
     matched > 0
+}
+
+/// `a.b.b.c` → `a.b.c`: a dotted name without a segment that repeats the one before it.
+fn without_repeats(dotted: &str) -> String {
+    let mut segments: Vec<&str> = dotted.split('.').collect();
+    segments.dedup();
+    segments.join(".")
 }
 
 /// `sql_migrate`, `SqlMigrate`, `sql-migrate` → `sqlmigrate`.

@@ -132,8 +132,8 @@ fn without_a_model_the_answer_is_the_retrieved_code() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     expect![[r#"
         sources (* cited)
-          shop/cart.py:4-16  class shop.cart.Cart, method shop.cart.Cart.total, method shop.cart.Cart.restore +1 more
-          shop/loader.py:1-14  function shop.loader.load
+          shop/cart.py:1-16  class shop.cart.Cart, method shop.cart.Cart.total, method shop.cart.Cart.restore +1 more
+          shop/loader.py:1-14  function shop.loader.load, function shop.loader.dump
     "#]]
     .assert_eq(&String::from_utf8(out.stdout).unwrap());
     expect![[r#"

@@ -35,31 +35,29 @@ fn clusters_with_explanations() {
         &repo,
         &["--pipeline", "--explain", "user authentication flow", "-k", "3"],
         expect![[r#"
-            9 symbols in 3 clusters (5 seeds, static graph, 12 nodes, 16 edges)
+            8 symbols in 3 clusters (6 seeds, static graph, 13 nodes, 18 edges)
 
-            cluster 1  1.000  handler.authenticate and 3 related (auth/)
+            cluster 1  1.000  handler.authenticate and 2 related (auth/)
               1.000  function  auth.handler.authenticate  auth/handler.py:5-10
-                     seed #1 (bm25 1) · text 1.00 · centrality 0.43 · proximity 1.00
-              0.984  class     auth.users.User  auth/users.py:4-11
-                     seed #3 (bm25 3) · text 0.97 · centrality 1.00 · proximity 1.00
+                     seed #1 (bm25 1) · text 1.00 · centrality 0.70 · proximity 1.00
               0.962  method    auth.users.UserStore.load  auth/users.py:18-19
-                     seed #6 (bm25 6) · text 0.92 · centrality 0.62 · proximity 1.00
-              0.171  function  auth.handler.token_subject  auth/handler.py:13-15
-                     auth.handler.authenticate Calls this (graph, depth 1) · text 0.00 · centrality 0.62 · proximity 0.50
+                     seed #5 (bm25 6) · text 0.92 · centrality 1.00 · proximity 1.00
+              0.238  function  auth.handler.token_subject  auth/handler.py:13-15
+                     auth.handler.authenticate Calls this (graph, depth 1) · text 0.00 · centrality 1.00 · proximity 0.50
 
-            cluster 2  0.977  users.UserStore and 2 related (auth/)
+            cluster 2  0.984  users.User and 1 related (auth/users.py)
+              0.984  class     auth.users.User  auth/users.py:4-11
+                     seed #2 (bm25 3) · text 0.97 · centrality 1.00 · proximity 1.00
+              0.955  constructor auth.users.User.__init__  auth/users.py:5-8
+                     seed #6 (bm25 7) · text 0.91 · centrality 1.00 · proximity 1.00
+
+            cluster 3  0.977  users.UserStore and 2 related (auth/)
               0.977  class     auth.users.UserStore  auth/users.py:14-19
-                     seed #4 (bm25 4) · text 0.95 · centrality 0.53 · proximity 1.00
+                     seed #3 (bm25 4) · text 0.95 · centrality 0.53 · proximity 1.00
               0.969  method    auth.users.UserStore.find  auth/users.py:15-16
-                     seed #5 (bm25 5) · text 0.94 · centrality 1.00 · proximity 1.00
+                     seed #4 (bm25 5) · text 0.94 · centrality 1.00 · proximity 1.00
               0.127  function  auth.handler.login  auth/handler.py:18-24
                      auth.users.UserStore InstantiatedBy this (graph, depth 1) · text 0.00 · centrality 0.37 · proximity 0.50
-
-            cluster 3  0.217  passwords.hash_password and 1 related (auth/)
-              0.217  function  auth.passwords.hash_password  auth/passwords.py:4-6
-                     auth.users.User.check_password Calls this (graph, depth 2) · text 0.00 · centrality 1.00 · proximity 0.33
-              0.155  method    auth.users.User.check_password  auth/users.py:10-11
-                     auth.users.User ParentOf this (graph, depth 1) · text 0.00 · centrality 0.53 · proximity 0.50
 
         "#]],
     );

@@ -222,6 +222,8 @@ fn names_answer_with_definitions() {
          //- runtime/runtime.rs\npub struct Runtime {\n    handle: Handle,\n}\n\nimpl Runtime {\n    pub fn handle(&self) -> &Handle {\n        &self.handle\n    }\n\n    pub fn as_std(&self) -> u8 {\n        1\n    }\n\n    pub fn as_std_mut(&mut self) -> u8 {\n        2\n    }\n}\n\
          //- fs/ops/read_to_string.rs\npub async fn read_to_string(path: &str) -> String {\n    String::new()\n}\n\
          //- io/read_to_string.rs\npub fn read_to_string(reader: &mut Reader) -> String {\n    String::new()\n}\n\
+         //- scaffold.py\nclass Scaffold:\n    cli = None\n\
+         //- discovery.py\ndef find_app(module):\n    \"\"\"Finds the application in a module, for the command line.\"\"\"\n    return module.app\n\
          //- chain.rs\npin_project! {\n    pub struct Chain {\n        done: bool,\n    }\n}\n\npub fn chain() -> Chain {\n    Chain { done: false }\n}\n\nimpl Chain {\n    pub fn get_ref(&self) -> bool {\n        self.done\n    }\n}\n",
     );
     stdout(&ken_in(repo.path(), &["index", "-q"]));
@@ -243,6 +245,8 @@ fn names_answer_with_definitions() {
         // A path as the user writes it: the crate and the re-export
         // (`pub use ops::read_to_string::read_to_string`) are not in it.
         "mycrate::fs::read_to_string",
+        // An acronym in a sentence is no name: not the `cli` field.
+        "how does the CLI find the application in a module",
         // Misspelled: the one name fewest edits away.
         "as_std_mt",
         "tke_core",
@@ -263,12 +267,33 @@ fn names_answer_with_definitions() {
         "show the handle method in the Runtime type" => method runtime/runtime.rs:6
         "show the methods in the Chain type" => method chain.rs:12
         "mycrate::fs::read_to_string" => function fs/ops/read_to_string.rs:1
+        "how does the CLI find the application in a module" => function discovery.py:1
         "as_std_mt" => method runtime/runtime.rs:14
         "tke_core" => method runtime/worker.rs:10
         "size" => field pool.rs:2
         "Pool.size" => field pool.rs:2
     "#]]
     .assert_eq(&(lines.join("\n") + "\n"));
+}
+
+/// A path as a user writes it (`task::yield_now`) names the function of
+/// `task/yield_now.rs` (`task::yield_now::yield_now`), in a sentence too,
+/// before a `yield_now` method further under another `task` whose words
+/// match the sentence better.
+#[test]
+fn a_path_skips_the_module_named_after_its_item() {
+    let repo = Repo::new(
+        "//- task/yield_now.rs\n/// Yields execution back to the runtime.\npub async fn yield_now() {\n    park().await\n}\n\
+         //- runtime/task/mod.rs\npub trait Schedule {\n    /// Defers the wakeup of a task that yields: how and where it is defined.\n    fn yield_now(&self, task: Notified) {\n        self.schedule(task);\n    }\n}\n",
+    );
+    // With the model: its vectors put the method first, as on tokio.
+    stdout(&ken_embed_in(repo.path(), &["index", "-q"]));
+    let hits = json(&ken_embed_in(repo.path(), &["search", "where is task::yield_now defined and how does it defer the wakeup", "--json", "-k", "2"]));
+    let names: Vec<&str> = hits["hits"].as_array().unwrap().iter().map(|h| h["qualified_name"].as_str().unwrap()).collect();
+    expect![[r#"
+        ["task::yield_now::yield_now", "runtime::task::mod::Schedule::yield_now"]
+    "#]]
+    .assert_eq(&format!("{names:?}\n"));
 }
 
 /// A one-line field, enum variant or constant is no point of its own (no
