@@ -1319,16 +1319,15 @@ fn select(ranked: &[(i64, Candidate)], units: &FxHashMap<i64, &UnitText>, k: usi
 }
 
 /// Whether `unit` is another piece of the symbol an earlier hit shows, next
-/// to it: a chunk named after that symbol, or the symbol itself. A long doc
-/// comment is cut into chunks of its own before the code, and each would
-/// otherwise be an answer. Modules are left out: a file's chunks are all
-/// named after it.
+/// to it: a chunk named after that symbol, the symbol itself, or a
+/// definition of the same name (a property's setter after its getter,
+/// TypeScript's overload signatures before the body). A long doc comment
+/// is cut into chunks of its own before the code, and each would otherwise
+/// be an answer. Modules are left out: a file's chunks are all named after
+/// it.
 fn continues(hit: &Hit, unit: &UnitText) -> bool {
     const GAP: u32 = 2;
-    let same_symbol = match (hit.symbol_id, unit.symbol_id) {
-        (Some(a), Some(b)) => a == b,
-        _ => hit.qualified_name == unit.qualified_name,
-    };
+    let same_symbol = (hit.symbol_id.is_some() && hit.symbol_id == unit.symbol_id) || hit.qualified_name == unit.qualified_name;
     hit.path == unit.path
         && same_symbol
         && hit.kind != SymbolKind::Module
@@ -1559,6 +1558,7 @@ mod tests {
             ("a doc comment's chunk after its function", unit(Function, false, "m.f", (30, 34)), unit(Function, true, "m.f", (1, 29))),
             ("the next chunk of one doc comment, past a blank line", unit(Enum, true, "m.E", (1, 20)), unit(Enum, true, "m.E", (22, 40))),
             ("a chunk of the same name further on", unit(Function, true, "m.f", (1, 20)), unit(Function, true, "m.f", (40, 60))),
+            ("a property's setter after its getter", unit(Method, false, "m.C.url", (10, 14)), unit(Method, false, "m.C.url", (16, 18))),
             ("two chunks of one file", unit(Module, true, "m", (1, 20)), unit(Module, true, "m", (21, 40))),
             ("the next symbol", unit(Function, false, "m.f", (1, 20)), unit(Function, false, "m.g", (21, 30))),
         ];
@@ -1578,6 +1578,7 @@ mod tests {
             a doc comment's chunk after its function: symbol 1-34
             the next chunk of one doc comment, past a blank line: chunk 1-40
             a chunk of the same name further on: chunk 1-20, chunk 40-60
+            a property's setter after its getter: symbol 10-18
             two chunks of one file: chunk 1-20, chunk 21-40
             the next symbol: symbol 1-20, symbol 21-30
         "#]]
