@@ -9,7 +9,7 @@
 use crate::lexical::{self, Word};
 use crate::shard::{PointFilter, VectorShard};
 use crate::sync::chunk_header;
-use ken_core::{Family, Language, SymbolKind};
+use ken_core::{Family, Language, Relation, SymbolKind};
 use ken_embed::Embedder;
 use ken_store::{Store, StoreError, SymbolRow, UnitText};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -353,7 +353,48 @@ pub struct QueryPlan {
     /// Some word is spelled as code (`snake_case`, `CamelCase`, `a.b`), or
     /// the query is one word.
     pub spelled_as_code: bool,
+    /// Names whose users the query asks for, as written: "what raises
+    /// `CookieConflictError`", "where is `merge_setting` called", "the
+    /// callers of `send`". Their definitions are not the answer.
+    pub used: Vec<String>,
 }
+
+/// "what raises X", "who calls X": X's users are asked for.
+const USE_VERBS: &[&str] = &[
+    "calls",
+    "catches",
+    "constructs",
+    "creates",
+    "emits",
+    "extends",
+    "implements",
+    "imports",
+    "instantiates",
+    "invokes",
+    "raises",
+    "subclasses",
+    "throws",
+    "uses",
+];
+/// "where is X raised", "X is called from" ("where is X implemented" asks
+/// for X itself).
+const USED_WORDS: &[&str] = &[
+    "called",
+    "caught",
+    "constructed",
+    "created",
+    "emitted",
+    "extended",
+    "imported",
+    "instantiated",
+    "invoked",
+    "raised",
+    "subclassed",
+    "thrown",
+    "used",
+];
+/// "the callers of X", "references to X".
+const USER_NOUNS: &[&str] = &["callers", "importers", "implementations", "references", "subclasses", "usages", "users", "uses"];
 
 /// Words after which (or before which) a name is expected: "the `send`
 /// method", "in the `Session` class". Plurals count too ("methods").
@@ -405,6 +446,25 @@ pub fn plan_query(raw: &str) -> Result<QueryPlan, SearchError> {
             identifiers.push(word.text.to_string());
         }
     }
+    let used: Vec<String> = (1..words.len())
+        .filter(|&i| !lexical::is_stopword(&lower[i]) && !is_kind_word(&lower[i]))
+        .filter(|&i| {
+            // The words before, past an article ("calls the `send` method"),
+            // and after. A passive asks only as a question or a clause
+            // ("where is `X` raised", "`X` is called from"): "a `ReadError`
+            // raised while reading" says what happened, not what is asked.
+            let back = |n: usize| i.checked_sub(n).map_or("", |j| lower[j].as_str());
+            let skip = usize::from(matches!(back(1), "a" | "an" | "the"));
+            let (before, before_that) = (back(1 + skip), back(2 + skip));
+            let ahead = |n: usize| lower.get(i + n).map_or("", String::as_str);
+            let is = |w: &str| matches!(w, "is" | "are" | "was" | "were");
+            USE_VERBS.contains(&before)
+                || (is(before) && USED_WORDS.contains(&ahead(1)))
+                || (is(ahead(1)) && USED_WORDS.contains(&ahead(2)))
+                || (matches!(before, "of" | "to") && USER_NOUNS.contains(&before_that))
+        })
+        .map(|i| words[i].text.to_string())
+        .collect();
     let wants_members = lower
         .iter()
         .any(|w| w == "members" || w.strip_suffix("es").or_else(|| w.strip_suffix('s')).is_some_and(|one| MEMBER_WORDS.contains(&one)));
@@ -415,7 +475,7 @@ pub fn plan_query(raw: &str) -> Result<QueryPlan, SearchError> {
     if terms.is_empty() {
         terms = lexical::terms(&text, false);
     }
-    Ok(QueryPlan { text, truncated, identifiers, members, containers, member_words, wants_members, terms, spelled_as_code })
+    Ok(QueryPlan { text, truncated, identifiers, members, containers, member_words, wants_members, terms, spelled_as_code, used })
 }
 
 impl QueryPlan {
@@ -814,7 +874,7 @@ impl Searcher<'_> {
             entry.0 = entry.0.min(tier);
         };
         let sole_word = lexical::words(&plan.text).len() == 1;
-        for ident in &plan.identifiers {
+        for ident in plan.identifiers.iter().filter(|i| !plan.used.contains(i)) {
             let segments: Vec<&str> = ident.split(['.', ':']).filter(|s| !s.is_empty()).collect();
             let last = segments.last().copied().unwrap_or(ident);
             let dotted = segments.len() > 1;
@@ -887,6 +947,30 @@ impl Searcher<'_> {
                 for (tier, id) in tiers {
                     if let Some(row) = self.store.symbol_by_id(id)? {
                         keep(tier, row);
+                    }
+                }
+            }
+        }
+        // "what raises X", "who calls X": the code that reaches X, found
+        // by the graph (X's own definition is not named at all).
+        for name in &plan.used {
+            let segments: Vec<&str> = name.split(['.', ':']).filter(|s| !s.is_empty()).collect();
+            let Some(last) = segments.last() else { continue };
+            // A word written as prose ("who calls merge") names only a definition spelled so.
+            let as_code = spelled_as_code(name) || plan.identifiers.contains(name);
+            let definitions = self
+                .store
+                .symbols_by_name(last)?
+                .into_iter()
+                .filter(|r| qualified_ends_with(&r.qualified_name, &segments) && (as_code || r.name == *last));
+            let mut users = 0;
+            for definition in definitions {
+                for edge in self.store.edges_to(definition.id, USER_RELATIONS)? {
+                    if users < MAX_USERS
+                        && let Some(row) = self.store.symbol_by_id(edge.src)?
+                    {
+                        keep(TIER_USER, row);
+                        users += 1;
                     }
                 }
             }
@@ -1014,11 +1098,22 @@ const TIER_FOLDED: u8 = 4;
 /// The one name fewest edits from a misspelled one.
 const TIER_NEAREST: u8 = 5;
 const TIER_FUZZY: u8 = 6;
+/// Code that reaches a name whose users the query asks for: never first by
+/// its tier alone.
+const TIER_USER: u8 = 7;
+/// How code reaches a name it uses (not: imports it, or holds it).
+const USER_RELATIONS: &[Relation] =
+    &[Relation::Calls, Relation::Instantiates, Relation::DerivedClassOf, Relation::Overrides, Relation::Uses];
+/// Users of one name taken into the exact lane.
+const MAX_USERS: usize = 100;
 /// Tiers that are surely what the user named (other fuzzy matches are only guesses).
 const STRONG_TIER: u8 = TIER_NEAREST;
 
 /// Priors on the fused scores of the top candidates, then their new order:
 /// file evidence, tests and vendored code, documents and configuration.
+/// What the definition of a name whose users are asked for weighs.
+const USED_DEFINITION_WEIGHT: f32 = 0.5;
+
 fn adjust(candidates: &mut [(i64, Candidate)], units: &FxHashMap<i64, &UnitText>, plan: &QueryPlan, ranking: &Ranking) {
     if ranking.file_boost > 0.0 {
         // Scores of each file's best candidates, fused before any prior.
@@ -1052,8 +1147,14 @@ fn adjust(candidates: &mut [(i64, Candidate)], units: &FxHashMap<i64, &UnitText>
     //   weight 1 (none):        docs 0.721, flask 0.393 / 0.599
     let docs_weight = prose_weight(&plan.text, ranking.docs_weight);
     let member_weight = if plan.names_code() { 1.0 } else { ranking.member_weight };
+    let used_names: Vec<&str> = plan.used.iter().map(|n| n.rsplit(['.', ':']).next().unwrap_or(n)).collect();
     for (id, c) in candidates.iter_mut() {
         let Some(u) = units.get(id) else { continue };
+        // "what raises X": X's own definition matches every word of the
+        // name and answers nothing.
+        if used_names.contains(&u.name.as_str()) {
+            c.score *= USED_DEFINITION_WEIGHT;
+        }
         if member_weight < 1.0 && matches!(u.kind, SymbolKind::Field | SymbolKind::Constant) {
             c.score *= member_weight;
         }

@@ -276,6 +276,41 @@ fn names_answer_with_definitions() {
     .assert_eq(&(lines.join("\n") + "\n"));
 }
 
+/// "what raises X", "who calls X", "the callers of X": the code that
+/// reaches X (by the graph) answers, not X's own definition.
+#[test]
+fn asking_for_the_users_of_a_name_answers_with_them() {
+    let repo = Repo::new(
+        "//- errors.py\nclass ConflictError(Exception):\n    \"\"\"Several cookies match a name.\"\"\"\n\
+         //- jar.py\nfrom errors import ConflictError\n\n\ndef merge(a, b):\n    return dict(a, **b)\n\n\ndef find_one(jar, name):\n    found = [c for c in jar if c.name == name]\n    if len(found) > 1:\n        raise ConflictError(name)\n    return found[0]\n\n\ndef update(jar, other):\n    return merge(jar, other)\n",
+    );
+    stdout(&ken_in(repo.path(), &["index", "-q"]));
+    let first = |query: &str| {
+        let hit = &json(&ken_in(repo.path(), &["search", query, "--json", "-k", "1"]))["hits"][0];
+        format!("{query:?} => {}", hit["qualified_name"].as_str().unwrap())
+    };
+    let lines: Vec<String> = [
+        "what raises ConflictError",
+        "where is ConflictError raised",
+        "who calls merge",
+        "the callers of merge",
+        "ConflictError",
+        "how does merge combine two jars",
+    ]
+    .iter()
+    .map(|q| first(q))
+    .collect();
+    expect![[r#"
+        "what raises ConflictError" => jar.find_one
+        "where is ConflictError raised" => jar.find_one
+        "who calls merge" => jar.update
+        "the callers of merge" => jar.update
+        "ConflictError" => errors.ConflictError
+        "how does merge combine two jars" => jar.merge
+    "#]]
+    .assert_eq(&(lines.join("\n") + "\n"));
+}
+
 /// A path as a user writes it (`task::yield_now`) names the function of
 /// `task/yield_now.rs` (`task::yield_now::yield_now`), in a sentence too,
 /// before a `yield_now` method further under another `task` whose words
@@ -288,7 +323,10 @@ fn a_path_skips_the_module_named_after_its_item() {
     );
     // With the model: its vectors put the method first, as on tokio.
     stdout(&ken_embed_in(repo.path(), &["index", "-q"]));
-    let hits = json(&ken_embed_in(repo.path(), &["search", "where is task::yield_now defined and how does it defer the wakeup", "--json", "-k", "2"]));
+    let hits = json(&ken_embed_in(
+        repo.path(),
+        &["search", "where is task::yield_now defined and how does it defer the wakeup", "--json", "-k", "2"],
+    ));
     let names: Vec<&str> = hits["hits"].as_array().unwrap().iter().map(|h| h["qualified_name"].as_str().unwrap()).collect();
     expect![[r#"
         ["task::yield_now::yield_now", "runtime::task::mod::Schedule::yield_now"]
