@@ -939,9 +939,21 @@ impl Searcher<'_> {
                 // Only a word written as a name is surely a name: in a
                 // sentence, "named" is not a typo of `name`.
                 let written_as_name = sole_word || spelled_as_code(last);
+                // The five nearest names, each with all its definitions (the
+                // lane's order then picks among them, not the ids' order).
+                let mut names: Vec<&str> = Vec::new();
+                for b in &best {
+                    if names.len() == 5 {
+                        break;
+                    }
+                    if !names.contains(&b.3.as_str()) {
+                        names.push(&b.3);
+                    }
+                }
                 let tiers: Vec<(u8, i64)> = best
                     .iter()
-                    .take(5)
+                    .filter(|b| names.contains(&b.3.as_str()))
+                    .take(MAX_FUZZY_DEFINITIONS)
                     .map(|b| (if written_as_name && nearest.len() == 1 && Some(b.0) == fewest { TIER_NEAREST } else { TIER_FUZZY }, b.2))
                     .collect();
                 for (tier, id) in tiers {
@@ -1106,6 +1118,8 @@ const USER_RELATIONS: &[Relation] =
     &[Relation::Calls, Relation::Instantiates, Relation::DerivedClassOf, Relation::Overrides, Relation::Uses];
 /// Users of one name taken into the exact lane.
 const MAX_USERS: usize = 100;
+/// Definitions a misspelled name's nearest names bring in.
+const MAX_FUZZY_DEFINITIONS: usize = 50;
 /// Tiers that are surely what the user named (other fuzzy matches are only guesses).
 const STRONG_TIER: u8 = TIER_NEAREST;
 

@@ -224,6 +224,8 @@ fn names_answer_with_definitions() {
          //- io/read_to_string.rs\npub fn read_to_string(reader: &mut Reader) -> String {\n    String::new()\n}\n\
          //- scaffold.py\nclass Scaffold:\n    cli = None\n\
          //- discovery.py\ndef find_app(module):\n    \"\"\"Finds the application in a module, for the command line.\"\"\"\n    return module.app\n\
+         //- timers.py\ndef case_one():\n    def complete(): pass\n\ndef case_two():\n    def complete(): pass\n\ndef case_three():\n    def complete(): pass\n\ndef case_four():\n    def complete(): pass\n\ndef case_five():\n    def complete(): pass\n\
+         //- subject.py\nclass AsyncSubject:\n    def complete(self):\n        self.done = True\n\n\ndef finish(subject: AsyncSubject):\n    subject.complete()\n\
          //- chain.rs\npin_project! {\n    pub struct Chain {\n        done: bool,\n    }\n}\n\npub fn chain() -> Chain {\n    Chain { done: false }\n}\n\nimpl Chain {\n    pub fn get_ref(&self) -> bool {\n        self.done\n    }\n}\n",
     );
     stdout(&ken_in(repo.path(), &["index", "-q"]));
@@ -250,6 +252,9 @@ fn names_answer_with_definitions() {
         // Misspelled: the one name fewest edits away.
         "as_std_mt",
         "tke_core",
+        // All the definitions of the nearest name, not the first five
+        // stored (the five local functions in timers.py).
+        "cmplete",
         // A one-line field is no BM25 document or vector of its own; its
         // name still finds it.
         "size",
@@ -270,6 +275,7 @@ fn names_answer_with_definitions() {
         "how does the CLI find the application in a module" => function discovery.py:1
         "as_std_mt" => method runtime/runtime.rs:14
         "tke_core" => method runtime/worker.rs:10
+        "cmplete" => method subject.py:2
         "size" => field pool.rs:2
         "Pool.size" => field pool.rs:2
     "#]]
