@@ -282,6 +282,11 @@ fn plan<'a>(
     Ok(Plan { gone, renames, work, remine_all, fingerprint })
 }
 
+/// Files mined in parallel before their outcomes go to the writer in order:
+/// enough to keep every core busy (the plan puts files of a size together),
+/// few enough that a chunk's outcomes are small in memory.
+const MINE_CHUNK: usize = 64;
+
 /// Mines the plan's work on every core and writes the outcomes from one
 /// writer thread, committing every [`BATCH_FILES`] files or [`BATCH_TIME`]:
 /// a killed run keeps every committed batch.
@@ -364,17 +369,24 @@ fn mine_and_store(
             batch.commit()?;
             Ok(())
         });
-        plan.work.par_iter().for_each_init(
-            || (Miner::new(), tx.clone()),
-            |(miner, tx), (candidate, row)| {
-                if opts.cancel.is_cancelled() {
-                    return; // left as it was: the next run looks at it again
-                }
-                let outcome = process(miner, candidate, *row, opts, remine_all);
+        // Mined in parallel, a chunk at a time, but stored in the plan's
+        // order: rows get the same ids on every run, so rankings that tie
+        // break the same way, whichever core finished first.
+        'chunks: for chunk in plan.work.chunks(MINE_CHUNK) {
+            let outcomes: Vec<Option<Outcome>> = chunk
+                .par_iter()
+                .map_init(Miner::new, |miner, (candidate, row)| {
+                    // Once cancelled, a file is left as it was: the next run looks at it again.
+                    (!opts.cancel.is_cancelled()).then(|| process(miner, candidate, *row, opts, remine_all))
+                })
+                .collect();
+            for outcome in outcomes.into_iter().flatten() {
                 // The writer only stops early on an error, which is reported below.
-                let _ = tx.send(outcome);
-            },
-        );
+                if tx.send(outcome).is_err() {
+                    break 'chunks;
+                }
+            }
+        }
         drop(tx);
         writer.join().unwrap_or_else(|_| Ok(()))
     })

@@ -973,6 +973,29 @@ fn real_package_from_pypi() {
     .assert_eq(&outline.lines().take(4).collect::<Vec<_>>().join("\n"));
 }
 
+/// Files are stored in the plan's order (biggest first, then by path),
+/// whichever core mined one first: the same tree gets the same ids on every
+/// run, so results that tie are ranked the same way.
+#[test]
+fn files_are_stored_in_the_same_order_on_every_run() {
+    let fixture: String =
+        (0..40).map(|i| format!("//- m{i:02}.py\n{}", format!("def f{i}():\n    return {i}\n").repeat(1 + i % 7))).collect();
+    let repo = Repo::new(&fixture);
+    stdout(&ken_in(repo.path(), &["index", "-q", "--no-embed"]));
+    let db = rusqlite::Connection::open(repo.path().join(".kenning/index.sqlite")).unwrap();
+    let stored: Vec<(String, i64)> = db
+        .prepare("SELECT path, size FROM files ORDER BY id")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    let mut planned = stored.clone();
+    planned.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    assert_eq!(stored.len(), 40);
+    assert_eq!(stored, planned);
+}
+
 /// A run killed part-way leaves a consistent index, and the next run
 /// finishes the job to the same result as an uninterrupted one.
 #[test]
