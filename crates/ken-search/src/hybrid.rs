@@ -1460,12 +1460,21 @@ fn duplicates(hit: &Hit, unit: &UnitText) -> bool {
     let overlap = a1.min(b1).saturating_add(1).saturating_sub(a0.max(b0)) as f32;
     let len = |s: u32, e: u32| (e + 1).saturating_sub(s).max(1) as f32;
     let is_leaf = |kind: &SymbolKind| !(kind.is_type() || *kind == SymbolKind::Module);
+    // An interface (or its chunk) and a declaration inside it: either one
+    // shows the other.
+    let holds = |outer: &SymbolKind, inner: &SymbolKind, (o0, o1): (u32, u32), (i0, i1): (u32, u32)| {
+        *outer == SymbolKind::Interface && !inner.is_type() && o0 <= i0 && i1 <= o1
+    };
+    let one_interface = holds(&hit.kind, &unit.kind, (a0, a1), (b0, b1)) || holds(&unit.kind, &hit.kind, (b0, b1), (a0, a1));
     match (hit.unit == "chunk", unit.is_chunk) {
-        // Two symbols are two answers, even nested ones (a class and its method).
-        (false, false) => false,
-        // A chunk cut from a symbol already shown, or lying inside a function already shown.
+        // Two symbols are two answers, even nested ones (a class and its
+        // method), but for an interface and the declarations it holds.
+        (false, false) => one_interface,
+        // A chunk cut from a symbol already shown, or lying inside a function
+        // already shown; an interface's chunk and a declaration in it.
         (false, true) => {
-            (hit.qualified_name == unit.qualified_name && overlap >= 0.5 * len(b0, b1))
+            one_interface
+                || (hit.qualified_name == unit.qualified_name && overlap >= 0.5 * len(b0, b1))
                 || (is_leaf(&hit.kind) && overlap >= 0.6 * len(b0, b1))
         }
         // A function already shown as the chunk cut from it, or inside that
@@ -1848,7 +1857,12 @@ mod tests {
         let shown_function = unit(Function, false, "m.f", (10, 20));
         let shown_class = unit(Class, false, "m.C", (1, 40));
         let shown_chunk = unit(Module, true, "m", (1, 30));
+        let shown_interface = unit(Interface, false, "m.I", (1, 12));
         let cases = [
+            ("a method of a shown interface", &shown_interface, unit(Method, false, "m.I.g", (5, 9))),
+            ("the interface of a shown method", &unit(Method, false, "m.I.g", (5, 9)), shown_interface.clone()),
+            ("a method after a shown interface", &shown_interface, unit(Method, false, "m.J.g", (14, 16))),
+            ("the interface's chunk after a shown method", &unit(Method, false, "m.I.g", (5, 9)), unit(Interface, true, "m.I", (1, 12))),
             ("a method of a shown class", &shown_class, unit(Method, false, "m.C.g", (5, 9))),
             ("a chunk cut from a shown class", &shown_class, unit(Class, true, "m.C", (1, 20))),
             ("a chunk overlapping a shown class, named otherwise", &shown_class, unit(Module, true, "m", (30, 45))),
@@ -1865,6 +1879,10 @@ mod tests {
             .map(|(case, shown, later)| format!("{case}: {}", duplicates(&to_hit(shown, &Candidate::default(), &[]), later)))
             .collect();
         expect![[r#"
+            a method of a shown interface: true
+            the interface of a shown method: true
+            a method after a shown interface: false
+            the interface's chunk after a shown method: true
             a method of a shown class: false
             a chunk cut from a shown class: true
             a chunk overlapping a shown class, named otherwise: false
