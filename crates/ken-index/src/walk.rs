@@ -11,6 +11,19 @@ use std::sync::atomic::{AtomicU64, Ordering};
 pub const VENDORED_DIRS: &[&str] =
     &["node_modules", "target", "dist", "vendor", "third_party", "bower_components", "__pycache__", ".venv", "venv"];
 
+/// Build output that can be all the code a tree has: many npm packages
+/// (vue, react-router, swr) ship only `dist/`. The walk enters these and
+/// keeps their files only when the code outside them is less than
+/// [`BUILD_OUTPUT_SHARE`] of the code inside; otherwise they are compiled
+/// copies of the sources beside them, skipped as vendored.
+const BUILD_OUTPUT_DIRS: &[&str] = &["dist"];
+
+/// Code bytes outside build output, as a share of those inside, under which
+/// the build output is indexed: a package's root shims (vue's 3 KB
+/// `index.js` beside its 2.6 MB `dist/`) are not its sources, axios's
+/// `lib/` (a quarter of its `dist/`) is.
+const BUILD_OUTPUT_SHARE: f64 = 0.1;
+
 /// Hidden files and directories people still search: CI pipelines, editor
 /// and hook settings, environment templates (never `.env` itself: secrets).
 pub const HIDDEN_KEPT: &[&str] = &[
@@ -56,6 +69,9 @@ pub struct Walked {
     /// as `text`; kept for the summary's shape).
     pub unsupported: u64,
     pub vendored_dirs: u64,
+    /// Build output directories (`dist/`) were indexed: they hold the
+    /// tree's code (see [`BUILD_OUTPUT_SHARE`]).
+    pub build_output_kept: bool,
 }
 
 pub struct WalkOptions<'a> {
@@ -70,7 +86,7 @@ pub struct WalkOptions<'a> {
 
 /// The walker every pass uses: .gitignore, .ignore and .kenignore rules,
 /// hidden and generated directories left out, vendored ones counted.
-fn builder(opts: &WalkOptions) -> (ignore::WalkBuilder, Arc<AtomicU64>) {
+fn builder(opts: &WalkOptions, enter_build_output: bool) -> (ignore::WalkBuilder, Arc<AtomicU64>) {
     let vendored = Arc::new(AtomicU64::new(0));
     let mut builder = ignore::WalkBuilder::new(opts.root);
     builder
@@ -84,6 +100,7 @@ fn builder(opts: &WalkOptions) -> (ignore::WalkBuilder, Arc<AtomicU64>) {
     let exclude = opts.exclude.map(Path::to_path_buf);
     let include_vendored = opts.include_vendored;
     let counter = Arc::clone(&vendored);
+    let enter_build_output = include_vendored || enter_build_output;
     builder.filter_entry(move |entry| {
         if exclude.as_deref().is_some_and(|x| entry.path() == x) {
             return false;
@@ -101,6 +118,7 @@ fn builder(opts: &WalkOptions) -> (ignore::WalkBuilder, Arc<AtomicU64>) {
             && !include_vendored
             && let Some(name) = entry.file_name().to_str()
             && VENDORED_DIRS.contains(&name)
+            && !(enter_build_output && BUILD_OUTPUT_DIRS.contains(&name))
         {
             counter.fetch_add(1, Ordering::Relaxed);
             return false;
@@ -113,12 +131,12 @@ fn builder(opts: &WalkOptions) -> (ignore::WalkBuilder, Arc<AtomicU64>) {
 /// The directories a walk enters (the root included): what a watcher
 /// watches, so ignored trees (`target/`, `node_modules/`) cost no watch.
 pub fn directories(opts: &WalkOptions) -> Vec<std::path::PathBuf> {
-    let (builder, _) = builder(opts);
+    let (builder, _) = builder(opts, walk(opts).build_output_kept);
     builder.build().filter_map(Result::ok).filter(|e| e.file_type().is_some_and(|t| t.is_dir())).map(ignore::DirEntry::into_path).collect()
 }
 
 pub fn walk(opts: &WalkOptions) -> Walked {
-    let (builder, vendored) = builder(opts);
+    let (builder, vendored) = builder(opts, true);
 
     let out = Mutex::new(Walked::default());
     let root = opts.root;
@@ -154,8 +172,58 @@ pub fn walk(opts: &WalkOptions) -> Walked {
     });
     let mut walked = out.into_inner().unwrap_or_else(|p| p.into_inner());
     walked.vendored_dirs = vendored.load(Ordering::Relaxed);
+    if !opts.include_vendored {
+        keep_build_output_if_it_is_the_code(&mut walked);
+    }
     walked.candidates.sort_by(|a, b| a.rel.cmp(&b.rel));
     walked
+}
+
+/// The build output directory a relative path lies in, if any (the
+/// outermost: `dist/esm/dist/x.js` is in `dist`).
+fn build_output_dir(rel: &str) -> Option<&str> {
+    let dirs = rel.rsplit_once('/')?.0;
+    let mut end = 0;
+    for part in dirs.split('/') {
+        end += part.len();
+        if BUILD_OUTPUT_DIRS.contains(&part) {
+            return Some(&dirs[..end]);
+        }
+        end += 1;
+    }
+    None
+}
+
+/// Drops the files of build output directories unless the code outside
+/// them is too little to be the tree's sources (see [`BUILD_OUTPUT_SHARE`]);
+/// dropped directories count as vendored.
+fn keep_build_output_if_it_is_the_code(walked: &mut Walked) {
+    let code_bytes = |inside: bool| -> u64 {
+        walked
+            .candidates
+            .iter()
+            .filter(|c| c.language.family() == ken_core::Family::Code && build_output_dir(&c.rel).is_some() == inside)
+            .map(|c| c.size)
+            .sum()
+    };
+    let (inside, outside) = (code_bytes(true), code_bytes(false));
+    if inside > 0 && (outside as f64) < inside as f64 * BUILD_OUTPUT_SHARE {
+        walked.build_output_kept = true;
+        return;
+    }
+    let mut dropped: Vec<String> = walked
+        .candidates
+        .iter()
+        .map(|c| c.rel.as_str())
+        .chain(walked.skipped.iter().map(|(_, rel)| rel.as_str()))
+        .filter_map(build_output_dir)
+        .map(str::to_string)
+        .collect();
+    dropped.sort_unstable();
+    dropped.dedup();
+    walked.vendored_dirs += dropped.len() as u64;
+    walked.candidates.retain(|c| build_output_dir(&c.rel).is_none());
+    walked.skipped.retain(|(_, rel)| build_output_dir(rel).is_none());
 }
 
 fn candidate(abs: &Path, rel: String, language: Language, max: u64) -> Result<Candidate, (&'static str, String)> {

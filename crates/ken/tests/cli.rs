@@ -1152,3 +1152,35 @@ fn graph_commands_on_a_real_package() {
     expect![[r#"{"calls", "construct", "derived_class_of", "imports", "instantiates", "overrides", "parent_of", "uses"}"#]]
         .assert_eq(&format!("{relations:?}"));
 }
+
+/// `dist/` is build output, left out beside the sources it was built from,
+/// and indexed when it is all the code a tree has (many npm packages).
+#[test]
+fn build_output_is_indexed_only_when_it_is_the_code() {
+    let check = |fixture: &str, expect: Expect| {
+        let repo = Repo::new(fixture);
+        let v = json(&repo.ken(&["index", "--json"]));
+        let found = stdout(&repo.ken(&["symbols", "parse"]));
+        let paths: Vec<&str> = found.lines().filter_map(|l| l.split(':').next()).filter(|p| !p.starts_with(' ')).collect();
+        expect.assert_eq(&format!("files {} vendored {} parse in {paths:?}", v["files_by_language"], v["vendored_dirs_skipped"]));
+    };
+    // Only `dist/` holds code, and a root shim: indexed.
+    let helpers: String =
+        (0..20).map(|i| format!("function helper{i}(values) {{ return values.map((v) => v * {i}).filter(Boolean); }}\n")).collect();
+    check(
+        &format!(
+            "//- package.json\n{{\"main\": \"dist/index.js\"}}\n//- index.js\nmodule.exports = require('./dist/index.js');\n//- dist/index.js\nfunction parse(text) {{ return text.split(',').map(Number); }}\n{helpers}//- dist/index.d.ts\nexport declare function parse(text: string): number[];\n"
+        ),
+        expect![[r#"files {"javascript":2,"json":1,"typescript":1} vendored 0 parse in ["dist/index.d.ts", "dist/index.js"]"#]],
+    );
+    // Sources beside their build: `dist/` left out.
+    check(
+        "//- src/index.ts\nexport function parse(text: string): number[] { return text.split(',').map(Number); }\n//- dist/index.js\nfunction parse(text) { return text.split(',').map(Number); }\n",
+        expect![[r#"files {"typescript":1} vendored 1 parse in ["src/index.ts"]"#]],
+    );
+    // A nested `dist/` (a monorepo's package) counts the same way.
+    check(
+        "//- packages/a/src/a.py\ndef parse(text):\n    return text.split(',')\n//- packages/a/dist/a.js\nfunction parse(t) { return t.split(','); }\n//- packages/b/dist/b.js\nfunction other() {}\n",
+        expect![[r#"files {"python":1} vendored 2 parse in ["packages/a/src/a.py"]"#]],
+    );
+}
