@@ -302,7 +302,14 @@ pub struct Hit {
     /// The symbol's intent nearest to the query, when the intent lane found it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub intent: Option<String>,
+    /// Other files holding the same code under the same name (a build's
+    /// development and production copies, a module copied to try a
+    /// variant): one answer, at most [`MAX_ALSO_IN`] paths.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub also_in: Vec<String>,
 }
+
+pub const MAX_ALSO_IN: usize = 5;
 
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct Snippet {
@@ -1399,6 +1406,8 @@ pub fn asks_about_prose(query: &str) -> bool {
 /// so the walk stops once no later candidate can enter the page.
 fn select(ranked: &[(i64, Candidate)], units: &FxHashMap<i64, &UnitText>, k: usize, file_decay: f32, terms: &[String]) -> Vec<Hit> {
     let mut hits: Vec<Hit> = Vec::new();
+    // Each hit's code, as `copy_key` reads it, to find its copies.
+    let mut copy_keys: Vec<Option<(u64, usize)>> = Vec::new();
     let mut per_file: FxHashMap<&str, i32> = FxHashMap::default();
     for (id, c) in ranked {
         let Some(unit) = units.get(id) else { continue };
@@ -1420,11 +1429,20 @@ fn select(ranked: &[(i64, Candidate)], units: &FxHashMap<i64, &UnitText>, k: usi
         if hits.iter().any(|h| duplicates(h, unit)) {
             continue;
         }
+        let key = copy_key(unit);
+        if let Some(i) = key.and_then(|key| (0..hits.len()).find(|&i| copy_keys[i] == Some(key) && hits[i].name == unit.name)) {
+            let hit = &mut hits[i];
+            if hit.also_in.len() < MAX_ALSO_IN && hit.path != unit.path && !hit.also_in.contains(&unit.path) {
+                hit.also_in.push(unit.path.clone());
+            }
+            continue;
+        }
         let shown = per_file.entry(unit.path.as_str()).or_default();
         let mut hit = to_hit(unit, c, terms);
         hit.score *= file_decay.powi(*shown);
         *shown += 1;
         hits.push(hit);
+        copy_keys.push(key);
     }
     if file_decay < 1.0 {
         hits.sort_by(|a, b| b.score.total_cmp(&a.score));
@@ -1449,6 +1467,21 @@ fn continues(hit: &Hit, unit: &UnitText) -> bool {
         && unit.kind == hit.kind
         && unit.start_line <= hit.end_line + GAP
         && hit.start_line <= unit.end_line + GAP
+}
+
+/// What makes two units copies of one code: a hash of their code with its
+/// whitespace left out, and its length. Short code (`return self._x`, a
+/// one-line re-export) is the same in many places without being copied,
+/// so it has no key.
+fn copy_key(unit: &UnitText) -> Option<(u64, usize)> {
+    const MIN_CHARS: usize = 80;
+    let mut hasher = rustc_hash::FxHasher::default();
+    let mut chars = 0;
+    for c in unit.code.chars().filter(|c| !c.is_whitespace()) {
+        std::hash::Hash::hash(&c, &mut hasher);
+        chars += 1;
+    }
+    (chars >= MIN_CHARS).then(|| (std::hash::Hasher::finish(&hasher), chars))
 }
 
 /// Whether `unit` shows the same code as an earlier hit.
@@ -1511,6 +1544,7 @@ fn to_hit(unit: &UnitText, c: &Candidate, terms: &[String]) -> Hit {
         header,
         snippet: snippet(&unit.code, unit.start_line, terms),
         intent: None,
+        also_in: Vec::new(),
     }
 }
 
@@ -1705,6 +1739,45 @@ mod tests {
             a property's setter after its getter: symbol 10-18
             two chunks of one file: chunk 1-20, chunk 21-40
             the next symbol: symbol 1-20, symbol 21-30
+        "#]]
+        .assert_eq(&(lines.join("\n") + "\n"));
+    }
+
+    #[test]
+    fn copies_of_one_code_make_one_hit() {
+        use SymbolKind::*;
+        let body = "function retry(request, attempts) {\n  for (let i = 0; i < attempts; i++) {\n    if (send(request)) return true;\n  }\n  return false;\n}\n";
+        let at = |path: &str, qualified_name: &str, code: &str| {
+            let mut u = unit(Function, false, qualified_name, (3, 8));
+            (u.path, u.code) = (path.into(), code.into());
+            u
+        };
+        let cases = [
+            (
+                "the same function in two builds",
+                at("dist/production/index.js", "index.retry", body),
+                at("dist/development/index.js", "index.retry", &body.replace("  ", "    ")),
+            ),
+            ("one line changed", at("a/x.js", "x.retry", body), at("b/x.js", "x.retry", &body.replace("true", "false"))),
+            ("another name", at("a/x.js", "x.retry", body), at("b/x.js", "x.again", body)),
+            ("short code", at("a/x.js", "x.get", "get() { return this.value; }"), at("b/x.js", "x.get", "get() { return this.value; }")),
+        ];
+        let lines: Vec<String> = cases
+            .into_iter()
+            .map(|(case, mut shown, mut later)| {
+                (shown.point_id, later.point_id) = (1, 2);
+                let by_id: FxHashMap<i64, &UnitText> = [(1, &shown), (2, &later)].into_iter().collect();
+                let ranked = [(1, Candidate { score: 0.9, ..Default::default() }), (2, Candidate { score: 0.9, ..Default::default() })];
+                let hits = select(&ranked, &by_id, 3, 1.0, &[]);
+                let shown: Vec<String> = hits.iter().map(|h| format!("{} also in {:?}", h.path, h.also_in)).collect();
+                format!("{case}: {}", shown.join(", "))
+            })
+            .collect();
+        expect![[r#"
+            the same function in two builds: dist/production/index.js also in ["dist/development/index.js"]
+            one line changed: a/x.js also in [], b/x.js also in []
+            another name: a/x.js also in [], b/x.js also in []
+            short code: a/x.js also in [], b/x.js also in []
         "#]]
         .assert_eq(&(lines.join("\n") + "\n"));
     }

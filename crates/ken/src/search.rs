@@ -347,6 +347,9 @@ pub fn render(response: &SearchResponse, color: bool, root: Option<&Path>) -> St
         if let Some(intent) = &hit.intent {
             let _ = writeln!(out, "    intent: {intent}");
         }
+        if !hit.also_in.is_empty() {
+            let _ = writeln!(out, "    also in: {}", hit.also_in.join(", "));
+        }
         let text = &hit.snippet.text;
         let spans = if color { crate::highlight::spans(hit.language, text) } else { Vec::new() };
         let mut start = 0;

@@ -340,6 +340,30 @@ fn a_path_skips_the_module_named_after_its_item() {
     .assert_eq(&format!("{names:?}\n"));
 }
 
+/// The same code under the same name in several files (a package's
+/// development and production builds) is one answer, which names the
+/// other files; the next place goes to other code.
+#[test]
+fn copies_of_one_code_are_one_answer() {
+    let body = "export function retryRequest(request, attempts) {\n  for (let i = 0; i < attempts; i++) {\n    if (sendRequest(request)) return true;\n  }\n  return false;\n}\n";
+    let repo = Repo::new(&format!(
+        "//- dist/development/index.js\n{body}//- dist/production/index.js\n{body}//- dist/production/queue.js\nexport function retryQueue(queue) {{\n  return queue.map((request) => retryRequest(request, 3));\n}}\n"
+    ));
+    stdout(&ken_in(repo.path(), &["index", "-q"]));
+    let out = ken_in(repo.path(), &["search", "retry a request", "-k", "2"]);
+    let text = stdout(&out);
+    // Each hit's first line, and what is said under it (not its snippet).
+    let shown: Vec<&str> = text.lines().filter(|l| !l.contains(" │ ") && !l.trim().is_empty()).collect();
+    expect![[r#"
+         1. dist/development/index.js:1-6  function dist/development.retryRequest  (0.0164)
+            function dist/development.retryRequest in dist/development/index.js, lines 1 to 6
+            also in: dist/production/index.js
+         2. dist/production/queue.js:1-4  function dist/production/queue.retryQueue  (0.0159)
+            The following javascript code is from the file dist/production/queue.js, lines 1 to 4. It is inside the function `retryQueue` (lines 1 to 3). canonicalName: dist/production/queue.retryQueue
+    "#]]
+    .assert_eq(&(shown.join("\n") + "\n"));
+}
+
 /// A one-line field, enum variant or constant is no point of its own (no
 /// BM25 document, no vector): the chunk that holds it carries its words.
 /// Of six symbols here only the class and its method are points.
