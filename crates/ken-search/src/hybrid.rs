@@ -1405,9 +1405,20 @@ pub fn asks_about_prose(query: &str) -> bool {
 /// `file_decay` once more (semble's saturation). Decay only lowers scores,
 /// so the walk stops once no later candidate can enter the page.
 fn select(ranked: &[(i64, Candidate)], units: &FxHashMap<i64, &UnitText>, k: usize, file_decay: f32, terms: &[String]) -> Vec<Hit> {
+    // Copies among the candidates: the same code under the same name.
+    // Another file's piece of a copy (its chunk beside its symbol) shows
+    // a hit's code too, whichever of the two ranks first.
+    let keys: FxHashMap<i64, (u64, usize)> = ranked.iter().filter_map(|(id, _)| Some((*id, copy_key(units.get(id)?)?))).collect();
+    let mut copies_of: FxHashMap<((u64, usize), &str), Vec<&UnitText>> = FxHashMap::default();
+    for (id, _) in ranked {
+        if let (Some(key), Some(unit)) = (keys.get(id), units.get(id)) {
+            copies_of.entry((*key, unit.name.as_str())).or_default().push(unit);
+        }
+    }
     let mut hits: Vec<Hit> = Vec::new();
-    // Each hit's code, as `copy_key` reads it, to find its copies.
+    // Each hit's key (see `copy_key`) and its copies.
     let mut copy_keys: Vec<Option<(u64, usize)>> = Vec::new();
+    let mut copies: Vec<&[&UnitText]> = Vec::new();
     let mut per_file: FxHashMap<&str, i32> = FxHashMap::default();
     for (id, c) in ranked {
         let Some(unit) = units.get(id) else { continue };
@@ -1418,7 +1429,7 @@ fn select(ranked: &[(i64, Candidate)], units: &FxHashMap<i64, &UnitText>, k: usi
         // A piece of a symbol already shown (its doc comment cut into
         // chunks of its own, then its code) widens that hit instead of
         // taking a place of its own.
-        if let Some(hit) = hits.iter_mut().find(|h| continues(h, unit)) {
+        if let Some(hit) = hits.iter_mut().find(|h| continues(&Shown::of_hit(h), unit)) {
             hit.start_line = hit.start_line.min(unit.start_line);
             hit.end_line = hit.end_line.max(unit.end_line);
             if hit.unit == "symbol" {
@@ -1426,23 +1437,31 @@ fn select(ranked: &[(i64, Candidate)], units: &FxHashMap<i64, &UnitText>, k: usi
             }
             continue;
         }
-        if hits.iter().any(|h| duplicates(h, unit)) {
-            continue;
-        }
-        let key = copy_key(unit);
-        if let Some(i) = key.and_then(|key| (0..hits.len()).find(|&i| copy_keys[i] == Some(key) && hits[i].name == unit.name)) {
-            let hit = &mut hits[i];
-            if hit.also_in.len() < MAX_ALSO_IN && hit.path != unit.path && !hit.also_in.contains(&unit.path) {
-                hit.also_in.push(unit.path.clone());
-            }
+        let key = keys.get(id).copied();
+        let shown_already = |(i, hit): (usize, &Hit)| {
+            (key.is_some() && copy_keys[i] == key && hit.name == unit.name)
+                || duplicates(&Shown::of_hit(hit), unit)
+                || copies[i].iter().map(|copy| Shown::of_unit(copy)).any(|copy| continues(&copy, unit) || duplicates(&copy, unit))
+        };
+        if hits.iter().enumerate().any(shown_already) {
             continue;
         }
         let shown = per_file.entry(unit.path.as_str()).or_default();
         let mut hit = to_hit(unit, c, terms);
         hit.score *= file_decay.powi(*shown);
         *shown += 1;
+        let copies_here: &[&UnitText] = match key.and_then(|key| copies_of.get(&(key, unit.name.as_str()))) {
+            Some(all) => &all[..all.len().min(MAX_COPIES)],
+            None => &[],
+        };
+        for copy in copies_here {
+            if hit.also_in.len() < MAX_ALSO_IN && copy.path != hit.path && !hit.also_in.contains(&copy.path) {
+                hit.also_in.push(copy.path.clone());
+            }
+        }
         hits.push(hit);
         copy_keys.push(key);
+        copies.push(copies_here);
     }
     if file_decay < 1.0 {
         hits.sort_by(|a, b| b.score.total_cmp(&a.score));
@@ -1451,6 +1470,9 @@ fn select(ranked: &[(i64, Candidate)], units: &FxHashMap<i64, &UnitText>, k: usi
     hits
 }
 
+/// Copies of one hit kept to drop their pieces (see [`select`]).
+const MAX_COPIES: usize = 20;
+
 /// Whether `unit` is another piece of the symbol an earlier hit shows, next
 /// to it: a chunk named after that symbol, the symbol itself, or a
 /// definition of the same name (a property's setter after its getter,
@@ -1458,7 +1480,7 @@ fn select(ranked: &[(i64, Candidate)], units: &FxHashMap<i64, &UnitText>, k: usi
 /// is cut into chunks of its own before the code, and each would otherwise
 /// be an answer. Modules are left out: a file's chunks are all named after
 /// it.
-fn continues(hit: &Hit, unit: &UnitText) -> bool {
+fn continues(hit: &Shown, unit: &UnitText) -> bool {
     const GAP: u32 = 2;
     let same_symbol = (hit.symbol_id.is_some() && hit.symbol_id == unit.symbol_id) || hit.qualified_name == unit.qualified_name;
     hit.path == unit.path
@@ -1469,23 +1491,64 @@ fn continues(hit: &Hit, unit: &UnitText) -> bool {
         && hit.start_line <= unit.end_line + GAP
 }
 
-/// What makes two units copies of one code: a hash of their code with its
-/// whitespace left out, and its length. Short code (`return self._x`, a
-/// one-line re-export) is the same in many places without being copied,
-/// so it has no key.
+/// What makes two units copies of one code: a hash of their doc comment and
+/// code with whitespace left out, and its length. Short code without a doc
+/// (`return self._x`, a one-line re-export) is the same in many places
+/// without being copied, so it has no key; a declaration with its doc
+/// (`declare function useNavigate(): NavigateFunction;` in each of a
+/// package's `.d.ts` builds) has one.
 fn copy_key(unit: &UnitText) -> Option<(u64, usize)> {
     const MIN_CHARS: usize = 80;
     let mut hasher = rustc_hash::FxHasher::default();
     let mut chars = 0;
-    for c in unit.code.chars().filter(|c| !c.is_whitespace()) {
+    let text = unit.docstring.as_deref().unwrap_or_default().chars().chain(unit.code.chars());
+    for c in text.filter(|c| !c.is_whitespace()) {
         std::hash::Hash::hash(&c, &mut hasher);
         chars += 1;
     }
     (chars >= MIN_CHARS).then(|| (std::hash::Hasher::finish(&hasher), chars))
 }
 
+/// What of a shown hit, or of a copy of it, tells whether a unit shows the
+/// same code or another piece of it.
+struct Shown<'a> {
+    path: &'a str,
+    symbol_id: Option<i64>,
+    start_line: u32,
+    end_line: u32,
+    kind: SymbolKind,
+    is_chunk: bool,
+    qualified_name: &'a str,
+}
+
+impl<'a> Shown<'a> {
+    fn of_hit(hit: &'a Hit) -> Self {
+        Shown {
+            path: &hit.path,
+            symbol_id: hit.symbol_id,
+            start_line: hit.start_line,
+            end_line: hit.end_line,
+            kind: hit.kind,
+            is_chunk: hit.unit == "chunk",
+            qualified_name: &hit.qualified_name,
+        }
+    }
+
+    fn of_unit(unit: &'a UnitText) -> Self {
+        Shown {
+            path: &unit.path,
+            symbol_id: unit.symbol_id,
+            start_line: unit.start_line,
+            end_line: unit.end_line,
+            kind: unit.kind,
+            is_chunk: unit.is_chunk,
+            qualified_name: &unit.qualified_name,
+        }
+    }
+}
+
 /// Whether `unit` shows the same code as an earlier hit.
-fn duplicates(hit: &Hit, unit: &UnitText) -> bool {
+fn duplicates(hit: &Shown, unit: &UnitText) -> bool {
     if hit.path != unit.path {
         return false;
     }
@@ -1499,7 +1562,7 @@ fn duplicates(hit: &Hit, unit: &UnitText) -> bool {
         *outer == SymbolKind::Interface && !inner.is_type() && o0 <= i0 && i1 <= o1
     };
     let one_interface = holds(&hit.kind, &unit.kind, (a0, a1), (b0, b1)) || holds(&unit.kind, &hit.kind, (b0, b1), (a0, a1));
-    match (hit.unit == "chunk", unit.is_chunk) {
+    match (hit.is_chunk, unit.is_chunk) {
         // Two symbols are two answers, even nested ones (a class and its
         // method), but for an interface and the declarations it holds.
         (false, false) => one_interface,
@@ -1752,32 +1815,70 @@ mod tests {
             (u.path, u.code) = (path.into(), code.into());
             u
         };
+        let chunk_at = |path: &str, qualified_name: &str, code: &str| UnitText { is_chunk: true, ..at(path, qualified_name, code) };
+        let exported = format!("export {body}");
+        let doc = "Returns the value the loader of the current route gave, typed as the loader's result.";
+        // Each case: units in the order they rank.
         let cases = [
             (
                 "the same function in two builds",
-                at("dist/production/index.js", "index.retry", body),
-                at("dist/development/index.js", "index.retry", &body.replace("  ", "    ")),
+                vec![
+                    at("dist/production/index.js", "index.retry", body),
+                    at("dist/development/index.js", "index.retry", &body.replace("  ", "    ")),
+                ],
             ),
-            ("one line changed", at("a/x.js", "x.retry", body), at("b/x.js", "x.retry", &body.replace("true", "false"))),
-            ("another name", at("a/x.js", "x.retry", body), at("b/x.js", "x.again", body)),
-            ("short code", at("a/x.js", "x.get", "get() { return this.value; }"), at("b/x.js", "x.get", "get() { return this.value; }")),
+            (
+                "a copy's chunk, before the copy",
+                vec![at("a/x.js", "x.retry", body), chunk_at("b/x.js", "x.retry", &exported), at("b/x.js", "x.retry", body)],
+            ),
+            (
+                "a copy's doc comment chunk, before the copy",
+                vec![
+                    UnitText { start_line: 8, ..at("a/x.js", "x.retry", body) },
+                    chunk_at("b/x.js", "x.retry", &format!("/** Retries. */\n{body}")),
+                    UnitText { start_line: 8, ..at("b/x.js", "x.retry", body) },
+                ],
+            ),
+            ("three copies", vec![at("a/x.js", "x.retry", body), at("b/x.js", "x.retry", body), at("c/x.js", "x.retry", body)]),
+            ("one line changed", vec![at("a/x.js", "x.retry", body), at("b/x.js", "x.retry", &body.replace("true", "false"))]),
+            ("another name", vec![at("a/x.js", "x.retry", body), at("b/x.js", "x.again", body)]),
+            (
+                "short code",
+                vec![at("a/x.js", "x.get", "get() { return this.value; }"), at("b/x.js", "x.get", "get() { return this.value; }")],
+            ),
+            (
+                "short code with its doc",
+                vec![
+                    UnitText { docstring: Some(doc.into()), ..at("a/x.d.ts", "x.get", "declare function get(): Value;") },
+                    UnitText { docstring: Some(doc.into()), ..at("b/x.d.ts", "x.get", "declare function get(): Value;") },
+                ],
+            ),
         ];
         let lines: Vec<String> = cases
             .into_iter()
-            .map(|(case, mut shown, mut later)| {
-                (shown.point_id, later.point_id) = (1, 2);
-                let by_id: FxHashMap<i64, &UnitText> = [(1, &shown), (2, &later)].into_iter().collect();
-                let ranked = [(1, Candidate { score: 0.9, ..Default::default() }), (2, Candidate { score: 0.9, ..Default::default() })];
+            .map(|(case, mut ranked_units)| {
+                for (i, u) in ranked_units.iter_mut().enumerate() {
+                    u.point_id = i as i64 + 1;
+                }
+                let by_id: FxHashMap<i64, &UnitText> = ranked_units.iter().map(|u| (u.point_id, u)).collect();
+                let ranked: Vec<(i64, Candidate)> = ranked_units
+                    .iter()
+                    .map(|u| (u.point_id, Candidate { score: 1.0 - u.point_id as f32 / 10.0, ..Default::default() }))
+                    .collect();
                 let hits = select(&ranked, &by_id, 3, 1.0, &[]);
-                let shown: Vec<String> = hits.iter().map(|h| format!("{} also in {:?}", h.path, h.also_in)).collect();
+                let shown: Vec<String> = hits.iter().map(|h| format!("{} {} also in {:?}", h.unit, h.path, h.also_in)).collect();
                 format!("{case}: {}", shown.join(", "))
             })
             .collect();
         expect![[r#"
-            the same function in two builds: dist/production/index.js also in ["dist/development/index.js"]
-            one line changed: a/x.js also in [], b/x.js also in []
-            another name: a/x.js also in [], b/x.js also in []
-            short code: a/x.js also in [], b/x.js also in []
+            the same function in two builds: symbol dist/production/index.js also in ["dist/development/index.js"]
+            a copy's chunk, before the copy: symbol a/x.js also in ["b/x.js"]
+            a copy's doc comment chunk, before the copy: symbol a/x.js also in ["b/x.js"]
+            three copies: symbol a/x.js also in ["b/x.js", "c/x.js"]
+            one line changed: symbol a/x.js also in [], symbol b/x.js also in []
+            another name: symbol a/x.js also in [], symbol b/x.js also in []
+            short code: symbol a/x.js also in [], symbol b/x.js also in []
+            short code with its doc: symbol a/x.d.ts also in ["b/x.d.ts"]
         "#]]
         .assert_eq(&(lines.join("\n") + "\n"));
     }
@@ -1947,10 +2048,8 @@ mod tests {
             ("a chunk mostly overlapping a shown chunk", &shown_chunk, unit(Module, true, "m", (16, 40))),
             ("a chunk barely overlapping a shown chunk", &shown_chunk, unit(Module, true, "m", (28, 60))),
         ];
-        let lines: Vec<String> = cases
-            .iter()
-            .map(|(case, shown, later)| format!("{case}: {}", duplicates(&to_hit(shown, &Candidate::default(), &[]), later)))
-            .collect();
+        let lines: Vec<String> =
+            cases.iter().map(|(case, shown, later)| format!("{case}: {}", duplicates(&Shown::of_unit(shown), later))).collect();
         expect![[r#"
             a method of a shown interface: true
             the interface of a shown method: true

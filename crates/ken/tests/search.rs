@@ -353,13 +353,13 @@ fn copies_of_one_code_are_one_answer() {
     let out = ken_in(repo.path(), &["search", "retry a request", "-k", "2"]);
     let text = stdout(&out);
     // Each hit's first line, and what is said under it (not its snippet).
-    let shown: Vec<&str> = text.lines().filter(|l| !l.contains(" │ ") && !l.trim().is_empty()).collect();
+    let shown: Vec<&str> = text.lines().filter(|l| !l.contains(" │ ")).map(str::trim).filter(|l| !l.is_empty()).collect();
     expect![[r#"
-         1. dist/development/index.js:1-6  function dist/development.retryRequest  (0.0164)
-            function dist/development.retryRequest in dist/development/index.js, lines 1 to 6
-            also in: dist/production/index.js
-         2. dist/production/queue.js:1-4  function dist/production/queue.retryQueue  (0.0159)
-            The following javascript code is from the file dist/production/queue.js, lines 1 to 4. It is inside the function `retryQueue` (lines 1 to 3). canonicalName: dist/production/queue.retryQueue
+        1. dist/development/index.js:1-6  function dist/development.retryRequest  (0.0164)
+        function dist/development.retryRequest in dist/development/index.js, lines 1 to 6
+        also in: dist/production/index.js
+        2. dist/production/queue.js:1-4  function dist/production/queue.retryQueue  (0.0159)
+        The following javascript code is from the file dist/production/queue.js, lines 1 to 4. It is inside the function `retryQueue` (lines 1 to 3). canonicalName: dist/production/queue.retryQueue
     "#]]
     .assert_eq(&(shown.join("\n") + "\n"));
 }
