@@ -373,6 +373,9 @@ fn mine_and_store(
         // order: rows get the same ids on every run, so rankings that tie
         // break the same way, whichever core finished first.
         'chunks: for chunk in plan.work.chunks(MINE_CHUNK) {
+            if opts.cancel.is_cancelled() {
+                break; // the rest of the plan is left as it was, for the next run
+            }
             let outcomes: Vec<Option<Outcome>> = chunk
                 .par_iter()
                 .map_init(Miner::new, |miner, (candidate, row)| {

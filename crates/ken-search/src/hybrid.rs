@@ -983,11 +983,12 @@ impl Searcher<'_> {
                 .into_iter()
                 .filter(|r| qualified_ends_with(&r.qualified_name, &segments) && (as_code || r.name == *last));
             let mut users = 0;
-            for definition in definitions {
+            'definitions: for definition in definitions {
                 for edge in self.store.edges_to(definition.id, USER_RELATIONS)? {
-                    if users < MAX_USERS
-                        && let Some(row) = self.store.symbol_by_id(edge.src)?
-                    {
+                    if users == MAX_USERS {
+                        break 'definitions;
+                    }
+                    if let Some(row) = self.store.symbol_by_id(edge.src)? {
                         keep(TIER_USER, row);
                         users += 1;
                     }
