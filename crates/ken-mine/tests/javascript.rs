@@ -107,6 +107,11 @@ Helper.prototype.go = () => {};
 module.exports = { handler() {} };
 [1, 2].forEach((x) => console.log(x));
 export default function main() {}
+const createApp = ((...args) => {
+  return mount(args);
+});
+export const compat = /*#__PURE__*/ (function () {});
+const value = (1 + 2);
 "#,
         expect![[r#"
             lib/index.js (module lib, 0 parse errors)
@@ -121,6 +126,8 @@ export default function main() {}
               function lib.go [14-14] `Helper.prototype.go = ()`
               function lib.handler [15-15] `handler()`
               function lib.main [17-17] `export default function main()`
+              function lib.createApp [18-20] `const createApp = ((...args)`
+              function lib.compat [21-21] `export const compat = /*#__PURE__*/ (function ()`
         "#]],
     );
 }

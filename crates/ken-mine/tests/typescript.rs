@@ -131,6 +131,7 @@ export const double = <T,>(x: T): T[] => [x, x];
 const handler = async function (req: Request): Promise<void> {};
 let later = () => {};
 const NOT_A_CONSTANT = () => 1;
+const createApp = ((...args: unknown[]): App => ensureRenderer().createApp(...args));
 
 declare function external(x: number): void;
 declare module "legacy-lib" {
@@ -155,11 +156,12 @@ export declare class Declared {
               function lib/parse.handler [19-19] `const handler = async function (req: Request): Promise<void>`
               function lib/parse.later [20-20] `let later = ()`
               function lib/parse.NOT_A_CONSTANT [21-21] `const NOT_A_CONSTANT = () => 1`
-              function lib/parse.external [23-23] `declare function external(x: number): void`
-              module lib/parse.legacy-lib [24-26] `declare module "legacy-lib"`
-                function lib/parse.legacy-lib.old [25-25] `export function old(): void`
-              class lib/parse.Declared [27-29] `export declare class Declared`
-                method lib/parse.Declared.method [28-28] `method(): void`
+              function lib/parse.createApp [22-22] `const createApp = ((...args: unknown[]): App => ensureRenderer().creat…`
+              function lib/parse.external [24-24] `declare function external(x: number): void`
+              module lib/parse.legacy-lib [25-27] `declare module "legacy-lib"`
+                function lib/parse.legacy-lib.old [26-26] `export function old(): void`
+              class lib/parse.Declared [28-30] `export declare class Declared`
+                method lib/parse.Declared.method [29-29] `method(): void`
         "#]],
     );
 }

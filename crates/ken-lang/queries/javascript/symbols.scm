@@ -50,7 +50,8 @@
 ]
 
 ; A function or class expression bound to a top-level const, let or var is
-; named after the variable.
+; named after the variable; so is a parenthesized one, as bundlers write it
+; (vue's `const createApp = ((...args) => {...})`).
 
 [
   (program
@@ -58,22 +59,22 @@
       (lexical_declaration
         (variable_declarator
           name: (identifier) @name
-          value: [(arrow_function) (function_expression) (generator_function)]))
+          value: [(arrow_function) (function_expression) (generator_function) (parenthesized_expression [(arrow_function) (function_expression)])]))
       (variable_declaration
         (variable_declarator
           name: (identifier) @name
-          value: [(arrow_function) (function_expression) (generator_function)]))
+          value: [(arrow_function) (function_expression) (generator_function) (parenthesized_expression [(arrow_function) (function_expression)])]))
     ] @definition.function)
   (export_statement
     declaration: [
       (lexical_declaration
         (variable_declarator
           name: (identifier) @name
-          value: [(arrow_function) (function_expression) (generator_function)]))
+          value: [(arrow_function) (function_expression) (generator_function) (parenthesized_expression [(arrow_function) (function_expression)])]))
       (variable_declaration
         (variable_declarator
           name: (identifier) @name
-          value: [(arrow_function) (function_expression) (generator_function)]))
+          value: [(arrow_function) (function_expression) (generator_function) (parenthesized_expression [(arrow_function) (function_expression)])]))
     ]) @definition.function
 ]
 
