@@ -302,9 +302,10 @@ pub struct Hit {
     /// The symbol's intent nearest to the query, when the intent lane found it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub intent: Option<String>,
-    /// Other files holding the same code under the same name (a build's
+    /// Other files holding the same code at the same place (a build's
     /// development and production copies, a module copied to try a
-    /// variant): one answer, at most [`MAX_ALSO_IN`] paths.
+    /// variant): one answer, at most [`MAX_ALSO_IN`] paths. The same method
+    /// in two classes is two answers.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub also_in: Vec<String>,
 }
@@ -1406,19 +1407,21 @@ pub fn asks_about_prose(query: &str) -> bool {
 /// `file_decay` once more (semble's saturation). Decay only lowers scores,
 /// so the walk stops once no later candidate can enter the page.
 fn select(ranked: &[(i64, Candidate)], units: &FxHashMap<i64, &UnitText>, k: usize, file_decay: f32, terms: &[String]) -> Vec<Hit> {
-    // Copies among the candidates: the same code under the same name.
+    // Copies among the candidates: the same code at the same place of
+    // another file (its path inside the module).
     // Another file's piece of a copy (its chunk beside its symbol) shows
     // a hit's code too, whichever of the two ranks first.
     let keys: FxHashMap<i64, (u64, usize)> = ranked.iter().filter_map(|(id, _)| Some((*id, copy_key(units.get(id)?)?))).collect();
     let mut copies_of: FxHashMap<((u64, usize), &str), Vec<&UnitText>> = FxHashMap::default();
     for (id, _) in ranked {
         if let (Some(key), Some(unit)) = (keys.get(id), units.get(id)) {
-            copies_of.entry((*key, unit.name.as_str())).or_default().push(unit);
+            copies_of.entry((*key, unit.local_path.as_str())).or_default().push(unit);
         }
     }
     let mut hits: Vec<Hit> = Vec::new();
     // Each hit's key (see `copy_key`) and its copies.
     let mut copy_keys: Vec<Option<(u64, usize)>> = Vec::new();
+    let mut local_paths: Vec<&str> = Vec::new();
     let mut copies: Vec<&[&UnitText]> = Vec::new();
     let mut per_file: FxHashMap<&str, i32> = FxHashMap::default();
     for (id, c) in ranked {
@@ -1440,7 +1443,7 @@ fn select(ranked: &[(i64, Candidate)], units: &FxHashMap<i64, &UnitText>, k: usi
         }
         let key = keys.get(id).copied();
         let shown_already = |(i, hit): (usize, &Hit)| {
-            (key.is_some() && copy_keys[i] == key && hit.name == unit.name)
+            (key.is_some() && copy_keys[i] == key && local_paths[i] == unit.local_path)
                 || duplicates(&Shown::of_hit(hit), unit)
                 || copies[i].iter().map(|copy| Shown::of_unit(copy)).any(|copy| continues(&copy, unit) || duplicates(&copy, unit))
         };
@@ -1451,7 +1454,7 @@ fn select(ranked: &[(i64, Candidate)], units: &FxHashMap<i64, &UnitText>, k: usi
         let mut hit = to_hit(unit, c, terms);
         hit.score *= file_decay.powi(*shown);
         *shown += 1;
-        let copies_here: &[&UnitText] = match key.and_then(|key| copies_of.get(&(key, unit.name.as_str()))) {
+        let copies_here: &[&UnitText] = match key.and_then(|key| copies_of.get(&(key, unit.local_path.as_str()))) {
             Some(all) => &all[..all.len().min(MAX_COPIES)],
             None => &[],
         };
@@ -1462,6 +1465,7 @@ fn select(ranked: &[(i64, Candidate)], units: &FxHashMap<i64, &UnitText>, k: usi
         }
         hits.push(hit);
         copy_keys.push(key);
+        local_paths.push(&unit.local_path);
         copies.push(copies_here);
     }
     if file_decay < 1.0 {
@@ -1844,6 +1848,10 @@ mod tests {
             ("one line changed", vec![at("a/x.js", "x.retry", body), at("b/x.js", "x.retry", &body.replace("true", "false"))]),
             ("another name", vec![at("a/x.js", "x.retry", body), at("b/x.js", "x.again", body)]),
             (
+                "the same method in two classes",
+                vec![at("app.py", "app.Flask.retry", body), at("blueprints.py", "blueprints.Blueprint.retry", body)],
+            ),
+            (
                 "short code",
                 vec![at("a/x.js", "x.get", "get() { return this.value; }"), at("b/x.js", "x.get", "get() { return this.value; }")],
             ),
@@ -1878,6 +1886,7 @@ mod tests {
             three copies: symbol a/x.js also in ["b/x.js", "c/x.js"]
             one line changed: symbol a/x.js also in [], symbol b/x.js also in []
             another name: symbol a/x.js also in [], symbol b/x.js also in []
+            the same method in two classes: symbol app.py also in [], symbol blueprints.py also in []
             short code: symbol a/x.js also in [], symbol b/x.js also in []
             short code with its doc: symbol a/x.d.ts also in ["b/x.d.ts"]
         "#]]
@@ -1895,6 +1904,7 @@ mod tests {
             symbol_id: None,
             name: qualified_name.rsplit('.').next().unwrap_or_default().into(),
             qualified_name: qualified_name.into(),
+            local_path: qualified_name.split_once('.').map_or("", |(_, local)| local).into(),
             signature: String::new(),
             docstring: None,
             start_line: lines.0,

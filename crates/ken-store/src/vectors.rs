@@ -30,6 +30,9 @@ pub struct UnitText {
     pub symbol_id: Option<i64>,
     pub name: String,
     pub qualified_name: String,
+    /// The symbol's path inside its module (`Flask.get_send_file_max_age`);
+    /// for a chunk, its symbol's; empty for top-level code.
+    pub local_path: String,
     pub signature: String,
     pub docstring: Option<String>,
     pub start_line: u32,
@@ -124,14 +127,14 @@ impl EmbedProgress {
 const SYMBOL_UNIT: &str = concat!(
     "SELECT s.id, s.file_id, f.path, f.language, s.kind, s.name, s.qualified_name, s.signature, ",
     crate::text::docstring_sql!("t.text"),
-    ", s.start_line, s.end_line, ken_slice(t.text, s.start_byte, s.end_byte - s.start_byte)
+    ", s.start_line, s.end_line, ken_slice(t.text, s.start_byte, s.end_byte - s.start_byte), s.local_path
     FROM symbols s JOIN files f ON f.id = s.file_id JOIN file_text t ON t.file_id = s.file_id"
 );
 const CHUNK_UNIT: &str = "SELECT c.id, c.file_id, f.path, f.language, coalesce(s.kind, 'module'),
         coalesce(s.name, ''), coalesce(s.qualified_name, f.module), c.symbol_id, c.start_line, c.end_line,
         ken_slice(t.text, c.start_byte, c.end_byte - c.start_byte),
         k.name, k.start_line, k.end_line, c.class_encloses,
-        m.name, m.start_line, m.end_line, c.method_encloses
+        m.name, m.start_line, m.end_line, c.method_encloses, coalesce(s.local_path, '')
     FROM chunks c JOIN files f ON f.id = c.file_id JOIN file_text t ON t.file_id = c.file_id
     LEFT JOIN symbols s ON s.id = c.symbol_id
     LEFT JOIN symbols k ON k.id = c.class_id
@@ -154,6 +157,7 @@ fn symbol_unit(r: &rusqlite::Row) -> rusqlite::Result<UnitText> {
         start_line: r.get(9)?,
         end_line: r.get(10)?,
         code: r.get::<_, Option<String>>(11)?.unwrap_or_default(),
+        local_path: r.get(12)?,
         class: None,
         method: None,
     })
@@ -184,6 +188,7 @@ fn chunk_unit(r: &rusqlite::Row) -> rusqlite::Result<UnitText> {
         code: r.get(10)?,
         class: context(11)?,
         method: context(15)?,
+        local_path: r.get(19)?,
     })
 }
 
