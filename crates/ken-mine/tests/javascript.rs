@@ -112,6 +112,14 @@ const createApp = ((...args) => {
 });
 export const compat = /*#__PURE__*/ (function () {});
 const value = (1 + 2);
+const HANDLER = ((x) => x);
+export const Button = React.forwardRef((props, ref) => {
+  return render(props, ref);
+});
+const Row = memo(function Row() {});
+export const useStore = create((set) => ({ count: 0 }));
+const API_ROOT = join(base, "api");
+const app = express();
 "#,
         expect![[r#"
             lib/index.js (module lib, 0 parse errors)
@@ -128,6 +136,11 @@ const value = (1 + 2);
               function lib.main [17-17] `export default function main()`
               function lib.createApp [18-20] `const createApp = ((...args)`
               function lib.compat [21-21] `export const compat = /*#__PURE__*/ (function ()`
+              constant lib.HANDLER [23-23] `const HANDLER = ((x) => x)`
+              function lib.Button [24-26] `export const Button = React.forwardRef((props, ref)`
+              function lib.Row [27-27] `const Row = memo(function Row()`
+              function lib.useStore [28-28] `export const useStore = create((set) => (`
+              constant lib.API_ROOT [29-29] `const API_ROOT = join(base, "api")`
         "#]],
     );
 }

@@ -132,6 +132,7 @@ const handler = async function (req: Request): Promise<void> {};
 let later = () => {};
 const NOT_A_CONSTANT = () => 1;
 const createApp = ((...args: unknown[]): App => ensureRenderer().createApp(...args));
+export const Button = forwardRef<HTMLButtonElement, Props>(({ label }, ref) => render(label, ref));
 
 declare function external(x: number): void;
 declare module "legacy-lib" {
@@ -157,11 +158,12 @@ export declare class Declared {
               function lib/parse.later [20-20] `let later = ()`
               function lib/parse.NOT_A_CONSTANT [21-21] `const NOT_A_CONSTANT = () => 1`
               function lib/parse.createApp [22-22] `const createApp = ((...args: unknown[]): App => ensureRenderer().creat…`
-              function lib/parse.external [24-24] `declare function external(x: number): void`
-              module lib/parse.legacy-lib [25-27] `declare module "legacy-lib"`
-                function lib/parse.legacy-lib.old [26-26] `export function old(): void`
-              class lib/parse.Declared [28-30] `export declare class Declared`
-                method lib/parse.Declared.method [29-29] `method(): void`
+              function lib/parse.Button [23-23] `export const Button = forwardRef<HTMLButtonElement, Props>((`
+              function lib/parse.external [25-25] `declare function external(x: number): void`
+              module lib/parse.legacy-lib [26-28] `declare module "legacy-lib"`
+                function lib/parse.legacy-lib.old [27-27] `export function old(): void`
+              class lib/parse.Declared [29-31] `export declare class Declared`
+                method lib/parse.Declared.method [30-30] `method(): void`
         "#]],
     );
 }
