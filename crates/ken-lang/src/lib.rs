@@ -102,6 +102,18 @@ macro_rules! queries {
             include_str!(concat!("../queries/", $dir, "/types.scm")),
         )
     };
+    // A language whose symbols take a family's shared patterns too.
+    ($dir:literal + $shared:literal) => {
+        (
+            concat!(
+                include_str!(concat!("../queries/", $dir, "/symbols.scm")),
+                "\n",
+                include_str!(concat!("../queries/", $shared, "/symbols.scm"))
+            ),
+            include_str!(concat!("../queries/", $dir, "/references.scm")),
+            include_str!(concat!("../queries/", $dir, "/types.scm")),
+        )
+    };
 }
 
 const COMMON_BODY: &[&str] = &["body"];
@@ -160,7 +172,7 @@ fn specs() -> Vec<Spec> {
             &["constructor"],
             &["decorator"],
             COMMON_BODY,
-            queries!("javascript"),
+            queries!("javascript" + "ecmascript"),
         ),
         spec(
             Language::TypeScript,
@@ -170,7 +182,7 @@ fn specs() -> Vec<Spec> {
             &["constructor"],
             &["decorator"],
             COMMON_BODY,
-            queries!("typescript"),
+            queries!("typescript" + "ecmascript"),
         ),
         spec(
             Language::Tsx,
@@ -372,7 +384,7 @@ fn specs() -> Vec<Spec> {
             &["constructor"],
             &["decorator"],
             COMMON_BODY,
-            queries!("typescript"),
+            queries!("typescript" + "ecmascript"),
         )),
         structured(Language::Markdown, &["md", "markdown", "mdx"]),
         structured(Language::Rst, &["rst"]),
