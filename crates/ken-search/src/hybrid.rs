@@ -1407,22 +1407,19 @@ pub fn asks_about_prose(query: &str) -> bool {
 /// `file_decay` once more (semble's saturation). Decay only lowers scores,
 /// so the walk stops once no later candidate can enter the page.
 fn select(ranked: &[(i64, Candidate)], units: &FxHashMap<i64, &UnitText>, k: usize, file_decay: f32, terms: &[String]) -> Vec<Hit> {
-    // Copies among the candidates: the same code at the same place of
-    // another file (its path inside the module).
-    // Another file's piece of a copy (its chunk beside its symbol) shows
-    // a hit's code too, whichever of the two ranks first.
-    let keys: FxHashMap<i64, (u64, usize)> = ranked.iter().filter_map(|(id, _)| Some((*id, copy_key(units.get(id)?)?))).collect();
-    let mut copies_of: FxHashMap<((u64, usize), &str), Vec<&UnitText>> = FxHashMap::default();
+    // Copies among the candidates, by `copy_group`. Another file's piece
+    // of a copy (its chunk beside its symbol) shows a hit's code too,
+    // whichever of the two ranks first.
+    let groups: FxHashMap<i64, CopyGroup> = ranked.iter().filter_map(|(id, _)| Some((*id, copy_group(units.get(id)?)?))).collect();
+    let mut copies_of: FxHashMap<CopyGroup, Vec<&UnitText>> = FxHashMap::default();
     for (id, _) in ranked {
-        if let (Some(key), Some(unit)) = (keys.get(id), units.get(id)) {
-            copies_of.entry((*key, unit.local_path.as_str())).or_default().push(unit);
+        if let (Some(group), Some(unit)) = (groups.get(id), units.get(id)) {
+            copies_of.entry(*group).or_default().push(unit);
         }
     }
     let mut hits: Vec<Hit> = Vec::new();
-    // Each hit's key (see `copy_key`) and its copies.
-    let mut copy_keys: Vec<Option<(u64, usize)>> = Vec::new();
-    let mut local_paths: Vec<&str> = Vec::new();
-    let mut copies: Vec<&[&UnitText]> = Vec::new();
+    // Each hit's copy group and its copies.
+    let mut hit_copies: Vec<(Option<CopyGroup>, &[&UnitText])> = Vec::new();
     let mut per_file: FxHashMap<&str, i32> = FxHashMap::default();
     for (id, c) in ranked {
         let Some(unit) = units.get(id) else { continue };
@@ -1441,20 +1438,20 @@ fn select(ranked: &[(i64, Candidate)], units: &FxHashMap<i64, &UnitText>, k: usi
             }
             continue;
         }
-        let key = keys.get(id).copied();
-        let shown_already = |(i, hit): (usize, &Hit)| {
-            (key.is_some() && copy_keys[i] == key && local_paths[i] == unit.local_path)
+        let group = groups.get(id).copied();
+        let shown_already = |(hit, (hit_group, copies)): (&Hit, &(Option<CopyGroup>, &[&UnitText]))| {
+            (group.is_some() && *hit_group == group)
                 || duplicates(&Shown::of_hit(hit), unit)
-                || copies[i].iter().map(|copy| Shown::of_unit(copy)).any(|copy| continues(&copy, unit) || duplicates(&copy, unit))
+                || copies.iter().map(|copy| Shown::of_unit(copy)).any(|copy| continues(&copy, unit) || duplicates(&copy, unit))
         };
-        if hits.iter().enumerate().any(shown_already) {
+        if hits.iter().zip(&hit_copies).any(shown_already) {
             continue;
         }
         let shown = per_file.entry(unit.path.as_str()).or_default();
         let mut hit = to_hit(unit, c, terms);
         hit.score *= file_decay.powi(*shown);
         *shown += 1;
-        let copies_here: &[&UnitText] = match key.and_then(|key| copies_of.get(&(key, unit.local_path.as_str()))) {
+        let copies_here: &[&UnitText] = match group.and_then(|group| copies_of.get(&group)) {
             Some(all) => &all[..all.len().min(MAX_COPIES)],
             None => &[],
         };
@@ -1464,9 +1461,7 @@ fn select(ranked: &[(i64, Candidate)], units: &FxHashMap<i64, &UnitText>, k: usi
             }
         }
         hits.push(hit);
-        copy_keys.push(key);
-        local_paths.push(&unit.local_path);
-        copies.push(copies_here);
+        hit_copies.push((group, copies_here));
     }
     if file_decay < 1.0 {
         hits.sort_by(|a, b| b.score.total_cmp(&a.score));
@@ -1496,13 +1491,16 @@ fn continues(hit: &Shown, unit: &UnitText) -> bool {
         && hit.start_line <= unit.end_line + GAP
 }
 
-/// What makes two units copies of one code: a hash of their doc comment and
-/// code with whitespace left out, and its length. Short code without a doc
-/// (`return self._x`, a one-line re-export) is the same in many places
-/// without being copied, so it has no key; a declaration with its doc
-/// (`declare function useNavigate(): NavigateFunction;` in each of a
-/// package's `.d.ts` builds) has one.
-fn copy_key(unit: &UnitText) -> Option<(u64, usize)> {
+/// Units with the same group are copies of one code: a hash of their doc
+/// comment and code with whitespace left out, its length, and the unit's
+/// path inside its module (the same method in two classes is two answers).
+type CopyGroup<'a> = ((u64, usize), &'a str);
+
+/// The unit's [`CopyGroup`]. Short code without a doc (`return self._x`, a
+/// one-line re-export) is the same in many places without being copied, so
+/// it has none; a declaration with its doc (`declare function useNavigate():
+/// NavigateFunction;` in each of a package's `.d.ts` builds) has one.
+fn copy_group(unit: &UnitText) -> Option<CopyGroup<'_>> {
     const MIN_CHARS: usize = 80;
     let mut hasher = rustc_hash::FxHasher::default();
     let mut chars = 0;
@@ -1511,7 +1509,7 @@ fn copy_key(unit: &UnitText) -> Option<(u64, usize)> {
         std::hash::Hash::hash(&c, &mut hasher);
         chars += 1;
     }
-    (chars >= MIN_CHARS).then(|| (std::hash::Hasher::finish(&hasher), chars))
+    (chars >= MIN_CHARS).then(|| ((std::hash::Hasher::finish(&hasher), chars), unit.local_path.as_str()))
 }
 
 /// What of a shown hit, or of a copy of it, tells whether a unit shows the
