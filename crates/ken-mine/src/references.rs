@@ -74,7 +74,8 @@ pub(crate) fn mine(config: &LanguageConfig, src: &Source, root: Node, mined: &Mi
         }
         let Some(name_node) = name else { continue };
         let mut text = clean(span(src, name_node, name_last));
-        let mut qualifier = receiver.map(|n| clean(src.node(n))).or_else(|| path.map(|n| clean(span(src, n, path_last))));
+        let mut qualifier =
+            receiver.map(|n| clean_expression(src.node(n))).or_else(|| path.map(|n| clean_expression(span(src, n, path_last))));
         // Imports split too where a package path is one flat node (Kotlin's
         // `import a.b.C` names member C of package a.b, as Java's does).
         let splits = kind != RefKind::Import || config.language.scoping() == ken_core::Scoping::Java;
@@ -226,6 +227,91 @@ pub(crate) fn clean(text: &str) -> String {
     out
 }
 
+/// An expression as [`clean`] keeps it, without its calls' arguments:
+/// `SearcherBuilder::new()\n    .line_number(false)\n    .build()` reads
+/// `SearcherBuilder::new().line_number().build()`. The resolver follows a
+/// receiver by its callees, never their arguments; kept, they made most of
+/// a builder-heavy crate's references, and cut at [`MAX_QUALIFIER`] a long
+/// chain could not be followed at all. Text whose parentheses do not pair
+/// up is kept as written.
+pub(crate) fn clean_expression(text: &str) -> String {
+    clean(&without_arguments(text).unwrap_or_else(|| text.to_string()))
+}
+
+fn without_arguments(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let (mut copied, mut i) = (0, 0);
+    while i < bytes.len() {
+        match bytes[i] {
+            b'(' if i > 0 && is_callee_end(bytes[i - 1]) => {
+                let close = closing_paren(bytes, i)?;
+                out.push_str(&text[copied..=i]);
+                out.push(')');
+                let next = chained_dot(bytes, close + 1).unwrap_or(close + 1);
+                (copied, i) = (next, next);
+            }
+            // A string outside any call: skipped whole, its parentheses are no call's.
+            quote @ (b'"' | b'\'' | b'`') => i = string_end(bytes, i, quote)? + 1,
+            b')' if let Some(dot) = chained_dot(bytes, i + 1) => {
+                out.push_str(&text[copied..=i]);
+                (copied, i) = (dot, dot);
+            }
+            _ => i += 1,
+        }
+    }
+    out.push_str(&text[copied..]);
+    Some(out)
+}
+
+/// Whether a `(` after this byte calls something: a name, a call's result,
+/// an index, generic arguments (`::<T>()`), a macro (`vec!()`) or a `?`.
+fn is_callee_end(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b')' | b']' | b'>' | b'!' | b'?') || b >= 0x80
+}
+
+/// A chain written one call a line (`)\n    .build`): the dot after the
+/// whitespace that follows a `)`, so it reads `).build`.
+fn chained_dot(bytes: &[u8], from: usize) -> Option<usize> {
+    let dot = from + bytes.get(from..)?.iter().position(|b| !b.is_ascii_whitespace())?;
+    (dot > from && bytes[dot] == b'.').then_some(dot)
+}
+
+/// The `)` that closes the `(` at `open`, past nested pairs and strings.
+fn closing_paren(bytes: &[u8], open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut i = open;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'(' => depth += 1,
+            b')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            quote @ (b'"' | b'\'' | b'`') => i = string_end(bytes, i, quote)?,
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The quote that ends the string opened at `open`, past escapes.
+fn string_end(bytes: &[u8], open: usize, quote: u8) -> Option<usize> {
+    let mut i = open + 1;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => i += 1,
+            b if b == quote => return Some(i),
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
 /// Sets each reference's innermost enclosing symbol.
 fn assign_enclosing(found: &mut [Found], regions: &[(u32, u32, u32)]) {
     let enclosing = enclosing_symbols(found.iter().map(|f| f.byte), regions);
@@ -255,4 +341,31 @@ pub(crate) fn enclosing_symbols(bytes: impl Iterator<Item = u32>, regions: &[(u3
         out.push(stack.last().map_or(0, |&(_, s)| s));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use expect_test::{Expect, expect};
+
+    fn check(receiver: &str, expect: Expect) {
+        expect.assert_eq(&super::clean_expression(receiver));
+    }
+
+    #[test]
+    fn receivers_keep_their_callees_not_their_arguments() {
+        check("self", expect!["self"]);
+        check("self.config.path", expect!["self.config.path"]);
+        check("Builder::new(cfg, 2)", expect!["Builder::new()"]);
+        check("SearcherBuilder::new()\n    .line_number(false)\n    .build()", expect!["SearcherBuilder::new().line_number().build()"]);
+        check("a.b(|x| x.c(1)).d[0].e(\")\")", expect!["a.b().d[0].e()"]);
+        check("Vec::<(u8, u8)>::with_capacity(n)", expect!["Vec::<(u8, u8)>::with_capacity()"]);
+        check("super(Base, self)", expect!["super()"]);
+        check("(await fetch(url)).body", expect!["(await fetch()).body"]);
+        check("format!(\"{}\", x)", expect!["format!()"]);
+        check("s.split('(').next()", expect!["s.split().next()"]);
+        check("a ? b : c", expect!["a ? b : c"]);
+        // Unpaired (a cut, or a lifetime read as a quote): kept as written.
+        check("f(a, b", expect!["f(a, b"]);
+        check("f(&'a x)", expect!["f(&'a x)"]);
+    }
 }

@@ -2,7 +2,7 @@
 //! assignments from calls, and declared return types. They are raw text; the
 //! graph layer resolves them against the repository.
 
-use crate::references::{clean, enclosing_symbols};
+use crate::references::{clean, clean_expression, enclosing_symbols};
 use crate::symbols::Mined;
 use crate::{Source, line_col};
 use ken_core::{Binding, BindingSource, Symbol, SymbolKind};
@@ -44,7 +44,11 @@ pub(crate) fn mine(config: &LanguageConfig, src: &Source, root: Node, mined: &Mi
             (None, None, Some(a)) => (a, BindingSource::Alias),
             _ => continue,
         };
-        let type_text = clean(src.node(type_node));
+        let type_text = match source {
+            BindingSource::Annotation => clean(src.node(type_node)),
+            // An expression: its callees are what the resolver follows.
+            BindingSource::CallResult | BindingSource::Alias => clean_expression(src.node(type_node)),
+        };
         let name = clean(src.node(name));
         if type_text.is_empty() || name.is_empty() {
             continue;

@@ -230,7 +230,7 @@ public class Program : BaseApp<Config>, IRunnable, Acme.Core.IService
               20:25 instantiate Point in Program.Run
               21:15 call Items :: Where in Program.Run
               21:28 field_use i :: Active in Program.Run
-              21:36 call Items.Where(i => i.Active) :: Select in Program.Run
+              21:36 call Items.Where() :: Select in Program.Run
               21:61 field_use i :: Id in Program.Run
         "#]],
     );

@@ -277,13 +277,13 @@ interface Store extends Readable<String>, com.acme.Writable {}
               16:22 call names :: stream in App.run
               16:31 call names.stream() :: map in App.run
               16:42 call n :: trim in App.run
-              16:50 call names.stream().map(n -> n.trim()) :: count in App.run
+              16:50 call names.stream().map() :: count in App.run
               17:16 field_use System :: out in App.run
               17:20 call System.out :: println in App.run
               17:33 call Util :: format in App.run
               17:45 field_use this :: total in App.run
               18:13 instantiate java.io :: File in App.run
-              18:31 call new java.io.File("a") :: delete in App.run
+              18:31 call new java.io.File() :: delete in App.run
               22:25 inherit Readable in Store
               22:43 inherit com.acme :: Writable in Store
         "#]],

@@ -303,7 +303,7 @@ function main() {
               5:9 import path :: join in <module>
               5:15 import path :: resolve as res in <module>
               6:9 import dotenv in <module>
-              6:19 call require("dotenv") :: config in <module>
+              6:19 call require() :: config in <module>
               7:10 import ./helper :: helper as assist in <module>
               8:8 import ./all :: * in <module>
               10:19 inherit React :: Component in App
@@ -320,9 +320,9 @@ function main() {
               18:45 call Item in App.render
               23:6 call fs :: readFileSync in main
               23:19 call join in main
-              23:35 call fs.readFileSync(join("a", "b")) :: toString in main
+              23:35 call fs.readFileSync() :: toString in main
               24:10 import ./lazy.js in main
-              24:23 call import("./lazy.js") :: then in main
+              24:23 call import() :: then in main
               24:37 call m :: run in main
         "#]],
     );

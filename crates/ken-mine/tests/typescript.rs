@@ -345,7 +345,7 @@ export function View() {
               25:19 instantiate ApiService in main
               26:7 call svc :: get in main
               26:19 call join in main
-              26:35 call svc.get<string>(join("a", "b")) :: then in main
+              26:35 call svc.get<string>() :: then in main
               26:48 field_use console :: log in main
             web/View.tsx
               1:10 import ./Card :: Card in <module>

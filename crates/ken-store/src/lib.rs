@@ -24,6 +24,48 @@ use rusqlite::{Connection, OpenFlags};
 use std::fs::File;
 use std::path::{Path, PathBuf};
 
+/// SQL without its comments and runs of whitespace. SQLite keeps each
+/// `CREATE` statement's text as written, and reads it back on every open:
+/// the schema files' comments and aligned columns were 6 KB of every index,
+/// most of a small crate's schema pages.
+fn minified(sql: &str) -> String {
+    let mut out = String::with_capacity(sql.len());
+    let mut chars = sql.chars().peekable();
+    let mut quote: Option<char> = None;
+    while let Some(c) = chars.next() {
+        if let Some(q) = quote {
+            out.push(c);
+            if c == q {
+                quote = None;
+            }
+            continue;
+        }
+        match c {
+            '\'' | '"' => {
+                quote = Some(c);
+                out.push(c);
+            }
+            '-' if chars.peek() == Some(&'-') => {
+                for c in chars.by_ref() {
+                    if c == '\n' {
+                        break;
+                    }
+                }
+                if !out.ends_with(' ') {
+                    out.push(' ');
+                }
+            }
+            c if c.is_whitespace() => {
+                if !out.ends_with(' ') {
+                    out.push(' ');
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    out.trim().to_string()
+}
+
 /// Schema migrations, in order; `PRAGMA user_version` counts those applied.
 const MIGRATIONS: &[&str] = &[
     include_str!("schema.sql"),
@@ -46,6 +88,15 @@ pub const DB_FILE: &str = "index.sqlite";
 /// with small pages (more page headers and overflow chains): tokio's
 /// 17.0 MB became 17.4 MB.
 const SMALL_INDEX_BYTES: i64 = 4 << 20;
+
+/// Below this size (at 1 KB pages) compaction also tries 512-byte pages
+/// and keeps whichever page size makes the file smaller: the schema's 37
+/// tables and indexes take 37 KB at 1 KB pages, most of a 40 KB crate's
+/// index. Which wins depends on the rows, not only the size (anyhow 1.0.93,
+/// 602 KB: 512-byte pages 3% smaller; clap_complete 4.6.6, 593 KB: 5%
+/// larger), so both are tried; rewriting an index this small takes
+/// milliseconds.
+const TINY_INDEX_BYTES: i64 = 2 << 20;
 
 /// How long a connection waits for another one's lock.
 const BUSY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
@@ -274,7 +325,7 @@ impl Store {
         for (i, migration) in MIGRATIONS.iter().enumerate().skip(version as usize) {
             // Borrows only the connection: `classify` below needs `self.dir`.
             let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-            tx.execute_batch(migration).map_err(|e| classify(&self.dir, e))?;
+            tx.execute_batch(&minified(migration)).map_err(|e| classify(&self.dir, e))?;
             tx.pragma_update(None, "user_version", i as i64 + 1)?;
             tx.commit()?;
         }
@@ -310,24 +361,48 @@ impl Store {
     /// a second. Atomic like any transaction: a run killed meanwhile leaves
     /// the index as it was.
     ///
-    /// A small index is rewritten with 1 KB pages (see [`SMALL_INDEX_BYTES`]).
+    /// A small index is rewritten with 1 KB pages (see [`SMALL_INDEX_BYTES`]),
+    /// a tiny one with 512-byte pages where that makes it smaller.
     /// Only a rollback journal lets `VACUUM` change the page size, so the
     /// database leaves WAL for the rewrite when no other connection has it
     /// open (else the page size stays); readers that open it meanwhile wait
     /// for the rewrite, a fraction of a second at this size.
     pub fn compact(&mut self) -> Result<()> {
         self.conn.execute_batch("INSERT INTO lexical(lexical) VALUES ('optimize');")?;
-        let page_size: i64 = self.conn.pragma_query_value(None, "page_size", |r| r.get(0))?;
-        let pages: i64 = self.conn.pragma_query_value(None, "page_count", |r| r.get(0))?;
-        let free: i64 = self.conn.pragma_query_value(None, "freelist_count", |r| r.get(0))?;
-        let wanted = if (pages - free) * page_size < SMALL_INDEX_BYTES { 1024 } else { 4096 };
+        let page_size = self.page_size()?;
+        let wanted = if self.used_bytes()? < SMALL_INDEX_BYTES { 1024 } else { 4096 };
         // `VACUUM` builds the copy in a temporary database: in memory, with
         // the connection's `temp_store`, it cost as much RAM as the index
         // (numpy's 129 MB, windows-sys's 164 MB); in a file it costs disk.
         self.conn.pragma_update(None, "temp_store", "FILE")?;
-        let vacuumed = self.vacuum(wanted, page_size);
+        let vacuumed = self.vacuum(wanted, page_size).and_then(|()| self.try_tiny_pages());
         self.conn.pragma_update(None, "temp_store", "MEMORY")?;
         vacuumed
+    }
+
+    /// Rewrites a tiny index with 512-byte pages, and back if that made it
+    /// no smaller (see [`TINY_INDEX_BYTES`]).
+    fn try_tiny_pages(&mut self) -> Result<()> {
+        let at_1k = self.used_bytes()?;
+        if self.page_size()? != 1024 || at_1k >= TINY_INDEX_BYTES {
+            return Ok(());
+        }
+        self.vacuum(512, 1024)?;
+        if self.page_size()? == 512 && self.used_bytes()? >= at_1k {
+            self.vacuum(1024, 512)?;
+        }
+        Ok(())
+    }
+
+    fn page_size(&self) -> Result<i64> {
+        Ok(self.conn.pragma_query_value(None, "page_size", |r| r.get(0))?)
+    }
+
+    /// The bytes of the database's pages in use.
+    fn used_bytes(&self) -> Result<i64> {
+        let pages: i64 = self.conn.pragma_query_value(None, "page_count", |r| r.get(0))?;
+        let free: i64 = self.conn.pragma_query_value(None, "freelist_count", |r| r.get(0))?;
+        Ok((pages - free) * self.page_size()?)
     }
 
     fn vacuum(&mut self, wanted: i64, page_size: i64) -> Result<()> {
@@ -515,7 +590,29 @@ mod tests {
         assert_eq!(store.all_edges().unwrap().iter().filter(|e| e.relation == Relation::Calls).count(), 4);
     }
 
-    /// A small index is rewritten with 1 KB pages, goes back to WAL and
+    /// The schema is stored as SQL without comments or runs of whitespace
+    /// (string literals kept as written).
+    #[test]
+    fn the_schema_is_stored_minified() {
+        assert_eq!(
+            minified("CREATE TABLE t (\n    a   TEXT, -- a note\n    b TEXT DEFAULT '  --x'\n);"),
+            "CREATE TABLE t ( a TEXT, b TEXT DEFAULT '  --x' );"
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let store = one_file_store(dir.path());
+        let sql: Vec<String> = store
+            .conn
+            .prepare("SELECT sql FROM sqlite_schema WHERE sql IS NOT NULL")
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        assert!(sql.len() > 30, "{sql:?}");
+        assert!(sql.iter().all(|s| !s.contains("--") && !s.contains("  ") && !s.contains('\n')), "{sql:?}");
+    }
+
+    /// A small index is rewritten with small pages, goes back to WAL and
     /// reads the same; with another connection open it keeps its pages.
     #[test]
     fn a_small_index_is_compacted_into_small_pages() {
@@ -529,7 +626,8 @@ mod tests {
         assert_eq!((page_size(&store), journal(&store)), (4096, "wal".to_string()));
         drop(reader);
         store.compact().unwrap();
-        assert_eq!((page_size(&store), journal(&store)), (1024, "wal".to_string()));
+        // One file: the schema's pages are most of it, and half pages halve them.
+        assert_eq!((page_size(&store), journal(&store)), (512, "wal".to_string()));
         store.set_meta("after", "compaction").unwrap();
         let reader = Store::open_read_only(dir.path()).unwrap();
         assert_eq!(reader.symbols_with_qualified_name("a.g").unwrap().len(), 1);
