@@ -8,6 +8,15 @@ asked, plus the generated identifier set (a knob must not cost names).
 `--intents` indexes with `ken index --intents` (the language model KEN_LLM_*
 names, else the local one; hours on a CPU for large corpora).
 
+`--set docs` asks the docs set instead (`--corpora attrs,ripgrep`: answers
+in docs and configuration).
+
+`--trees` indexes each corpus's whole published archive instead (the sdist,
+crate or npm tarball: tests, benchmarks, docs, examples and config beside
+the code, as a repository holds them), so that the priors for tests and
+docs meet the competition they exist for; a hit's path is read without the
+archive's prefix before the package (`src/flask/app.py` is `flask/app.py`).
+
 Prints MRR@10 and nDCG@10 per setting: over all tuning questions, per
 category, the identifier set's rank-1 rate, and MRR and nDCG by file (any
 hit in a gold definition's file matches it)."""
@@ -42,16 +51,37 @@ GRIDS = {
     "intents": [(f"intents {w}", {"intent_weight": w}) for w in [1, 0, 0.25, 0.5, 2]],
     "members": [(f"members {w}", {"member_weight": w}) for w in [1, 0.75, 0.5, 0.25]],
     "decay": [(f"decay {d}", {"file_decay": d}) for d in [1, 0.75, 0.5, 0.25]],
+    "paths": [(f"tests {t} docs {d}", {"test_weight": t, "docs_weight": d}) for t, d in [
+        (1, 0.75), (0.75, 0.75), (0.5, 0.75), (0.25, 0.75), (0.5, 0.5), (0.5, 1), (1, 1), (0.5, 0.35), (0.5, 0.25), (0.35, 0.5),
+        (0.5, 0.85), (0.5, 0.9),
+    ]],
     "priors": [(f"file {b} tests {t}", {"file_boost": b, "test_weight": t}) for b, t in [
         (0, 1), (0.05, 1), (0.1, 1), (0.15, 1), (0.25, 1), (0.5, 1), (0, 0.5), (0, 0.25), (0.1, 0.5),
     ]],
 }
 
 
-def serve(ken, corpus, model, intents=False):
-    """An index of the corpus embedded with `model`, built once, and a server on it."""
-    root = corpora.fetch(corpus)
-    index = TUNE / (f"{corpus}-{model}" + ("-intents" if intents else ""))
+TREE_REGISTRY = {"pypi": "pypi-sdist", "pypi-sdist": "pypi-sdist", "npm": "npm", "crates": "crates"}
+
+
+def tree(corpus):
+    """The corpus's whole published archive, and the path prefix its code
+    sits under there (`src/` where an sdist keeps the package in `src/`)."""
+    c = corpora.CORPORA[corpus]
+    root = corpora.fetch_package(TREE_REGISTRY[c.registry], c.package, c.version, CACHE / "trees" / f"{corpus}-{c.version}")
+    code = corpora.fetch(corpus)
+    first = next(p for p in sorted(code.rglob("*")) if p.is_file() and p.name != ".complete").relative_to(code)
+    prefix = next((pre for pre in ("", "src/") if (root / pre / first).is_file()), None)
+    if prefix is None:
+        raise SystemExit(f"{corpus}: {first} is not in its archive {root}")
+    return root, prefix
+
+
+def serve(ken, corpus, model, intents=False, root=None):
+    """An index of the corpus (or of `root`, its whole tree) embedded with
+    `model`, built once, and a server on it."""
+    index = TUNE / (f"{corpus}-{model}" + ("-intents" if intents else "") + ("-tree" if root else ""))
+    root = root or corpora.fetch(corpus)
     if not (index / ".tuned").is_file():
         shutil.rmtree(index, ignore_errors=True)
         started = time.time()
@@ -91,6 +121,9 @@ def main(argv=None):
     ap.add_argument("--base", default="{}", help="overrides under every row of the grid (JSON)")
     ap.add_argument("--ken", default=str(REPO / "target" / "release" / "ken"))
     ap.add_argument("--intents", action="store_true", help="index with `ken index --intents`")
+    ap.add_argument("--set", default="questions", choices=["questions", "docs"],
+                    help="the question set: questions about the code, or the docs set (corpora attrs and ripgrep)")
+    ap.add_argument("--trees", action="store_true", help="index each corpus's whole published archive (tests, docs, config)")
     args = ap.parse_args(argv)
     base_overrides = json.loads(args.base)
     grid = GRIDS[args.grid]
@@ -99,28 +132,32 @@ def main(argv=None):
     for corpus in args.corpora.split(","):
         lang = corpora.CORPORA[corpus].language
         syms = symbols.extract(corpora.fetch(corpus), lang)
-        questions = [q for q in querysets.question_set(corpus, syms) if q["split"] == "tune"]
+        if args.set == "docs":
+            questions = querysets.docs_set(corpus)
+        else:
+            questions = [q for q in querysets.question_set(corpus, syms) if q["split"] == "tune"]
         identifiers = querysets.identifier_set(corpus, syms, 12)
+        root, prefix = tree(corpus) if args.trees else (None, "")
         for model in args.models.split(","):
-            server, base = serve(args.ken, corpus, model, args.intents)
+            server, base = serve(args.ken, corpus, model, args.intents, root)
             try:
                 for label, overrides in grid:
                     ranking = {**base_overrides, **overrides}
                     out = rows.setdefault((model, label), [])
                     for q in questions + identifiers:
-                        hits = search(base, q["query"], ranking)
+                        hits = [{**h, "path": h["path"].removeprefix(prefix)} for h in search(base, q["query"], ranking)]
                         m = metrics.ranked(hits, q["gold"])
                         f = {f"file_{k}": v for k, v in metrics.ranked_by_file(hits, q["gold"]).items()}
                         out.append({"set": q["set"], "category": q.get("category"), **m, **f})
             finally:
                 server.kill()
-    print(f"grid {args.grid}, base {base_overrides}; tuning split only")
+    print(f"grid {args.grid}, base {base_overrides}; tuning split only" + ("; whole archives" if args.trees else ""))
     print(f"{'model':12} {'setting':34} {'MRR':>6} {'nDCG':>6} {'symbol':>7} {'prose':>7} {'arch':>7} {'ident@1':>8} "
           f"{'fileMRR':>8} {'filenDCG':>8}  n")
     for (model, label), rs in rows.items():
-        qs = [r for r in rs if r["set"] == "questions"]
+        qs = [r for r in rs if r["set"] == args.set]
         ids = [r for r in rs if r["set"] == "identifier"]
-        cat = lambda c: metrics.mean([r["rr"] for r in qs if r["category"] == c])  # noqa: E731
+        cat = lambda c: metrics.mean([r["rr"] for r in qs if r["category"] == c]) or float("nan")  # noqa: E731
         print(f"{model:12} {label:34} {metrics.mean([r['rr'] for r in qs]):6.3f} {metrics.mean([r['ndcg'] for r in qs]):6.3f} "
               f"{cat('symbol'):7.3f} {cat('prose'):7.3f} {cat('architecture'):7.3f} "
               f"{metrics.mean([1.0 if r['rr'] == 1.0 else 0.0 for r in ids]):8.3f} "
