@@ -1196,11 +1196,46 @@ fn adjust(candidates: &mut [(i64, Candidate)], units: &FxHashMap<i64, &UnitText>
         }
         if u.language.family() != Family::Code {
             c.score *= docs_weight;
+            // A test's data (fixtures, expected output) is a test's too;
+            // the project's records (license, changelog) speak every
+            // question's words and answer only their own.
+            if is_test_path(&u.path) {
+                c.score *= test_weight;
+            } else if docs_weight < 1.0 && is_record_path(&u.path) {
+                c.score *= ranking.test_weight;
+            }
         } else if test_weight < 1.0 && is_test_path(&u.path) {
             c.score *= test_weight;
         }
     }
     candidates.sort_by(|a, b| b.1.score.total_cmp(&a.1.score).then(a.0.cmp(&b.0)));
+}
+
+/// The project's records, not its documentation: licenses, notices,
+/// authors, changelogs and release history, and an sdist's `PKG-INFO`
+/// (its README again). `LICENSE-MIT`, `CHANGES.rst` and `NEWS` alike. By
+/// file name only: ranking weighs documents and text so, not code
+/// (`history.py`).
+pub fn is_record_path(path: &str) -> bool {
+    const STEMS: &[&str] = &[
+        "license",
+        "licence",
+        "licenses",
+        "copying",
+        "copyright",
+        "notice",
+        "authors",
+        "patents",
+        "unlicense",
+        "pkg-info",
+        "changelog",
+        "changes",
+        "history",
+        "news",
+    ];
+    let file = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
+    let stem = file.split('.').next().unwrap_or("");
+    STEMS.iter().any(|s| stem == *s || stem.strip_prefix(s).is_some_and(|rest| rest.starts_with(['-', '_'])))
 }
 
 /// Directories and file names of tests, examples, benchmarks, fixtures and
@@ -1410,9 +1445,12 @@ pub fn asks_about_prose(query: &str) -> bool {
         let w = w.strip_prefix('v').unwrap_or(w).trim_end_matches('.');
         w.split('.').count() >= 2 && w.split('.').all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()))
     };
+    // So does a number after "version" (`version 14`).
+    let numbered_version = words.windows(2).any(|w| w[0] == "version" && w[1].chars().all(|c| c.is_ascii_digit()));
     PROSE_PHRASES.iter().any(|p| lower.contains(p))
         || words.iter().any(|w| PROSE_TOPICS.contains(&w.trim_end_matches('.')))
         || words.iter().any(version)
+        || numbered_version
 }
 
 /// The first `k` candidates that show different code, in order of their
@@ -1756,6 +1794,57 @@ mod tests {
         assert_eq!(order, [2, 1]);
     }
 
+    /// Which paths weigh as tests or as the project's records.
+    #[test]
+    fn tests_and_records_by_path() {
+        let paths = [
+            "src/flask/app.py",
+            "tests/test_basic.py",
+            "tests/models/whatwg.json",
+            "src/runtime/tests/loom_pool.rs",
+            "LICENSE",
+            "LICENSE-MIT",
+            "COPYING.txt",
+            "CHANGES.rst",
+            "docs/changelog.md",
+            "HISTORY.md",
+            "PKG-INFO",
+            "NEWS",
+            "docs/licensing.rst",
+            "src/history.py",
+            "README.md",
+        ];
+        let lines: Vec<String> = paths
+            .iter()
+            .map(|p| {
+                let class = match (is_test_path(p), is_record_path(p)) {
+                    (true, _) => "test",
+                    (_, true) => "record",
+                    _ => "-",
+                };
+                format!("{p}: {class}")
+            })
+            .collect();
+        expect![[r#"
+            src/flask/app.py: -
+            tests/test_basic.py: test
+            tests/models/whatwg.json: test
+            src/runtime/tests/loom_pool.rs: test
+            LICENSE: record
+            LICENSE-MIT: record
+            COPYING.txt: record
+            CHANGES.rst: record
+            docs/changelog.md: record
+            HISTORY.md: record
+            PKG-INFO: record
+            NEWS: record
+            docs/licensing.rst: -
+            src/history.py: record
+            README.md: -
+        "#]]
+        .assert_eq(&(lines.join("\n") + "\n"));
+    }
+
     /// Which queries keep documents and configuration at full weight.
     #[test]
     fn questions_about_docs_ci_and_builds_ask_about_prose() {
@@ -1770,6 +1859,8 @@ mod tests {
             "what changed in 2.1.0",
             "how do I run the tests",
             "per-user settings folder location",
+            "what came with version 3",
+            "read the version field of the header",
         ];
         let lines: Vec<String> = queries.iter().map(|q| format!("{q}: {}", asks_about_prose(q))).collect();
         expect![[r#"
@@ -1783,6 +1874,8 @@ mod tests {
             what changed in 2.1.0: true
             how do I run the tests: true
             per-user settings folder location: false
+            what came with version 3: true
+            read the version field of the header: false
         "#]]
         .assert_eq(&(lines.join("\n") + "\n"));
     }
@@ -1943,6 +2036,12 @@ mod tests {
             let mut u = unit(kind, false, &format!("m.{name}"), (i as u32 * 10 + 1, i as u32 * 10 + 5));
             u.point_id = i as i64;
             u.path = path.into();
+            u.language = match path.rsplit_once('.').map(|(_, ext)| ext) {
+                Some("py") => Language::Python,
+                Some("json") => Language::Json,
+                Some("md") => Language::Markdown,
+                _ => Language::Text,
+            };
             units.push(u);
             let exact = fields[2..].iter().find_map(|t| t.parse().ok()).map(|tier| ExactMatch { tier, declaration: false });
             ranked.push((i as i64, Candidate { score: fields[1].parse().unwrap(), exact, ..Default::default() }));
@@ -1952,6 +2051,39 @@ mod tests {
         let hits = select(&ranked, &by_id, 3, ranking.file_decay, &[]);
         let lines: Vec<String> = hits.iter().map(|h| format!("{}:{} {:.3}", h.path, h.name, h.score)).collect();
         expect.assert_eq(&(lines.join("\n") + "\n"));
+    }
+
+    /// Tests weigh less unless asked for, their data too; documents less
+    /// unless asked about, the project's records (license, changelog) as
+    /// little as tests.
+    #[test]
+    fn tests_docs_and_records_weigh_less_than_code() {
+        let candidates = "tests/test_retry.py:test_retry 0.5\n tests/data/retries.json:case 0.5\n LICENSE:LICENSE 0.5\n README.md:Retrying 0.5\n retry.py:retry 0.4";
+        let page = |query, expect| check_rerank_for(query, candidates, RankingOverrides::default(), expect);
+        page(
+            "how are requests retried",
+            expect![[r#"
+                retry.py:retry 0.400
+                README.md:Retrying 0.375
+                tests/test_retry.py:test_retry 0.250
+            "#]],
+        );
+        page(
+            "which tests cover retries",
+            expect![[r#"
+                tests/test_retry.py:test_retry 0.500
+                retry.py:retry 0.400
+                tests/data/retries.json:case 0.375
+            "#]],
+        );
+        page(
+            "under which license is it",
+            expect![[r#"
+                LICENSE:LICENSE 0.500
+                README.md:Retrying 0.500
+                retry.py:retry 0.400
+            "#]],
+        );
     }
 
     #[test]
