@@ -2038,6 +2038,7 @@ mod tests {
             u.path = path.into();
             u.language = match path.rsplit_once('.').map(|(_, ext)| ext) {
                 Some("py") => Language::Python,
+                Some("rs") => Language::Rust,
                 Some("json") => Language::Json,
                 Some("md") => Language::Markdown,
                 _ => Language::Text,
