@@ -20,7 +20,7 @@
 //! names they define, and their own BM25 and dense ranks. `functions` lists
 //! them across files, for an agent that edits functions rather than files.
 
-use crate::hybrid::{asks_for_tests, fold_name, is_test_path, qualified_ends_with, without_extension};
+use crate::hybrid::{asks_for_tests, fold_name, in_test_module, is_test_path, qualified_ends_with, without_extension};
 use crate::lexical;
 use crate::report::{self, Report};
 use crate::shard::PointFilter;
@@ -650,7 +650,14 @@ impl Searcher<'_> {
                     evidence.extend(details.iter().map(|d| Evidence { kind: *kind, detail: d.clone() }));
                 }
             }
-            let found = Found { defined: &defined, reached: &reached, holders: &holders, raise_sites: &raise_sites, ranks: &unit_ranks };
+            let found = Found {
+                defined: &defined,
+                reached: &reached,
+                holders: &holders,
+                raise_sites: &raise_sites,
+                ranks: &unit_ranks,
+                test_weight: if about_tests { 1.0 } else { weights.test_weight },
+            };
             let symbols = file_symbols(path, outline, &report, &found, options.symbols);
             files.push(FileHit {
                 path: path.clone(),
@@ -1313,6 +1320,9 @@ fn file_symbols(path: &str, symbols: &[SymbolRow], report: &Report, found: &Foun
             score += 10.0 / (10.0 + rank as f32);
             evidence.push(Evidence { kind: EvidenceKind::Semantic, detail: format!("semantic rank {rank}") });
         }
+        if in_test_module(&s.qualified_name) {
+            score *= found.test_weight;
+        }
         if score > 0.0 {
             hits.push((score, s, evidence));
         }
@@ -1390,6 +1400,9 @@ struct Found<'a> {
     /// or quotes, with the name or phrase.
     raise_sites: &'a FxHashMap<i64, String>,
     ranks: &'a UnitRanks,
+    /// What a symbol of a test module inside a code file weighs (Rust's
+    /// `mod tests`): a test file's weight, unless the report is about tests.
+    test_weight: f32,
 }
 
 #[derive(Default)]

@@ -838,7 +838,7 @@ def send_receipt(order, mailer):
         &repo,
         &["eval", "--compare", "rrf = 3"],
         expect![[r#"
-        error: `compare` `rrf = 3` is not `key = value, …` over the ranking settings: unknown field `rrf`, expected one of `fusion`, `rrf_k`, `code_weights`, `prose_weights`, `static_weight`, `file_boost`, `test_weight`, `docs_weight`, `file_decay`, `intent_weight`, `member_weight`
+        error: `compare` `rrf = 3` is not `key = value, …` over the ranking settings: unknown field `rrf`, expected one of `fusion`, `rrf_k`, `code_weights`, `prose_weights`, `static_weight`, `file_boost`, `test_weight`, `docs_weight`, `file_decay`, `intent_weight`, `member_weight`, `short_span`
     "#]],
     );
     check_error(

@@ -101,22 +101,25 @@ fn packs_hold_definitions_their_neighbours_and_imports() {
     let repo = shop();
     check(
         &repo,
-        "how is the cart total taxed",
+        "the cart total and its tax",
         8192,
         expect![[r#"
-            shop/cart.py:1-21 [definition,imports] class shop.cart.Cart; method shop.cart.Cart.total; class shop.cart.GiftCart
+            shop/cart.py:1-21 [definition,imports,signatures] class shop.cart.Cart; method shop.cart.Cart.total; class shop.cart.GiftCart; method shop.cart.GiftCart.total
             shop/prices.py:8-10 [definition,signatures] function shop.prices.price_of (called by total)
             shop/checkout.py:1-14 [definition,signatures] function shop.checkout.checkout; function shop.checkout.receipt (caller of checkout)
         "#]],
     );
     check(
         &repo,
-        "how is the cart total taxed",
+        "the cart total and its tax",
         256,
         expect![[r#"
-            shop/cart.py:1-21 [definition,imports] class shop.cart.Cart; method shop.cart.Cart.total; class shop.cart.GiftCart
+            shop/cart.py:10-14 [definition,signatures] method shop.cart.Cart.total; method shop.cart.Cart.add (called by checkout)
+            shop/checkout.py:1-4 [imports,signatures] function shop.checkout.checkout (caller of total)
+            shop/cart.py:1-4 [imports,signatures] class shop.cart.Cart (base of GiftCart)
+            shop/checkout.py:12-12 [signatures] function shop.checkout.receipt (caller of checkout)
             shop/prices.py:8-8 [signatures] function shop.prices.price_of (called by total)
-            shop/checkout.py:4-4 [signatures] function shop.checkout.checkout (caller of total)
+            shop/cart.py:18-20 [definition] class shop.cart.GiftCart; method shop.cart.GiftCart.total
         "#]],
     );
     check(
