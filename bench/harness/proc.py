@@ -63,6 +63,9 @@ def peak_rss_of(cmd, timeout, cwd=None, env=None):
         rss = int(open(out).read().split()[-1]) / 1024
     except (OSError, ValueError, IndexError):
         rss = None
+    finally:
+        if os.path.exists(out):
+            os.unlink(out)
     return seconds, rss
 
 

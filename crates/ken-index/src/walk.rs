@@ -16,7 +16,16 @@ pub const VENDORED_DIRS: &[&str] =
 /// keeps their files only when the code outside them is less than
 /// [`BUILD_OUTPUT_SHARE`] of the code inside; otherwise they are compiled
 /// copies of the sources beside them, skipped as vendored.
-const BUILD_OUTPUT_DIRS: &[&str] = &["dist"];
+///
+/// `dist`, and names made of it (`client-dist`, `dist-esm`, `dist_cjs`):
+/// socket.io 4.7.5 ships its server in `dist/` and its client's bundle in
+/// `client-dist/`; counted as sources, that bundle made `dist/` look like
+/// a build of them, and the server's code was left out.
+fn is_build_output_dir(name: &str) -> bool {
+    name == "dist"
+        || ["dist-", "dist_"].iter().any(|prefix| name.starts_with(prefix))
+        || ["-dist", "_dist"].iter().any(|suffix| name.ends_with(suffix))
+}
 
 /// Code bytes outside build output, as a share of those inside, under which
 /// the build output is indexed: a package's root shims (vue's 3 KB
@@ -117,8 +126,8 @@ fn builder(opts: &WalkOptions, enter_build_output: bool) -> (ignore::WalkBuilder
             && entry.depth() > 0
             && !include_vendored
             && let Some(name) = entry.file_name().to_str()
-            && VENDORED_DIRS.contains(&name)
-            && !(enter_build_output && BUILD_OUTPUT_DIRS.contains(&name))
+            && (VENDORED_DIRS.contains(&name) || is_build_output_dir(name))
+            && !(enter_build_output && is_build_output_dir(name))
         {
             counter.fetch_add(1, Ordering::Relaxed);
             return false;
@@ -186,7 +195,7 @@ fn build_output_dir(rel: &str) -> Option<&str> {
     let mut end = 0;
     for part in dirs.split('/') {
         end += part.len();
-        if BUILD_OUTPUT_DIRS.contains(&part) {
+        if is_build_output_dir(part) {
             return Some(&dirs[..end]);
         }
         end += 1;

@@ -1183,4 +1183,15 @@ fn build_output_is_indexed_only_when_it_is_the_code() {
         "//- packages/a/src/a.py\ndef parse(text):\n    return text.split(',')\n//- packages/a/dist/a.js\nfunction parse(t) { return t.split(','); }\n//- packages/b/dist/b.js\nfunction other() {}\n",
         expect![[r#"files {"python":1} vendored 2 parse in ["packages/a/src/a.py"]"#]],
     );
+    // Two builds and nothing else (socket.io: the server in `dist/`, its
+    // client's bundle in `client-dist/`): both are the code.
+    check(
+        &format!("//- dist/index.js\nfunction parse(text) {{ return text.split(','); }}\n{helpers}//- client-dist/socket.io.js\n{helpers}"),
+        expect![[r#"files {"javascript":2} vendored 0 parse in ["dist/index.js"]"#]],
+    );
+    // A build named after `dist` beside its sources is left out too.
+    check(
+        "//- src/index.ts\nexport function parse(text: string): number[] { return text.split(',').map(Number); }\n//- dist-esm/index.js\nfunction parse(text) { return text.split(',').map(Number); }\n",
+        expect![[r#"files {"typescript":1} vendored 1 parse in ["src/index.ts"]"#]],
+    );
 }

@@ -286,7 +286,7 @@ fn a_real_mcp_client_lists_and_calls_every_tool() {
     let out = std::process::Command::new(&python)
         .args([client, env!("CARGO_BIN_EXE_ken"), repo.path().to_str().unwrap(), &Value::Object(calls).to_string()])
         .env("KEN_CACHE_DIR", support::test_cache_dir())
-        .env("KEN_LLM_CACHE_DIR", std::env::temp_dir().join(format!("ken-test-llm-{}", std::process::id())))
+        .env("KEN_LLM_CACHE_DIR", support::llm_cache_dir())
         .env_remove("KEN_INDEX_DIR")
         .env_remove("KEN_LLM_BASE_URL")
         .output()

@@ -66,7 +66,7 @@ pub fn ken_command(dir: &Path, args: &[&str]) -> Command {
         .env_remove("ORT_DYLIB_PATH")
         .env("KEN_CACHE_DIR", test_cache_dir())
         // Model calls are cached per test process: no answer comes from an earlier run.
-        .env("KEN_LLM_CACHE_DIR", std::env::temp_dir().join(format!("ken-test-llm-{}", std::process::id())))
+        .env("KEN_LLM_CACHE_DIR", llm_cache_dir())
         .env_remove("KEN_LLM_BASE_URL")
         .env_remove("KEN_LLM_MODEL")
         .env_remove("KEN_LLM_CONTEXT_TOKENS")
@@ -74,6 +74,13 @@ pub fn ken_command(dir: &Path, args: &[&str]) -> Command {
         .env_remove("KEN_QDRANT_URL")
         .env_remove("KEN_QDRANT_API_KEY");
     cmd
+}
+
+/// This test process's cache of model calls: in the build directory's
+/// scratch space (not `/tmp`, where every run left one behind), and its
+/// own, so that no answer comes from an earlier run.
+pub fn llm_cache_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("llm-cache-{}", std::process::id()))
 }
 
 /// The model and runtime cache of the tests: in the build directory, so a
