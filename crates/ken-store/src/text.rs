@@ -20,9 +20,13 @@ pub fn compress(text: &str) -> Vec<u8> {
     zstd::bulk::compress(text.as_bytes(), LEVEL).expect("compressing into memory cannot fail")
 }
 
-/// The last text decompressed, by a hash of its stored bytes: a query reads
-/// the spans of one file in a row (symbols and chunks are ordered by file).
-type LastText = Arc<Mutex<Option<(u64, Arc<Vec<u8>>)>>>;
+/// The last text decompressed, beside the stored bytes it came from: a
+/// query reads the spans of one file in a row (symbols and chunks are
+/// ordered by file). Recognised by comparing the stored bytes (a `memcmp`),
+/// not by hashing them: hashing a file's whole blob for each of its spans
+/// made SDL's 864 KB `SDL_opengl_glext.h` (13,000 symbols and chunks) spend
+/// most of its indexing time in xxh3.
+type LastText = Arc<Mutex<Option<(Vec<u8>, Arc<Vec<u8>>)>>>;
 
 /// Registers `ken_slice(text, start, len)`: `len` bytes of the file text
 /// from byte `start` (0-based), as TEXT.
@@ -56,15 +60,14 @@ fn text_slice(ctx: &Context, last: &LastText, start: usize, len: usize) -> rusql
     match ctx.get_raw(0) {
         ValueRef::Text(plain) => Ok(cut(plain)),
         ValueRef::Blob(stored) => {
-            let key = xxhash_rust::xxh3::xxh3_64(stored);
             let mut slot = last.lock().unwrap_or_else(|e| e.into_inner());
-            if let Some((k, bytes)) = slot.as_ref()
-                && *k == key
+            if let Some((from, bytes)) = slot.as_ref()
+                && from.as_slice() == stored
             {
                 return Ok(cut(bytes));
             }
             let bytes = Arc::new(decompress(stored).map_err(|e| rusqlite::Error::UserFunctionError(e.into()))?);
-            *slot = Some((key, bytes.clone()));
+            *slot = Some((stored.to_vec(), bytes.clone()));
             Ok(cut(&bytes))
         }
         ValueRef::Null => Ok(String::new()),
