@@ -17,7 +17,7 @@ mkdir -p "$cache"
 # shellcheck source=bench/lib.sh
 source "$here/lib.sh"
 
-(cd "$root" && cargo build --release -p ken -p ken-graph --example query_latency --quiet)
+(cd "$root" && cargo build --release -p ken -p ken-graph --example graph_query_latency --quiet)
 ken="$root/target/release/ken"
 corpus="$(fetch_django)"
 idx="$(mktemp -d)"
@@ -41,7 +41,7 @@ print(f"  edges {g['edges']:,}, resolved {g['resolved']:,}: {g['by_resolution']}
 PY
 
 echo "query latency, warm process (release build)"
-"$root/target/release/examples/query_latency" "$idx" 200
+"$root/target/release/examples/graph_query_latency" "$idx" 200
 
 venv="$cache/graph-venv"
 if [ ! -x "$venv/bin/python" ]; then

@@ -1,6 +1,6 @@
 //! Graph query latency from a warm process, for `bench/graph.sh`.
 //!
-//! Usage: query_latency INDEX_DIR [N]
+//! Usage: graph_query_latency INDEX_DIR [N]
 //! Opens the index once, warms it with one pass, then times `callers` at
 //! depth 3 for the N most important functions and methods and `subclasses`
 //! for the N most important classes, and prints percentiles in milliseconds.
@@ -11,7 +11,7 @@ use std::time::Instant;
 
 fn main() {
     let mut args = std::env::args().skip(1);
-    let dir = args.next().expect("usage: query_latency INDEX_DIR [N]");
+    let dir = args.next().expect("usage: graph_query_latency INDEX_DIR [N]");
     let n: usize = args.next().and_then(|n| n.parse().ok()).unwrap_or(200);
     let store = Store::open_read_only(std::path::Path::new(&dir)).expect("open index");
     let graph = Graph::new(&store);
