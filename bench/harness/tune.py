@@ -1,7 +1,9 @@
 """Ranking knobs against the tuning split: one index and server per corpus
 and model (kept under bench/.cache/tune), then every setting of a grid sent
 as a request's `ranking` overrides. Only questions without "heldout" are
-asked, plus the generated identifier set (a knob must not cost names).
+asked, plus the generated identifier set (a knob must not cost names);
+`--split heldout` asks the held-out third instead, to report a choice
+once it is made.
 
     python -m harness.tune [--corpora a,b] [--models static,minilm-int8] [--grid NAME] [--intents]
 
@@ -125,6 +127,8 @@ def main(argv=None):
     ap.add_argument("--set", default="questions", choices=["questions", "docs"],
                     help="the question set: questions about the code, or the docs set (corpora attrs and ripgrep)")
     ap.add_argument("--trees", action="store_true", help="index each corpus's whole published archive (tests, docs, config)")
+    ap.add_argument("--split", default="tune", choices=["tune", "heldout"],
+                    help="the questions asked: the tuning split, or the held-out third (to report a choice made, never to make it)")
     args = ap.parse_args(argv)
     base_overrides = json.loads(args.base)
     grid = GRIDS[args.grid]
@@ -136,7 +140,7 @@ def main(argv=None):
         if args.set == "docs":
             questions = querysets.docs_set(corpus)
         else:
-            questions = [q for q in querysets.question_set(corpus, syms) if q["split"] == "tune"]
+            questions = [q for q in querysets.question_set(corpus, syms) if q["split"] == args.split]
         identifiers = querysets.identifier_set(corpus, syms, 12)
         root, prefix = tree(corpus) if args.trees else (None, "")
         for model in args.models.split(","):
@@ -152,7 +156,8 @@ def main(argv=None):
                         out.append({"set": q["set"], "category": q.get("category"), **m, **f})
             finally:
                 server.kill()
-    print(f"grid {args.grid}, base {base_overrides}; tuning split only" + ("; whole archives" if args.trees else ""))
+    split = "tuning split only" if args.split == "tune" else "the held-out third"
+    print(f"grid {args.grid}, base {base_overrides}; {split}" + ("; whole archives" if args.trees else ""))
     print(f"{'model':12} {'setting':34} {'MRR':>6} {'nDCG':>6} {'symbol':>7} {'prose':>7} {'arch':>7} {'ident@1':>8} "
           f"{'fileMRR':>8} {'filenDCG':>8}  n")
     for (model, label), rs in rows.items():

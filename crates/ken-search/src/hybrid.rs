@@ -1244,11 +1244,36 @@ fn adjust(candidates: &mut [(i64, Candidate)], units: &FxHashMap<i64, &UnitText>
             } else if docs_weight < 1.0 && is_record_path(&u.path) {
                 c.score *= ranking.test_weight;
             }
-        } else if test_weight < 1.0 && (is_test_path(&u.path) || in_test_module(&u.qualified_name)) {
-            c.score *= test_weight;
+        } else {
+            // A chunk of comments (a module's `//!` docs, a license
+            // header) is documentation inside a code file.
+            if docs_weight < 1.0 && u.is_chunk && is_comment_block(&u.code, u.language) {
+                c.score *= docs_weight;
+            }
+            if test_weight < 1.0 && (is_test_path(&u.path) || in_test_module(&u.qualified_name)) {
+                c.score *= test_weight;
+            }
         }
     }
     candidates.sort_by(|a, b| b.1.score.total_cmp(&a.1.score).then(a.0.cmp(&b.0)));
+}
+
+/// Whether at least four in five of a code chunk's lines (five or more)
+/// are line comments in its language.
+fn is_comment_block(code: &str, language: Language) -> bool {
+    let markers: &[&str] = match language {
+        Language::Python | Language::Ruby | Language::Bash | Language::R | Language::Julia | Language::Elixir => &["#"],
+        Language::Lua | Language::Haskell | Language::Sql => &["--"],
+        Language::Ocaml | Language::OcamlInterface => &["(*", "*"],
+        Language::Php | Language::Hcl => &["//", "/*", "*", "#"],
+        _ => &["//", "/*", "*"],
+    };
+    let (mut lines, mut comments) = (0usize, 0usize);
+    for line in code.lines().map(str::trim_start).filter(|l| !l.is_empty()) {
+        lines += 1;
+        comments += usize::from(markers.iter().any(|m| line.starts_with(m)));
+    }
+    lines >= 5 && comments * 5 >= lines * 4
 }
 
 /// The project's records, not its documentation: licenses, notices,
@@ -2090,6 +2115,7 @@ mod tests {
             code: String::new(),
             class: None,
             method: None,
+            parent_doc: None,
         }
     }
 
@@ -2130,6 +2156,68 @@ mod tests {
         let hits = select(&ranked, &by_id, 3, ranking.file_decay, &[]);
         let lines: Vec<String> = hits.iter().map(|h| format!("{}:{} {:.3}", h.path, h.name, h.score)).collect();
         expect.assert_eq(&(lines.join("\n") + "\n"));
+    }
+
+    /// Which code chunks are comments: fixtures after `=== <language>`.
+    #[test]
+    fn comment_blocks() {
+        let fixtures = r#"
+=== rust
+//! A multi-producer, multi-consumer broadcast queue.
+//!
+//! Each sent value is seen by all consumers.
+//!
+//! ```
+//! let (tx, rx) = broadcast::channel(16);
+//! ```
+=== rust
+/// Sends a value.
+/// Returns an error when every receiver is gone.
+#[inline]
+pub fn send(&self, value: T) -> Result<usize, SendError<T>> {
+    self.shared.send(value)
+}
+=== rust
+// short
+// but all comment
+=== python
+# Copyright the authors.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+import os
+=== typescript
+/**
+ * Emits the values of the source, each later by `due`.
+ *
+ * @param due the delay
+ * @param scheduler where to wait
+ */
+=== bash
+#!/bin/sh
+# Installs the hooks.
+set -e
+cp hooks/* .git/hooks/
+chmod +x .git/hooks/*
+"#;
+        let verdicts: Vec<String> = fixtures
+            .split("=== ")
+            .filter(|f| !f.trim().is_empty())
+            .map(|f| {
+                let (language, code) = f.split_once('\n').unwrap();
+                let block = is_comment_block(code, Language::from_name(language).unwrap());
+                format!("{language}, {} lines: {}", code.lines().count(), if block { "comments" } else { "code" })
+            })
+            .collect();
+        expect![[r#"
+            rust, 7 lines: comments
+            rust, 6 lines: code
+            rust, 2 lines: code
+            python, 6 lines: comments
+            typescript, 6 lines: comments
+            bash, 5 lines: code"#]]
+        .assert_eq(&verdicts.join("\n"));
     }
 
     /// Tests weigh less unless asked for, their data too; documents less

@@ -27,6 +27,8 @@ pub const DEFAULT_DIM: usize = 384;
 pub const WRITER_WAIT: Duration = Duration::from_secs(60);
 /// Code read into an embedding text: the model reads 256 tokens at most.
 const EMBED_CODE_CHARS: usize = 1600;
+/// The most of a holder's docstring a member's embedding text repeats.
+const SUMMARY_CHARS: usize = 300;
 
 #[derive(Debug, thiserror::Error)]
 pub enum SyncError {
@@ -96,6 +98,13 @@ const LOCATION_KEY: &str = "vectors_location";
 /// Meta key: the static embedder the static shard was written with.
 const STATIC_MODEL_KEY: &str = "static_model";
 
+/// Meta key: the version of what a point's texts hold ([`embed_text`],
+/// [`bm25_text`]). Bump it when they change: every point is written again
+/// (a model's vectors come back from the embedding cache where the text is
+/// the same). 2: members' texts carry their holder's docstring.
+const POINT_TEXT_KEY: &str = "point_text";
+const POINT_TEXT_VERSION: &str = "2";
+
 /// The static lane's writer side: its shard and embedder.
 #[derive(Clone, Copy)]
 pub struct StaticVectors<'a> {
@@ -142,6 +151,10 @@ pub fn sync_points(
         lane.shards.destroy()?;
         store.reset_points()?;
         store.set_meta(STATIC_MODEL_KEY, lane.embedder.model_id())?;
+    }
+    if store.meta(POINT_TEXT_KEY)?.as_deref() != Some(POINT_TEXT_VERSION) {
+        store.reset_points()?;
+        store.set_meta(POINT_TEXT_KEY, POINT_TEXT_VERSION)?;
     }
     let gone = store.deleted_point_files()?;
     let unsynced = store.unsynced_files()?;
@@ -469,9 +482,25 @@ pub fn embed_text(unit: &UnitText) -> String {
         }
         t
     };
+    let enclosed = !unit.is_chunk || unit.class.as_ref().is_some_and(|c| c.3);
+    if let Some(summary) = unit.parent_doc.as_deref().map(doc_summary).filter(|s| enclosed && !s.is_empty()) {
+        text.push('\n');
+        text.push_str(summary);
+    }
     text.push('\n');
     text.push_str(head(&unit.code, EMBED_CODE_CHARS));
     text
+}
+
+/// A docstring's first paragraph, at most [`SUMMARY_CHARS`] (cut at a word).
+fn doc_summary(doc: &str) -> &str {
+    let doc = doc.trim_start();
+    let paragraph = doc.split("\n\n").next().unwrap_or(doc).trim_end();
+    if paragraph.len() <= SUMMARY_CHARS {
+        return paragraph;
+    }
+    let cut = head(paragraph, SUMMARY_CHARS);
+    cut.rfind(char::is_whitespace).map_or(cut, |at| &cut[..at])
 }
 
 /// RepoGPT's context header of a chunk.
@@ -583,6 +612,7 @@ pub fn text_hash(text: &str) -> [u8; 16] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ken_core::Language;
 
     /// Files as `id:size in KiB`; each batch printed as its ids.
     fn check(files: &str, expect: expect_test::Expect) {
@@ -606,5 +636,64 @@ mod tests {
         // 256 files a batch, however small.
         let many: Vec<(i64, u64)> = (1..=300).map(|id| (id, 1024)).collect();
         assert_eq!(sync_batches(&many).iter().map(Vec::len).collect::<Vec<_>>(), [256, 44]);
+    }
+
+    /// A member's embedding text carries its holder's docstring: the first
+    /// paragraph, cut at a word; a chunk's only when its class encloses it.
+    #[test]
+    fn members_are_embedded_with_their_holders_summary() {
+        let unit = |is_chunk, class: Option<(String, u32, u32, bool)>, parent_doc: &str| UnitText {
+            point_id: 0,
+            file_id: 1,
+            path: "src/task/join_set.rs".into(),
+            language: Language::Rust,
+            kind: SymbolKind::Method,
+            is_chunk,
+            symbol_id: Some(7),
+            name: "poll_join_next".into(),
+            qualified_name: "crate::task::join_set::JoinSet::poll_join_next".into(),
+            local_path: "JoinSet::poll_join_next".into(),
+            signature: "pub fn poll_join_next(&mut self, cx: &mut Context<'_>) -> Poll<Option<Result<T, JoinError>>>".into(),
+            docstring: Some("Polls for one of the tasks in the set to complete.".into()),
+            start_line: 486,
+            end_line: 488,
+            code: "{ self.inner.pop_notified(cx.waker()) }".into(),
+            class,
+            method: None,
+            parent_doc: (!parent_doc.is_empty()).then(|| parent_doc.into()),
+        };
+        let long = format!("A collection of tasks spawned on a Tokio runtime. {}\n\nSecond paragraph.", "word ".repeat(70));
+        let class = |encloses| Some(("JoinSet".to_string(), 480, 600, encloses));
+        let texts = [
+            embed_text(&unit(false, None, "A collection of tasks spawned on a Tokio runtime.\n\nA `JoinSet` can be used to await...")),
+            embed_text(&unit(false, None, &long)),
+            embed_text(&unit(false, None, "")),
+            embed_text(&unit(true, class(true), "A collection of tasks spawned on a Tokio runtime.")),
+            embed_text(&unit(true, class(false), "A collection of tasks spawned on a Tokio runtime.")),
+        ];
+        expect_test::expect![[r#"
+            method crate::task::join_set::JoinSet::poll_join_next
+            pub fn poll_join_next(&mut self, cx: &mut Context<'_>) -> Poll<Option<Result<T, JoinError>>>
+            Polls for one of the tasks in the set to complete.
+            A collection of tasks spawned on a Tokio runtime.
+            { self.inner.pop_notified(cx.waker()) }
+            ---
+            method crate::task::join_set::JoinSet::poll_join_next
+            pub fn poll_join_next(&mut self, cx: &mut Context<'_>) -> Poll<Option<Result<T, JoinError>>>
+            Polls for one of the tasks in the set to complete.
+            A collection of tasks spawned on a Tokio runtime. word word word word word word word word word word word word word word word word word word word word word word word word word word word word word word word word word word word word word word word word word word word word word word word word word word
+            { self.inner.pop_notified(cx.waker()) }
+            ---
+            method crate::task::join_set::JoinSet::poll_join_next
+            pub fn poll_join_next(&mut self, cx: &mut Context<'_>) -> Poll<Option<Result<T, JoinError>>>
+            Polls for one of the tasks in the set to complete.
+            { self.inner.pop_notified(cx.waker()) }
+            ---
+            The following rust code is from the file src/task/join_set.rs, lines 486 to 488. It is inside the class `JoinSet` (lines 480 to 600). canonicalName: crate::task::join_set::JoinSet::poll_join_next
+            A collection of tasks spawned on a Tokio runtime.
+            { self.inner.pop_notified(cx.waker()) }
+            ---
+            The following rust code is from the file src/task/join_set.rs, lines 486 to 488. It is after the class `JoinSet` (lines 480 to 600). canonicalName: crate::task::join_set::JoinSet::poll_join_next
+            { self.inner.pop_notified(cx.waker()) }"#]].assert_eq(&texts.join("\n---\n"));
     }
 }

@@ -259,10 +259,23 @@ fn comments_above(before: &str, first: &str, doc: &str) -> Option<(usize, usize)
 /// from `$file_text`, the file's stored text (evaluated only for those).
 macro_rules! docstring_sql {
     ($file_text:literal) => {
+        $crate::text::docstring_sql!("s", $file_text)
+    };
+    ($symbol:literal, $file_text:literal) => {
         concat!(
-            "CASE WHEN typeof(s.docstring) = 'blob' AND substr(s.docstring, 1, 1) < x'03' THEN ken_docstring(",
+            "CASE WHEN typeof(",
+            $symbol,
+            ".docstring) = 'blob' AND substr(",
+            $symbol,
+            ".docstring, 1, 1) < x'03' THEN ken_docstring(",
             $file_text,
-            ", s.start_byte, s.docstring) ELSE s.docstring END"
+            ", ",
+            $symbol,
+            ".start_byte, ",
+            $symbol,
+            ".docstring) ELSE ",
+            $symbol,
+            ".docstring END"
         )
     };
 }

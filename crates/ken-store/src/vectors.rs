@@ -43,6 +43,10 @@ pub struct UnitText {
     /// `(name, start_line, end_line, encloses)`.
     pub class: Option<(String, u32, u32, bool)>,
     pub method: Option<(String, u32, u32, bool)>,
+    /// The docstring of the type that holds the unit (a method's class, a
+    /// chunk's enclosing class), as stored: its words name the concept
+    /// that a member's own code and name leave unsaid.
+    pub parent_doc: Option<String>,
 }
 
 impl UnitText {
@@ -127,18 +131,23 @@ impl EmbedProgress {
 const SYMBOL_UNIT: &str = concat!(
     "SELECT s.id, s.file_id, f.path, f.language, s.kind, s.name, s.qualified_name, s.signature, ",
     crate::text::docstring_sql!("t.text"),
-    ", s.start_line, s.end_line, ken_slice(t.text, s.start_byte, s.end_byte - s.start_byte), s.local_path
-    FROM symbols s JOIN files f ON f.id = s.file_id JOIN file_text t ON t.file_id = s.file_id"
+    ", s.start_line, s.end_line, ken_slice(t.text, s.start_byte, s.end_byte - s.start_byte), s.local_path, ",
+    crate::text::docstring_sql!("p", "t.text"),
+    " FROM symbols s JOIN files f ON f.id = s.file_id JOIN file_text t ON t.file_id = s.file_id
+    LEFT JOIN symbols p ON p.id = s.parent_id"
 );
-const CHUNK_UNIT: &str = "SELECT c.id, c.file_id, f.path, f.language, coalesce(s.kind, 'module'),
+const CHUNK_UNIT: &str = concat!(
+    "SELECT c.id, c.file_id, f.path, f.language, coalesce(s.kind, 'module'),
         coalesce(s.name, ''), coalesce(s.qualified_name, f.module), c.symbol_id, c.start_line, c.end_line,
         ken_slice(t.text, c.start_byte, c.end_byte - c.start_byte),
         k.name, k.start_line, k.end_line, c.class_encloses,
-        m.name, m.start_line, m.end_line, c.method_encloses, coalesce(s.local_path, '')
-    FROM chunks c JOIN files f ON f.id = c.file_id JOIN file_text t ON t.file_id = c.file_id
+        m.name, m.start_line, m.end_line, c.method_encloses, coalesce(s.local_path, ''), ",
+    crate::text::docstring_sql!("k", "t.text"),
+    " FROM chunks c JOIN files f ON f.id = c.file_id JOIN file_text t ON t.file_id = c.file_id
     LEFT JOIN symbols s ON s.id = c.symbol_id
     LEFT JOIN symbols k ON k.id = c.class_id
-    LEFT JOIN symbols m ON m.id = c.method_id";
+    LEFT JOIN symbols m ON m.id = c.method_id"
+);
 
 fn symbol_unit(r: &rusqlite::Row) -> rusqlite::Result<UnitText> {
     let id: i64 = r.get(0)?;
@@ -160,6 +169,7 @@ fn symbol_unit(r: &rusqlite::Row) -> rusqlite::Result<UnitText> {
         local_path: r.get(12)?,
         class: None,
         method: None,
+        parent_doc: crate::text::doc_column(r, 13)?,
     })
 }
 
@@ -189,6 +199,7 @@ fn chunk_unit(r: &rusqlite::Row) -> rusqlite::Result<UnitText> {
         class: context(11)?,
         method: context(15)?,
         local_path: r.get(19)?,
+        parent_doc: crate::text::doc_column(r, 20)?,
     })
 }
 

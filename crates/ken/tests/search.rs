@@ -94,14 +94,14 @@ fn search_a_real_package(backend: &Backend) {
         ],
         3,
         expect![[r#"
-            "how are redirects handled" [] => class requests.sessions.SessionRedirectMixin | method requests.sessions.Session.send | method requests.models.Response.is_permanent_redirect
+            "how are redirects handled" [] => class requests.sessions.SessionRedirectMixin | method requests.models.Response.is_permanent_redirect | method requests.sessions.Session.send
             "strip the authorization header when redirected to another host" [] => method requests.sessions.SessionRedirectMixin.should_strip_auth | method requests.sessions.SessionRedirectMixin.rebuild_auth | method requests.auth.HTTPBasicAuth.__call__
             "how are redirects handled" ["--mode", "semantic"] => class requests.sessions.SessionRedirectMixin | method requests.sessions.SessionRedirectMixin.get_redirect_target | method requests.sessions.SessionRedirectMixin.resolve_redirects
             "how are redirects handled" ["--mode", "lexical"] => method requests.sessions.SessionRedirectMixin.resolve_redirects | function requests.compat._resolve_char_detection | method requests.sessions.SessionRedirectMixin.get_redirect_target
             "Session" ["--mode", "exact"] => class requests.sessions.Session | function requests.sessions.session
             "redirect" ["--kind", "class"] => class requests.exceptions.TooManyRedirects | class requests.sessions.SessionRedirectMixin | class requests.sessions.Session
             "redirect" ["--path", "requests/models.py"] => constant requests.models.REDIRECT_STATI | method requests.models.Response.is_permanent_redirect | method requests.models.Response.is_redirect
-            "cookie" ["--lang", "python", "--path", "**/cookies.py", "--kind", "function"] => function requests.cookies.create_cookie | function requests.cookies.morsel_to_cookie | function requests.cookies.remove_cookie_by_name
+            "cookie" ["--lang", "python", "--path", "**/cookies.py", "--kind", "function"] => function requests.cookies.create_cookie | function requests.cookies.cookiejar_from_dict | function requests.cookies.remove_cookie_by_name
         "#]],
     );
     // The JSON shape of a hit.
@@ -115,7 +115,7 @@ fn search_a_real_package(backend: &Backend) {
     let text = stdout(&backend.ken(&corpus, &["--index-dir", idx, "search", "get_redirect_target", "-k", "1"]));
     expect![[r#"
         $ ken search get_redirect_target -k 1
-         1. requests/sessions.py:107-125  method requests.sessions.SessionRedirectMixin.get_redirect_target  (0.0646)
+         1. requests/sessions.py:107-125  method requests.sessions.SessionRedirectMixin.get_redirect_target  (0.0648)
             method requests.sessions.SessionRedirectMixin.get_redirect_target in requests/sessions.py, lines 107 to 125
               107 │ def get_redirect_target(self, resp):
               108 │         """Receives a Response. Returns a redirect URI or ``None``"""
