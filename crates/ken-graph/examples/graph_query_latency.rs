@@ -15,7 +15,7 @@ fn main() {
     let n: usize = args.next().and_then(|n| n.parse().ok()).unwrap_or(200);
     let store = Store::open_read_only(std::path::Path::new(&dir)).expect("open index");
     let graph = Graph::new(&store);
-    let ranked = graph.ranked(usize::MAX).expect("ranked symbols");
+    let ranked = graph.ranked(usize::MAX, |_, _| true).expect("ranked symbols");
     let callables: Vec<String> =
         ranked.iter().filter(|(s, _)| s.kind.is_callable()).take(n).map(|(s, _)| format!("{}:{}", s.path, s.start_line)).collect();
     let classes: Vec<String> = ranked

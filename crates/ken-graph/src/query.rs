@@ -546,19 +546,25 @@ impl<'s> Graph<'s> {
         Ok(rows)
     }
 
-    /// The most important symbols (MutaGReP's ranking).
-    pub fn ranked(&self, limit: usize) -> Result<Vec<(SymbolRow, ken_store::MetricsRow)>, GraphError> {
+    /// The `limit` most important symbols (MutaGReP's ranking) of the kinds
+    /// and languages `keep` accepts; modules are left out.
+    pub fn ranked(
+        &self,
+        limit: usize,
+        keep: impl Fn(SymbolKind, Language) -> bool,
+    ) -> Result<Vec<(SymbolRow, ken_store::MetricsRow)>, GraphError> {
         let mut out = Vec::new();
-        for m in self.store.all_metrics()? {
-            if out.len() >= limit {
-                break;
-            }
-            if let Some(s) = self.symbol(m.symbol_id)?
-                && s.kind != SymbolKind::Module
+        if limit == 0 {
+            return Ok(out);
+        }
+        self.store.visit_metrics_by_importance(|m, kind, language| {
+            if keep(kind, language)
+                && let Some(s) = self.store.symbol_by_id(m.symbol_id)?
             {
                 out.push((s, m));
             }
-        }
+            Ok(out.len() < limit)
+        })?;
         Ok(out)
     }
 

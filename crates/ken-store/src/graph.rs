@@ -459,6 +459,29 @@ impl Store {
     }
 }
 
+impl Store {
+    /// Analytics rows of every symbol but modules, most important first,
+    /// each with its symbol's kind and language, read only as far as
+    /// `visit` asks (it answers whether to go on): a page of the most
+    /// important symbols reads its rows, not the index's million.
+    pub fn visit_metrics_by_importance(&self, mut visit: impl FnMut(MetricsRow, SymbolKind, Language) -> Result<bool>) -> Result<()> {
+        let mut stmt = self.conn.prepare(
+            "SELECT m.symbol_id, m.in_degree, m.out_degree, m.callers, m.refs, m.files_using, m.pagerank, m.importance,
+                    m.entry_point, m.is_test, s.kind, f.language
+             FROM symbol_metrics m JOIN symbols s ON s.id = m.symbol_id JOIN files f ON f.id = s.file_id
+             WHERE s.kind != 'module'
+             ORDER BY m.importance DESC, s.qualified_name, s.id",
+        )?;
+        let mut rows = stmt.query([])?;
+        while let Some(row) = rows.next()? {
+            if !visit(metrics_row(row)?, crate::symbol_kind(row, 10)?, crate::language(row, 11)?)? {
+                break;
+            }
+        }
+        Ok(())
+    }
+}
+
 fn metrics_row(r: &Row) -> rusqlite::Result<MetricsRow> {
     Ok(MetricsRow {
         symbol_id: r.get(0)?,

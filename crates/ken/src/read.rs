@@ -194,10 +194,10 @@ fn symbols(engine: &Engine, context: &Context, args: &SymbolsArgs, out: &mut Out
                 })
                 .collect(),
             None => ken_graph::Graph::new(&store)
-                .ranked(usize::MAX)?
+                .ranked(if args.limit == 0 { usize::MAX } else { args.limit }, |kind, lang| {
+                    (kinds.is_empty() || kinds.contains(&kind)) && language.is_none_or(|l| lang == l)
+                })?
                 .into_iter()
-                .filter(|(s, _)| kinds.is_empty() || kinds.contains(&s.kind))
-                .filter(|(s, _)| language.is_none_or(|l| s.language == l))
                 .map(|(s, m)| (s, m.importance))
                 .collect(),
         };

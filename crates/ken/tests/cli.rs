@@ -1069,6 +1069,7 @@ fn graph_commands_on_a_real_package() {
     out += &run(&["graph", "path", "requests.api.get", "requests.sessions.Session.send"], 6);
     out += &run(&["graph", "untested", "-k", "3"], 4);
     out += &run(&["symbols", "--rank", "-k", "3"], 6);
+    out += &run(&["symbols", "--rank", "-k", "2", "--kind", "method"], 4);
     // Node ids are symbol ids, which depend on mining order: only the header.
     out += &run(&["graph", "export", "requests.api.get", "--format", "dot", "--depth", "1"], 3);
     out += &run(&["graph", "callers", "Sesion"], 2);
@@ -1124,6 +1125,11 @@ fn graph_commands_on_a_real_package() {
                 def to_native_string(string, encoding="ascii")
             requests/api.py:14:1  function    requests.api.request
                 def request(method, url, **kwargs)
+        $ ken symbols --rank -k 2 --kind method
+            requests/sessions.py:500:5  method      requests.sessions.Session.request
+                def request(self, method, url, params=None, data=None, headers=None, cookies=None, files=None, auth=None, timeout=None, allow_redirects=True, proxies=None, hooks=None, stream=None, verify=None, cert=None, json=None,)
+            requests/cookies.py:349:5  method      requests.cookies.RequestsCookieJar.set_cookie
+                def set_cookie(self, cookie, *args, **kwargs)
         $ ken graph export requests.api.get --format dot --depth 1
             digraph kenning {
               rankdir=LR;

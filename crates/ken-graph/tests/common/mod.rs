@@ -106,7 +106,7 @@ pub fn check_queries(fixture: &str, queries: &str, expect: Expect) {
                 continue;
             }
             "rank" => {
-                for (s, _) in graph.ranked(5).unwrap() {
+                for (s, _) in graph.ranked(5, |_, _| true).unwrap() {
                     writeln!(out, "  {}", s.qualified_name).unwrap();
                 }
                 continue;
