@@ -391,7 +391,7 @@ pub fn embed_pending(
         if ids.is_empty() {
             break;
         }
-        let units = store.units_by_points(&ids)?;
+        let units = store.units_to_embed(&ids)?;
         let texts: Vec<String> = units.iter().map(embed_text).collect();
         let hashes: Vec<[u8; 16]> = texts.iter().map(|t| text_hash(t)).collect();
         let cached = if cache { store.cached_embeddings(&model, &hashes)? } else { Default::default() };

@@ -457,9 +457,7 @@ impl Store {
             .query_map([], metrics_row)?
             .collect::<rusqlite::Result<_>>()?)
     }
-}
 
-impl Store {
     /// Analytics rows of every symbol but modules, most important first,
     /// each with its symbol's kind and language, read only as far as
     /// `visit` asks (it answers whether to go on): a page of the most

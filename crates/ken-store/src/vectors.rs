@@ -128,26 +128,42 @@ impl EmbedProgress {
     }
 }
 
-const SYMBOL_UNIT: &str = concat!(
-    "SELECT s.id, s.file_id, f.path, f.language, s.kind, s.name, s.qualified_name, s.signature, ",
-    crate::text::docstring_sql!("t.text"),
-    ", s.start_line, s.end_line, ken_slice(t.text, s.start_byte, s.end_byte - s.start_byte), s.local_path, ",
-    crate::text::docstring_sql!("p", "t.text"),
-    " FROM symbols s JOIN files f ON f.id = s.file_id JOIN file_text t ON t.file_id = s.file_id
-    LEFT JOIN symbols p ON p.id = s.parent_id"
-);
-const CHUNK_UNIT: &str = concat!(
-    "SELECT c.id, c.file_id, f.path, f.language, coalesce(s.kind, 'module'),
-        coalesce(s.name, ''), coalesce(s.qualified_name, f.module), c.symbol_id, c.start_line, c.end_line,
-        ken_slice(t.text, c.start_byte, c.end_byte - c.start_byte),
-        k.name, k.start_line, k.end_line, c.class_encloses,
-        m.name, m.start_line, m.end_line, c.method_encloses, coalesce(s.local_path, ''), ",
-    crate::text::docstring_sql!("k", "t.text"),
-    " FROM chunks c JOIN files f ON f.id = c.file_id JOIN file_text t ON t.file_id = c.file_id
-    LEFT JOIN symbols s ON s.id = c.symbol_id
-    LEFT JOIN symbols k ON k.id = c.class_id
-    LEFT JOIN symbols m ON m.id = c.method_id"
-);
+/// A symbol unit's select; `$holder_doc`: the holder's docstring column.
+macro_rules! symbol_unit_sql {
+    ($holder_doc:expr) => {
+        concat!(
+            "SELECT s.id, s.file_id, f.path, f.language, s.kind, s.name, s.qualified_name, s.signature, ",
+            crate::text::docstring_sql!("t.text"),
+            ", s.start_line, s.end_line, ken_slice(t.text, s.start_byte, s.end_byte - s.start_byte), s.local_path, ",
+            $holder_doc,
+            " FROM symbols s JOIN files f ON f.id = s.file_id JOIN file_text t ON t.file_id = s.file_id
+            LEFT JOIN symbols p ON p.id = s.parent_id"
+        )
+    };
+}
+/// A chunk unit's select; `$holder_doc`: the enclosing class's docstring column.
+macro_rules! chunk_unit_sql {
+    ($holder_doc:expr) => {
+        concat!(
+            "SELECT c.id, c.file_id, f.path, f.language, coalesce(s.kind, 'module'),
+                coalesce(s.name, ''), coalesce(s.qualified_name, f.module), c.symbol_id, c.start_line, c.end_line,
+                ken_slice(t.text, c.start_byte, c.end_byte - c.start_byte),
+                k.name, k.start_line, k.end_line, c.class_encloses,
+                m.name, m.start_line, m.end_line, c.method_encloses, coalesce(s.local_path, ''), ",
+            $holder_doc,
+            " FROM chunks c JOIN files f ON f.id = c.file_id JOIN file_text t ON t.file_id = c.file_id
+            LEFT JOIN symbols s ON s.id = c.symbol_id
+            LEFT JOIN symbols k ON k.id = c.class_id
+            LEFT JOIN symbols m ON m.id = c.method_id"
+        )
+    };
+}
+/// Units as they are embedded: with their holders' docstrings.
+const SYMBOL_UNIT: &str = symbol_unit_sql!(crate::text::docstring_sql!("p", "t.text"));
+const CHUNK_UNIT: &str = chunk_unit_sql!(crate::text::docstring_sql!("k", "t.text"));
+/// Units as a search shows them: no holder's docstring to read back.
+const SYMBOL_UNIT_SHOWN: &str = symbol_unit_sql!("NULL");
+const CHUNK_UNIT_SHOWN: &str = chunk_unit_sql!("NULL");
 
 fn symbol_unit(r: &rusqlite::Row) -> rusqlite::Result<UnitText> {
     let id: i64 = r.get(0)?;
@@ -241,10 +257,22 @@ impl Store {
         Ok(units)
     }
 
-    /// Units by point id, in the order given; ids no longer in the index are left out.
+    /// Units by point id as a search shows them, in the order given (ids
+    /// no longer in the index are left out), without their holders'
+    /// docstrings ([`UnitText::parent_doc`] is `None`): a query reads a
+    /// hundred candidates and shows none of those.
     pub fn units_by_points(&self, point_ids: &[i64]) -> Result<Vec<UnitText>> {
-        let mut symbol = self.conn.prepare_cached(&format!("{SYMBOL_UNIT} WHERE s.id = ?1"))?;
-        let mut chunk = self.conn.prepare_cached(&format!("{CHUNK_UNIT} WHERE c.id = ?1"))?;
+        self.units_by_points_from(point_ids, SYMBOL_UNIT_SHOWN, CHUNK_UNIT_SHOWN)
+    }
+
+    /// Units by point id as they are embedded, holders' docstrings and all.
+    pub fn units_to_embed(&self, point_ids: &[i64]) -> Result<Vec<UnitText>> {
+        self.units_by_points_from(point_ids, SYMBOL_UNIT, CHUNK_UNIT)
+    }
+
+    fn units_by_points_from(&self, point_ids: &[i64], symbol_sql: &str, chunk_sql: &str) -> Result<Vec<UnitText>> {
+        let mut symbol = self.conn.prepare_cached(&format!("{symbol_sql} WHERE s.id = ?1"))?;
+        let mut chunk = self.conn.prepare_cached(&format!("{chunk_sql} WHERE c.id = ?1"))?;
         let mut out = Vec::with_capacity(point_ids.len());
         for &point in point_ids {
             let (is_chunk, id) = UnitText::unit_of(point);
