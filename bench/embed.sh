@@ -63,3 +63,20 @@ json.dump(result, open(out, "w"), indent=2)
 print(f"int8 / sentence-transformers: {result['ratio_int8_vs_peer']:.2f}x   candle f32 / sentence-transformers: {result['ratio_candle_vs_peer']:.2f}x")
 print(f"int8 vs f32 cosine: mean {cos_i8.mean():.4f}, min {cos_i8.min():.4f}; candle vs PyTorch: mean {cos_f32.mean():.6f}")
 PY
+
+# The static table (`--model static`): Kenning's embedder, and Model2Vec's
+# (semble's) with the same table in its layout, over every text of the index.
+"$here/bench/peers/install_semble.sh" >/dev/null
+all="$cache/embed-all-texts.jsonl"
+static=$("$here/target/release/examples/throughput" static "$all")
+m2v=$("$cache/peers/semble-venv/bin/python" "$here/bench/embed_static_peer.py" "$cache/peers/semble-model" "$all")
+echo "ken static:                    $static"
+echo "model2vec (same table):        $m2v"
+python3 - "$static" "$m2v" "$out/embed-static.json" <<'PY'
+import json, sys
+ken, peer = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+ken["texts_per_second"] = ken["texts"] / ken["seconds"]
+result = {"ken_static": ken, "model2vec": peer, "ratio_ken_vs_model2vec": ken["texts_per_second"] / peer["texts_per_second"]}
+json.dump(result, open(sys.argv[3], "w"), indent=2)
+print(f"ken static / model2vec: {result['ratio_ken_vs_model2vec']:.2f}x texts per second")
+PY

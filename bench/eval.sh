@@ -99,7 +99,7 @@ fi
 
 # Peers.
 if [ "$install" = 1 ]; then
-  for peer in probe ck codexlens; do
+  for peer in probe ck codexlens semble; do
     if wants_system "$peer"; then
       "$here/peers/install_$peer.sh" >/dev/null || echo "warning: $peer did not install; the run skips it" >&2
     fi

@@ -20,7 +20,7 @@ from . import corpora, impact, metrics, querysets, symbols, systems
 from .paths import CACHE, REPO, RESULTS
 from .proc import Failure
 
-ALL_SYSTEMS = ["ken", "ken impact", "ken dsl", "ken keywords", "ken intents", "ken intents only", "ken lexical", "ken semantic", "ken pipeline", "ken pipeline seed003", "ken static", "ken static semantic", "ken static lexical", "ken static-distilled", "ken static-distilled semantic", "ken cli", "ripgrep", "probe", "ck",
+ALL_SYSTEMS = ["ken", "ken impact", "ken dsl", "ken keywords", "ken intents", "ken intents only", "ken lexical", "ken semantic", "ken pipeline", "ken pipeline seed003", "ken static", "ken static semantic", "ken static lexical", "ken static-distilled", "ken static-distilled semantic", "ken cli", "ripgrep", "probe", "ck", "semble",
                "codexlens", "naive RAG", "jedi"]
 SIZES = {  # queries per corpus and set: full, --quick, --smoke
     "docstring": (100, 30, 10), "identifier": (40, 12, 5), "graph": (120, 40, 10), "impact": (12, 5, 2),
@@ -49,7 +49,7 @@ def make_systems(names, ken):
         "ken static-distilled": lambda: systems.Ken(ken, model="static-distilled"),
         "ken static-distilled semantic": lambda: systems.Ken(ken, "semantic", model="static-distilled"),
         "ken cli": lambda: systems.KenCli(ken), "ripgrep": systems.Ripgrep, "probe": systems.Probe,
-        "naive RAG": systems.NaiveRag, "jedi": systems.Jedi, "codexlens": systems.Codexlens, "ck": systems.Ck,
+        "naive RAG": systems.NaiveRag, "jedi": systems.Jedi, "codexlens": systems.Codexlens, "ck": systems.Ck, "semble": systems.Semble,
     }
     out, skipped = [], {}
     for n in names:

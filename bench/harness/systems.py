@@ -428,6 +428,46 @@ class NaiveRag(System):
             self.worker = None
 
 
+class Semble(System):
+    """semble 0.7.0 (MinishLab): Model2Vec static vectors and BM25 over
+    tree-sitter chunks, fused by RRF, then its code-aware reranking (definition
+    and file-name boosts, file coherence, path penalties, one file's repeats
+    decayed). Its model comes from Hugging Face, so it runs with Kenning's
+    static table in Model2Vec's layout: beside `ken static`, the same token
+    vectors, and everything else each system's own."""
+    name = family = "semble"
+    tasks = ("search",)
+    languages = ("python", "typescript", "rust")
+
+    def __init__(self):
+        self.python = PEERS / "semble-venv" / "bin" / "python"
+        self.model = PEERS / "semble-model"
+        self.worker = None
+
+    def unavailable(self):
+        if not self.python.exists() or not (self.model / "model.safetensors").exists():
+            return "not installed; run bench/peers/install_semble.sh"
+        return None
+
+    def prepare(self, root, language, work):
+        self.close()
+        # Its cache of indexes (and usage statistics) stays in the work dir.
+        env = dict(os.environ, SEMBLE_CACHE_LOCATION=str(work / "semble-cache"), HF_HUB_OFFLINE="1")
+        shutil.rmtree(work / "semble-cache", ignore_errors=True)
+        self.worker = proc.Worker([str(self.python), str(Path(__file__).parent / "semble_worker.py"), str(self.model)], env=env)
+        r = self.worker.call({"op": "index", "root": str(root)}, INDEX_TIMEOUT)
+        return IndexStats(cold_s=r["seconds"], peak_rss_mib=r["rss_mib"], note=f"{r['chunks']} chunks; Kenning's static table as its model")
+
+    def search(self, query, k):
+        r = self.worker.call({"op": "search", "query": query, "k": k}, QUERY_TIMEOUT)
+        return [hit(h["path"], h["start_line"], h["end_line"], h["score"]) for h in r["hits"]]
+
+    def close(self):
+        if self.worker:
+            self.worker.close()
+            self.worker = None
+
+
 # ---------------------------------------------------------------- jedi
 
 class Jedi(System):

@@ -52,11 +52,12 @@ GRIDS = {
     ]],
     "intents": [(f"intents {w}", {"intent_weight": w}) for w in [1, 0, 0.25, 0.5, 2]],
     "members": [(f"members {w}", {"member_weight": w}) for w in [1, 0.75, 0.5, 0.25]],
-    "decay": [(f"decay {d}", {"file_decay": d}) for d in [1, 0.75, 0.5, 0.25]],
+    "decay": [(f"decay {d}", {"file_decay": d}) for d in [1, 0.9, 0.85, 0.75, 0.5, 0.25]],
     "paths": [(f"tests {t} docs {d}", {"test_weight": t, "docs_weight": d}) for t, d in [
         (1, 0.75), (0.75, 0.75), (0.5, 0.75), (0.25, 0.75), (0.5, 0.5), (0.5, 1), (1, 1), (0.5, 0.35), (0.5, 0.25), (0.35, 0.5),
         (0.5, 0.85), (0.5, 0.9),
     ]],
+    "coherence": [(f"file boost {b}", {"file_boost": b}) for b in [0, 0.05, 0.1, 0.2]],
     "spans": [(f"short span {s}", {"short_span": s}) for s in [8, 0, 2, 4, 16]],
     "priors": [(f"file {b} tests {t}", {"file_boost": b, "test_weight": t}) for b, t in [
         (0, 1), (0.05, 1), (0.1, 1), (0.15, 1), (0.25, 1), (0.5, 1), (0, 0.5), (0, 0.25), (0.1, 0.5),

@@ -14,6 +14,7 @@
 //! lookup: thousands of texts per second per core against tens for the
 //! transformer, at some cost in quality that hybrid search measures.
 
+use crate::wordpiece::WordPieces;
 use crate::{EmbedError, Embedder, LocalEmbedder, Result, normalize};
 use std::io::Write;
 use std::path::Path;
@@ -172,6 +173,7 @@ const BUNDLED_TOKENIZER: &[u8] = include_bytes!("../models/tokenizer.json.zst");
 
 pub struct StaticEmbedder {
     tokenizer: Tokenizer,
+    pieces: WordPieces,
     /// `vocab × dim`, row-major.
     table: Vec<f32>,
     dim: usize,
@@ -181,6 +183,16 @@ pub struct StaticEmbedder {
 /// The id a table distilled from `teacher_id` gets.
 pub(crate) fn static_model_id(teacher_id: &str) -> String {
     format!("static-v{METHOD_VERSION}-pca{PCA_DIMS}({teacher_id})")
+}
+
+/// all-MiniLM-L6-v2's tokenizer, as the bundled table reads it.
+pub(crate) fn bundled_tokenizer() -> Result<Tokenizer> {
+    let corrupt = |detail: String| EmbedError::Inference(format!("the bundled static model's tokenizer: {detail}"));
+    let bytes = zstd::decode_all(BUNDLED_TOKENIZER).map_err(|e| corrupt(e.to_string()))?;
+    let mut tokenizer = Tokenizer::from_bytes(bytes).map_err(|e| corrupt(e.to_string()))?;
+    tokenizer.with_truncation(None).map_err(|e| corrupt(format!("truncation: {e}")))?;
+    tokenizer.with_padding(None);
+    Ok(tokenizer)
 }
 
 impl StaticEmbedder {
@@ -201,12 +213,9 @@ impl StaticEmbedder {
         }
         let scales: Vec<f32> = scales.data().chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect();
         let table = rows.data().iter().enumerate().map(|(i, &q)| q as i8 as f32 * scales[i / dim]).collect();
-        let tokenizer = zstd::decode_all(BUNDLED_TOKENIZER).map_err(|e| corrupt(format!("tokenizer: {e}")))?;
-        let mut tokenizer = Tokenizer::from_bytes(tokenizer).map_err(|e| corrupt(format!("tokenizer: {e}")))?;
-        tokenizer.with_truncation(None).map_err(|e| corrupt(format!("tokenizer truncation: {e}")))?;
-        tokenizer.with_padding(None);
+        let tokenizer = bundled_tokenizer()?;
         // Training weighed code words itself: no factor on top.
-        Ok(StaticEmbedder { tokenizer, table, dim, model_id })
+        Ok(StaticEmbedder { pieces: WordPieces::new(&tokenizer), tokenizer, table, dim, model_id })
     }
 
     /// Loads a table written by [`StaticEmbedder::distill`].
@@ -232,7 +241,7 @@ impl StaticEmbedder {
                 }
             }
         }
-        Ok(StaticEmbedder { tokenizer, table, dim: meta.dim, model_id: meta.model_id })
+        Ok(StaticEmbedder { pieces: WordPieces::new(&tokenizer), tokenizer, table, dim: meta.dim, model_id: meta.model_id })
     }
 
     /// Distils `teacher` into `dir` (tokenizer, table, metadata).
@@ -268,11 +277,16 @@ impl StaticEmbedder {
         Ok(())
     }
 
-    fn embed_one(&self, text: &str) -> Result<Vec<f32>> {
-        let words = split_identifiers(text);
-        let encoding = self.tokenizer.encode(words, false).map_err(|e| EmbedError::Inference(format!("tokenizing: {e}")))?;
+    /// The ids a text's vector sums.
+    fn ids(&self, text: &str) -> Result<Vec<u32>> {
+        self.pieces.ids(&self.tokenizer, &split_identifiers(text), MAX_TOKENS)
+    }
+
+    /// A text's vector and the tokens it read.
+    fn embed_one(&self, text: &str) -> Result<(Vec<f32>, usize)> {
+        let ids = self.ids(text)?;
         let mut v = vec![0f32; self.dim];
-        for &id in encoding.get_ids().iter().take(MAX_TOKENS) {
+        for &id in &ids {
             let start = id as usize * self.dim;
             if let Some(row) = self.table.get(start..start + self.dim) {
                 v.iter_mut().zip(row).for_each(|(a, b)| *a += b);
@@ -280,7 +294,7 @@ impl StaticEmbedder {
         }
         // The mean's scale drops out: vectors are compared by cosine.
         normalize(&mut v);
-        Ok(v)
+        Ok((v, ids.len()))
     }
 }
 
@@ -298,6 +312,10 @@ impl Embedder for StaticEmbedder {
     }
 
     fn embed_documents(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>> {
+        Ok(self.embed_documents_counting(texts)?.0)
+    }
+
+    fn embed_documents_counting(&self, texts: &[&str]) -> Result<(Vec<Vec<f32>>, usize)> {
         let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).min(texts.len().div_ceil(64)).max(1);
         let per = texts.len().div_ceil(workers).max(1);
         std::thread::scope(|scope| {
@@ -306,25 +324,23 @@ impl Embedder for StaticEmbedder {
                 .map(|part| scope.spawn(move || part.iter().map(|t| self.embed_one(t)).collect::<Result<Vec<_>>>()))
                 .collect();
             let mut out = Vec::with_capacity(texts.len());
+            let mut tokens = 0;
             for h in handles {
-                out.extend(h.join().unwrap_or_else(|_| Err(EmbedError::Inference("worker panicked".into())))?);
+                for (v, n) in h.join().unwrap_or_else(|_| Err(EmbedError::Inference("worker panicked".into())))? {
+                    out.push(v);
+                    tokens += n;
+                }
             }
-            Ok(out)
+            Ok((out, tokens))
         })
     }
 
     fn embed_query(&self, text: &str) -> Result<Vec<f32>> {
-        self.embed_one(text)
+        Ok(self.embed_one(text)?.0)
     }
 
     fn count_tokens(&self, texts: &[&str]) -> Result<usize> {
-        let mut total = 0;
-        for t in texts {
-            let encoding =
-                self.tokenizer.encode(split_identifiers(t), false).map_err(|e| EmbedError::Inference(format!("tokenizing: {e}")))?;
-            total += encoding.get_ids().len().min(MAX_TOKENS);
-        }
-        Ok(total)
+        texts.iter().map(|t| Ok(self.ids(t)?.len())).sum()
     }
 }
 

@@ -18,6 +18,7 @@ mod distilled;
 mod local;
 mod openai;
 mod resolve;
+mod wordpiece;
 
 pub use distilled::StaticEmbedder;
 pub use local::{LocalEmbedder, LocalOptions, Prefixes, Runtime};
@@ -62,6 +63,12 @@ pub trait Embedder: Send + Sync {
     /// Tokens the model would read of each text (after truncation), for
     /// throughput figures.
     fn count_tokens(&self, texts: &[&str]) -> Result<usize>;
+    /// [`Embedder::embed_documents`] and the tokens it read; one pass for
+    /// a model whose counting would cost as much as its embedding.
+    fn embed_documents_counting(&self, texts: &[&str]) -> Result<(Vec<Vec<f32>>, usize)> {
+        let vectors = self.embed_documents(texts)?;
+        Ok((vectors, self.count_tokens(texts).unwrap_or(0)))
+    }
     /// Embedding again costs no more than reading a cached vector (a static
     /// table): its vectors are not cached.
     fn is_cheap(&self) -> bool {

@@ -397,8 +397,8 @@ pub fn embed_pending(
         let cached = if cache { store.cached_embeddings(&model, &hashes)? } else { Default::default() };
         let missing: Vec<usize> = (0..texts.len()).filter(|&i| !cached.contains_key(&hashes[i])).collect();
         let missing_texts: Vec<&str> = missing.iter().map(|&i| texts[i].as_str()).collect();
-        let fresh = embedder.embed_documents(&missing_texts)?;
-        summary.tokens += embedder.count_tokens(&missing_texts).unwrap_or(0) as u64;
+        let (fresh, tokens) = embedder.embed_documents_counting(&missing_texts)?;
+        summary.tokens += tokens as u64;
         let new_rows: Vec<([u8; 16], &[f32])> = missing.iter().zip(&fresh).map(|(&i, v)| (hashes[i], v.as_slice())).collect();
         if cache {
             store.put_embeddings(&model, &new_rows)?;
