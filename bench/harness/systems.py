@@ -395,7 +395,22 @@ class Probe(System):
 
 # ---------------------------------------------------------------- naive RAG
 
-class NaiveRag(System):
+class WorkerSystem(System):
+    """A peer in its own Python environment behind `proc.Worker`: `prepare`
+    starts the worker and indexes; searches are one request each."""
+    worker = None
+
+    def search(self, query, k):
+        r = self.worker.call({"op": "search", "query": query, "k": k}, QUERY_TIMEOUT)
+        return [hit(h["path"], h["start_line"], h["end_line"], h["score"]) for h in r["hits"]]
+
+    def close(self):
+        if self.worker:
+            self.worker.close()
+            self.worker = None
+
+
+class NaiveRag(WorkerSystem):
     """Fixed 1000-character chunks, all-MiniLM-L6-v2 via sentence-transformers, cosine top-k."""
     name = family = "naive RAG"
     tasks = ("search",)
@@ -418,17 +433,8 @@ class NaiveRag(System):
         r = self.worker.call({"op": "index", "root": str(root), "exts": EXTS[language]}, INDEX_TIMEOUT)
         return IndexStats(cold_s=r["seconds"], peak_rss_mib=r["rss_mib"], note=f"{r['chunks']} chunks, in memory")
 
-    def search(self, query, k):
-        r = self.worker.call({"op": "search", "query": query, "k": k}, QUERY_TIMEOUT)
-        return [hit(h["path"], h["start_line"], h["end_line"], h["score"]) for h in r["hits"]]
 
-    def close(self):
-        if self.worker:
-            self.worker.close()
-            self.worker = None
-
-
-class Semble(System):
+class Semble(WorkerSystem):
     """semble 0.7.0 (MinishLab): Model2Vec static vectors and BM25 over
     tree-sitter chunks, fused by RRF, then its code-aware reranking (definition
     and file-name boosts, file coherence, path penalties, one file's repeats
@@ -457,15 +463,6 @@ class Semble(System):
         self.worker = proc.Worker([str(self.python), str(Path(__file__).parent / "semble_worker.py"), str(self.model)], env=env)
         r = self.worker.call({"op": "index", "root": str(root)}, INDEX_TIMEOUT)
         return IndexStats(cold_s=r["seconds"], peak_rss_mib=r["rss_mib"], note=f"{r['chunks']} chunks; Kenning's static table as its model")
-
-    def search(self, query, k):
-        r = self.worker.call({"op": "search", "query": query, "k": k}, QUERY_TIMEOUT)
-        return [hit(h["path"], h["start_line"], h["end_line"], h["score"]) for h in r["hits"]]
-
-    def close(self):
-        if self.worker:
-            self.worker.close()
-            self.worker = None
 
 
 # ---------------------------------------------------------------- jedi
