@@ -3,7 +3,8 @@
 //!
 //! A static vector is a sum of table rows, so reading the tokens was most of
 //! its cost: the BERT normaliser looks every character up in Unicode tables
-//! (`perf` on tokio's crate: a third of `ken index --model static`). Code
+//! (`perf` on `ken index --model static` of tokio's crate: a fifth of the
+//! samples, and each text was read twice, once more to count it). Code
 //! repeats its words, so each word is tokenized once, by the tokenizer
 //! itself, and looked up after. Only printable ASCII takes this path; any
 //! other whitespace-separated piece (accents, CJK, control characters, an
