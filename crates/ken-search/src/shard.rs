@@ -485,6 +485,13 @@ impl SharedShard {
     }
 
     /// The shard if it exists (opened on first use); never creates one.
+    /// Whether an embedded shard's directory is gone (deleted, or left out
+    /// of a copy of the index) while nothing holds it open. A server's
+    /// collection is not checked: that would cost a request every run.
+    pub fn lost(&self) -> bool {
+        matches!(self.location, VectorLocation::Edge) && self.slot().is_none() && !self.index_dir.join(self.name).is_dir()
+    }
+
     pub fn existing(&self, dim: usize) -> Result<Option<std::sync::Arc<VectorShard>>> {
         if self.slot().is_none() {
             let exists = match &self.location {

@@ -144,6 +144,20 @@ pub fn sync_points(
         store.reset_points()?;
         store.set_meta(LOCATION_KEY, &here)?;
     }
+    // A shard directory gone while SQLite records points written there
+    // (searches said "run `ken index`", and the run found nothing to do):
+    // they are written again, the model's vectors from the embedding cache.
+    if let Some(lane) = statics
+        && lane.shards.lost()
+        && store.embed_totals()?.total > 0
+    {
+        tracing::warn!("the static vectors' shard is gone; every point is written again");
+        store.reset_points()?;
+    }
+    if shards.lost() && store.embed_totals()?.embedded > 0 {
+        tracing::warn!("the model's vector shard is gone; its vectors are written again");
+        store.reset_dense()?;
+    }
     if let Some(lane) = statics
         && static_model(store)?.as_deref() != Some(lane.embedder.model_id())
     {
