@@ -418,7 +418,6 @@ class NaiveRag(WorkerSystem):
     def __init__(self):
         self.python = CACHE / "embed-venv" / "bin" / "python"
         self.model = Path(os.environ.get("KEN_CACHE_DIR", Path.home() / ".cache" / "ken")) / "models" / "minilm"
-        self.worker = None
 
     def unavailable(self):
         if not self.python.exists():
@@ -448,7 +447,6 @@ class Semble(WorkerSystem):
     def __init__(self):
         self.python = PEERS / "semble-venv" / "bin" / "python"
         self.model = PEERS / "semble-model"
-        self.worker = None
 
     def unavailable(self):
         if not self.python.exists() or not (self.model / "model.safetensors").exists():

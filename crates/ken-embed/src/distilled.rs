@@ -172,7 +172,7 @@ const BUNDLED_TABLE: &[u8] = include_bytes!("../models/code-static.safetensors.z
 const BUNDLED_TOKENIZER: &[u8] = include_bytes!("../models/tokenizer.json.zst");
 
 pub struct StaticEmbedder {
-    tokenizer: Tokenizer,
+    /// The tokenizer, behind its cache of words.
     pieces: WordPieces,
     /// `vocab × dim`, row-major.
     table: Vec<f32>,
@@ -215,7 +215,7 @@ impl StaticEmbedder {
         let table = rows.data().iter().enumerate().map(|(i, &q)| q as i8 as f32 * scales[i / dim]).collect();
         let tokenizer = bundled_tokenizer()?;
         // Training weighed code words itself: no factor on top.
-        Ok(StaticEmbedder { pieces: WordPieces::new(&tokenizer), tokenizer, table, dim, model_id })
+        Ok(StaticEmbedder { pieces: WordPieces::new(tokenizer), table, dim, model_id })
     }
 
     /// Loads a table written by [`StaticEmbedder::distill`].
@@ -241,7 +241,7 @@ impl StaticEmbedder {
                 }
             }
         }
-        Ok(StaticEmbedder { pieces: WordPieces::new(&tokenizer), tokenizer, table, dim: meta.dim, model_id: meta.model_id })
+        Ok(StaticEmbedder { pieces: WordPieces::new(tokenizer), table, dim: meta.dim, model_id: meta.model_id })
     }
 
     /// Distils `teacher` into `dir` (tokenizer, table, metadata).
@@ -279,7 +279,7 @@ impl StaticEmbedder {
 
     /// The ids a text's vector sums.
     fn ids(&self, text: &str) -> Result<Vec<u32>> {
-        self.pieces.ids(&self.tokenizer, &split_identifiers(text), MAX_TOKENS)
+        self.pieces.ids(&split_identifiers(text), MAX_TOKENS)
     }
 
     /// A text's vector and the tokens it read.

@@ -23,6 +23,7 @@ use tokenizers::{NormalizerWrapper, PreTokenizerWrapper, Tokenizer};
 const MAX_WORDS: usize = 1 << 18;
 
 pub(crate) struct WordPieces {
+    tokenizer: Tokenizer,
     /// Whether the tokenizer is BERT's (normaliser and pre-tokenizer): the
     /// only pipeline whose splitting this reproduces.
     bert: bool,
@@ -33,17 +34,17 @@ pub(crate) struct WordPieces {
 }
 
 impl WordPieces {
-    pub(crate) fn new(tokenizer: &Tokenizer) -> WordPieces {
+    pub(crate) fn new(tokenizer: Tokenizer) -> WordPieces {
         let bert = matches!(tokenizer.get_normalizer(), Some(NormalizerWrapper::BertNormalizer(_)))
             && matches!(tokenizer.get_pre_tokenizer(), Some(PreTokenizerWrapper::BertPreTokenizer(_)));
         let added = tokenizer.get_added_tokens_decoder().values().map(|t| t.content.to_ascii_lowercase()).collect();
-        WordPieces { bert, added, words: RwLock::new(FxHashMap::default()) }
+        WordPieces { tokenizer, bert, added, words: RwLock::new(FxHashMap::default()) }
     }
 
     /// The first `max` ids of `text`, without special tokens.
-    pub(crate) fn ids(&self, tokenizer: &Tokenizer, text: &str, max: usize) -> Result<Vec<u32>> {
+    pub(crate) fn ids(&self, text: &str, max: usize) -> Result<Vec<u32>> {
         if !self.bert {
-            return Ok(encode(tokenizer, text)?.into_iter().take(max).collect());
+            return Ok(encode(&self.tokenizer, text)?.into_iter().take(max).collect());
         }
         let mut out = Vec::with_capacity(max.min(text.len() / 3 + 1));
         for piece in text.split([' ', '\t', '\n', '\r']).filter(|p| !p.is_empty()) {
@@ -51,7 +52,7 @@ impl WordPieces {
                 break;
             }
             if !piece.bytes().all(|b| b.is_ascii_graphic()) || self.holds_added_token(piece) {
-                out.extend(encode(tokenizer, piece)?);
+                out.extend(encode(&self.tokenizer, piece)?);
                 continue;
             }
             // Runs of letters and digits are words; any other printable
@@ -64,7 +65,7 @@ impl WordPieces {
                 } else {
                     start + 1
                 };
-                self.word(tokenizer, &piece[start..end], &mut out)?;
+                self.word(&piece[start..end], &mut out)?;
                 start = end;
             }
         }
@@ -73,17 +74,21 @@ impl WordPieces {
     }
 
     fn holds_added_token(&self, piece: &str) -> bool {
+        // Most pieces hold no added token's first character: no lowercase copy.
         let first = |t: &String| t.as_bytes().first().copied();
-        self.added.iter().filter_map(first).any(|b| piece.bytes().any(|c| c.to_ascii_lowercase() == b))
-            && self.added.iter().any(|t| piece.to_ascii_lowercase().contains(t.as_str()))
+        if !self.added.iter().filter_map(first).any(|b| piece.bytes().any(|c| c.to_ascii_lowercase() == b)) {
+            return false;
+        }
+        let piece = piece.to_ascii_lowercase();
+        self.added.iter().any(|t| piece.contains(t.as_str()))
     }
 
-    fn word(&self, tokenizer: &Tokenizer, word: &str, out: &mut Vec<u32>) -> Result<()> {
+    fn word(&self, word: &str, out: &mut Vec<u32>) -> Result<()> {
         if let Some(ids) = self.words.read().unwrap_or_else(|e| e.into_inner()).get(word) {
             out.extend_from_slice(ids);
             return Ok(());
         }
-        let ids = encode(tokenizer, word)?;
+        let ids = encode(&self.tokenizer, word)?;
         out.extend_from_slice(&ids);
         let mut words = self.words.write().unwrap_or_else(|e| e.into_inner());
         if words.len() < MAX_WORDS {
@@ -102,19 +107,18 @@ fn encode(tokenizer: &Tokenizer, text: &str) -> Result<Vec<u32>> {
 mod tests {
     use super::*;
 
-    fn bundled_tokenizer() -> Tokenizer {
-        crate::distilled::bundled_tokenizer().unwrap()
+    fn bundled() -> WordPieces {
+        WordPieces::new(crate::distilled::bundled_tokenizer().unwrap())
     }
 
     /// Ids of each text, by the tokenizer and by the word cache, with no cap.
-    fn both(tokenizer: &Tokenizer, pieces: &WordPieces, text: &str) -> (Vec<u32>, Vec<u32>) {
-        (encode(tokenizer, text).unwrap(), pieces.ids(tokenizer, text, usize::MAX).unwrap())
+    fn both(pieces: &WordPieces, text: &str) -> (Vec<u32>, Vec<u32>) {
+        (encode(&pieces.tokenizer, text).unwrap(), pieces.ids(text, usize::MAX).unwrap())
     }
 
     #[test]
     fn same_ids_as_the_tokenizer() {
-        let tokenizer = bundled_tokenizer();
-        let pieces = WordPieces::new(&tokenizer);
+        let pieces = bundled();
         assert!(pieces.bert);
         // Every case twice: once tokenized, once from the cache.
         let cases = [
@@ -130,24 +134,23 @@ mod tests {
             "   \n\t  ",
         ];
         for text in cases.iter().chain(&cases) {
-            let (expected, fast) = both(&tokenizer, &pieces, text);
+            let (expected, fast) = both(&pieces, text);
             assert_eq!(fast, expected, "{text:?}");
         }
         // Real code: this crate's sources.
         for source in [include_str!("lib.rs"), include_str!("distilled.rs"), include_str!("local.rs"), include_str!("wordpiece.rs")] {
-            let (expected, fast) = both(&tokenizer, &pieces, source);
+            let (expected, fast) = both(&pieces, source);
             assert_eq!(fast, expected);
         }
     }
 
     #[test]
     fn stops_at_the_cap() {
-        let tokenizer = bundled_tokenizer();
-        let pieces = WordPieces::new(&tokenizer);
+        let pieces = bundled();
         let text = "one two three four five six";
-        let all = encode(&tokenizer, text).unwrap();
+        let all = encode(&pieces.tokenizer, text).unwrap();
         for max in [0, 1, 3, 6, 10] {
-            assert_eq!(pieces.ids(&tokenizer, text, max).unwrap(), all[..max.min(all.len())]);
+            assert_eq!(pieces.ids(text, max).unwrap(), all[..max.min(all.len())]);
         }
     }
 }

@@ -484,7 +484,6 @@ impl SharedShard {
         Ok(shard)
     }
 
-    /// The shard if it exists (opened on first use); never creates one.
     /// Whether an embedded shard's directory is gone (deleted, or left out
     /// of a copy of the index) while nothing holds it open. A server's
     /// collection is not checked: that would cost a request every run.
@@ -492,6 +491,7 @@ impl SharedShard {
         matches!(self.location, VectorLocation::Edge) && self.slot().is_none() && !self.index_dir.join(self.name).is_dir()
     }
 
+    /// The shard if it exists (opened on first use); never creates one.
     pub fn existing(&self, dim: usize) -> Result<Option<std::sync::Arc<VectorShard>>> {
         if self.slot().is_none() {
             let exists = match &self.location {
