@@ -22,6 +22,10 @@ struct Piece {
     end_row: usize,
     /// Holds a whole definition: it does not merge with another such piece.
     definition: bool,
+    /// The row a definition starts on, when this piece is the run of
+    /// comments and attributes before it: windows cut from the run are
+    /// named after it.
+    documents: Option<usize>,
 }
 
 impl Piece {
@@ -32,6 +36,7 @@ impl Piece {
             start_row: node.start_position().row,
             end_row: node.end_position().row,
             definition,
+            documents: None,
         }
     }
 
@@ -42,6 +47,7 @@ impl Piece {
             start_row: self.start_row,
             end_row: other.end_row.max(self.end_row),
             definition: self.definition || other.definition,
+            documents: self.documents.or(other.documents),
         }
     }
 }
@@ -50,8 +56,9 @@ struct Splitter<'s, 'a> {
     src: &'s Source<'a>,
     mined: &'s Mined,
     budget: ChunkBudget,
-    /// Line ranges (0-based rows, inclusive) of the chunks, in order.
-    out: Vec<(usize, usize)>,
+    /// Line ranges (0-based rows, inclusive) of the chunks, in order, with
+    /// the row of the definition a window of its comments documents.
+    out: Vec<(usize, usize, Option<usize>)>,
 }
 
 impl Splitter<'_, '_> {
@@ -60,10 +67,22 @@ impl Splitter<'_, '_> {
         end.saturating_sub(start) <= self.budget.max_chars as usize && p.end_row - p.start_row < self.budget.max_lines as usize
     }
 
+    /// A piece over the budget (a run of comments carried to the code after
+    /// it: tokio's `lib.rs` opens with 436 lines of `//!`) is cut into line
+    /// windows: an embedding reads only a chunk's first 256 tokens, and BM25
+    /// would weigh every word of it against the whole run.
     fn emit(&mut self, p: Piece) {
+        if self.fits(&p) || p.start_row == p.end_row {
+            self.push(p);
+        } else {
+            self.windows(p);
+        }
+    }
+
+    fn push(&mut self, p: Piece) {
         let text = self.src.slice(p.start, p.end);
         if !text.trim().is_empty() {
-            self.out.push((p.start_row, p.end_row));
+            self.out.push((p.start_row, p.end_row, p.documents));
         }
     }
 
@@ -114,6 +133,7 @@ impl Splitter<'_, '_> {
                 let own_prefix = (piece.start < child.start_byte()).then(|| Piece {
                     end: child.start_byte(),
                     end_row: child.start_position().row,
+                    documents: definition.then(|| child.start_position().row),
                     ..piece
                 });
                 let carry_in = match current.take() {
@@ -130,7 +150,13 @@ impl Splitter<'_, '_> {
             }
         }
         if let Some(p) = pending_prefix {
-            current = Some(current.map_or(p, |c| c.join(p)));
+            current = match current {
+                Some(c) if !self.fits(&c.join(p)) => {
+                    self.emit(c);
+                    Some(p)
+                }
+                c => Some(c.map_or(p, |c| c.join(p))),
+            };
         }
         current
     }
@@ -149,12 +175,13 @@ impl Splitter<'_, '_> {
             {
                 end += 1;
             }
-            self.emit(Piece {
+            self.push(Piece {
                 start: self.src.line_start(row),
                 end: self.src.line_end(end),
                 start_row: row,
                 end_row: end,
                 definition: false,
+                documents: p.documents,
             });
             if end >= p.end_row {
                 break;
@@ -182,6 +209,7 @@ pub(crate) fn split(src: &Source, root: Node, mined: &Mined, budget: &ChunkBudge
         start_row: 0,
         end_row: root.start_position().row,
         definition: false,
+        documents: None,
     });
     let whole = Piece::of(root, false);
     let whole = lead.map_or(whole, |l| l.join(whole));
@@ -193,7 +221,7 @@ pub(crate) fn split(src: &Source, root: Node, mined: &Mined, budget: &ChunkBudge
     let mut rows = splitter.out;
     rows.sort();
     rows.dedup();
-    rows.into_iter().map(|(s, e)| contextualize(src, &mined.symbols, s, e)).collect()
+    rows.into_iter().map(|(s, e, documents)| contextualize(src, &mined.symbols, s, e, documents)).collect()
 }
 
 /// Chunks by line windows alone, for text that could not be parsed at all.
@@ -210,11 +238,11 @@ pub(crate) fn line_windows_only(text: &str, budget: &ChunkBudget) -> Vec<Chunk> 
     };
     let mut splitter = Splitter { src: &src, mined: &mined, budget: *budget, out: Vec::new() };
     let last = src.line_count().saturating_sub(1);
-    splitter.windows(Piece { start: 0, end: text.len(), start_row: 0, end_row: last, definition: false });
-    splitter.out.into_iter().map(|(s, e)| contextualize(&src, &[], s, e)).collect()
+    splitter.windows(Piece { start: 0, end: text.len(), start_row: 0, end_row: last, definition: false, documents: None });
+    splitter.out.into_iter().map(|(s, e, _)| contextualize(&src, &[], s, e, None)).collect()
 }
 
-fn contextualize(src: &Source, symbols: &[Symbol], start_row: usize, end_row: usize) -> Chunk {
+fn contextualize(src: &Source, symbols: &[Symbol], start_row: usize, end_row: usize, documents: Option<usize>) -> Chunk {
     let (start_line, end_line) = (start_row as u32 + 1, end_row as u32 + 1);
     let context = |want: fn(SymbolKind) -> bool| -> Option<ChunkContext> {
         let enclosing = symbols
@@ -241,8 +269,11 @@ fn contextualize(src: &Source, symbols: &[Symbol], start_row: usize, end_row: us
             encloses,
         })
     };
-    // Named after the innermost symbol holding the whole chunk, else the
-    // outermost definition starting in it.
+    // Named after the definition its comments document, else the innermost
+    // symbol holding the whole chunk, else the outermost definition
+    // starting in it.
+    let documented = documents
+        .and_then(|row| symbols.iter().enumerate().skip(1).find(|(_, s)| s.span.start_line as usize == row + 1).map(|(i, _)| i as u32));
     let holder = symbols
         .iter()
         .enumerate()
@@ -263,7 +294,7 @@ fn contextualize(src: &Source, symbols: &[Symbol], start_row: usize, end_row: us
         end_line,
         start_byte: src.line_start(start_row) as u32,
         end_byte: src.line_end(end_row) as u32,
-        symbol: holder.or_else(first_inside),
+        symbol: documented.or(holder).or_else(first_inside),
         class: context(SymbolKind::is_type),
         method: context(SymbolKind::is_callable),
     }

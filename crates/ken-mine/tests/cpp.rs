@@ -296,7 +296,7 @@ void tail() {}
               1-2 big | class - | fn -
               3-3 big | class - | fn -
               4-8 big::Big | class - | fn -
-              10-17 big::Big | class in Big[5-20] | fn after one[6-8]
+              10-17 big::Big::two | class in Big[5-20] | fn after one[6-8]
               18-21 big | class in Big[5-20] | fn in two[11-19]
               23-23 tail | class after Big[5-20] | fn in tail[23-23]
         "#]],

@@ -323,7 +323,7 @@ class Tail {}
             Big.java
               1-1 big | class - | fn -
               3-7 big.Big | class - | fn -
-              9-16 big.Big | class in Big[4-19] | fn after one[5-7]
+              9-16 big.Big.two | class in Big[4-19] | fn after one[5-7]
               17-19 big.Big | class in Big[4-19] | fn in two[10-18]
               21-21 big.Tail | class in Tail[21-21] | fn after two[10-18]
         "#]],

@@ -362,7 +362,7 @@ export const tail = () => null;
               1-1 big | class - | fn -
               3-4 big.Big | class - | fn -
               4-7 big.Big | class in Big[4-19] | fn -
-              9-16 big.Big | class in Big[4-19] | fn after one[5-7]
+              9-16 big.Big.two | class in Big[4-19] | fn after one[5-7]
               17-19 big.Big | class in Big[4-19] | fn in two[10-18]
               21-21 big.tail | class after Big[4-19] | fn in tail[21-21]
         "#]],

@@ -2,7 +2,7 @@
 //! every `cargo test`: every fixture file of the per-language tests is a
 //! seed, cut, spliced and nested in thousands of ways by a seeded generator.
 //! Each mutant is mined under `catch_unwind`; a panic, a span outside the
-//! file or a chunk outside its lines is a failure that names the seed, the
+//! file, or a chunk outside its lines or over the budget, is a failure that names the seed, the
 //! mutation and the input, so it can be kept as a regression fixture.
 //! (`cargo fuzz` needs a nightly toolchain, which this project cannot fetch.)
 //!
@@ -173,6 +173,12 @@ fn check(miner: &mut Miner, path: &str, language: Language, text: &str) -> Resul
                 c.end_line,
                 text.len()
             ));
+        }
+        // Within the budget, but for a single line longer than it (a line is never cut).
+        let rows = (c.end_line - c.start_line) as usize;
+        let bytes = (c.end_byte - c.start_byte) as usize;
+        if rows >= budget.max_lines as usize || (rows > 0 && bytes > budget.max_chars as usize) {
+            return Err(format!("chunk lines {}-{} ({bytes} bytes) is over the budget", c.start_line, c.end_line));
         }
     }
     Ok(())

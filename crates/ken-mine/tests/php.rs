@@ -254,7 +254,7 @@ function tail() {}
             Big.php
               1-2 Big | class - | fn -
               4-10 Big\Big | class - | fn -
-              12-13 Big\Big | class in Big[5-22] | fn after one[7-10]
+              12-13 Big\Big\two | class in Big[5-22] | fn after one[7-10]
               14-21 Big\Big\two | class in Big[5-22] | fn in two[13-21]
               22-22 Big\Big | class in Big[5-22] | fn after two[13-21]
               24-24 Big\tail | class after Big[5-22] | fn in tail[24-24]

@@ -239,7 +239,7 @@ def tail():
               1-3 mod.A | class - | fn -
               5-9 mod.Big | class in Big[5-26] | fn -
               11-14 mod.Big.two | class in Big[5-26] | fn in two[11-14]
-              16-23 mod.Big | class in Big[5-26] | fn after two[11-14]
+              16-23 mod.Big.three | class in Big[5-26] | fn after two[11-14]
               24-26 mod.Big.three | class in Big[5-26] | fn in three[17-26]
               28-29 mod.tail | class after Big[5-26] | fn in tail[28-29]
         "#]],

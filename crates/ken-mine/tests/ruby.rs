@@ -250,7 +250,7 @@ def tail; end
             big.rb
               1-1 big | class - | fn -
               3-7 Big | class - | fn -
-              9-10 Big | class in Big[4-19] | fn after one[5-7]
+              9-10 Big.two | class in Big[4-19] | fn after one[5-7]
               11-18 Big.two | class in Big[4-19] | fn in two[10-18]
               19-19 Big | class in Big[4-19] | fn after two[10-18]
               21-21 tail | class after Big[4-19] | fn in tail[21-21]

@@ -1,7 +1,8 @@
 mod common;
 
-use common::{render_references, render_symbols, render_types};
+use common::{render_chunks, render_references, render_symbols, render_types};
 use expect_test::{Expect, expect};
+use ken_core::ChunkBudget;
 
 fn check_symbols(fixture: &str, expect: Expect) {
     expect.assert_eq(&render_symbols(fixture));
@@ -13,6 +14,10 @@ fn check_refs(fixture: &str, expect: Expect) {
 
 fn check_types(fixture: &str, expect: Expect) {
     expect.assert_eq(&render_types(fixture));
+}
+
+fn check_chunks(fixture: &str, budget: ChunkBudget, expect: Expect) {
+    expect.assert_eq(&render_chunks(fixture, budget));
 }
 
 #[test]
@@ -362,6 +367,55 @@ macro_rules! select {
         expect![[r#"
             src/macros/select.rs (module crate::macros::select, 0 parse errors)
               function crate::macros::select::select [2-5] `macro_rules! select` doc: Waits on multiple branches.
+        "#]],
+    );
+}
+
+#[test]
+fn long_doc_comments_are_cut_into_windows_within_the_budget() {
+    let small = ChunkBudget { max_chars: 400, max_lines: 6, overlap_lines: 1 };
+    check_chunks(
+        r#"
+//- tokio/src/sync/broadcast.rs
+//! A broadcast queue.
+//!
+//! Each value is seen by all consumers.
+//!
+//! ## Lagging
+//!
+//! A slow receiver falls behind;
+//! the oldest values are overwritten
+//! and it gets `Lagged`.
+use std::sync::Arc;
+
+/// Sends values.
+pub struct Sender {
+    shared: Arc<u8>,
+}
+
+/// Receives a value.
+///
+/// Waits until one is sent.
+///
+/// # Errors
+///
+/// `Lagged` when values were missed,
+/// `Closed` when every sender is gone.
+pub fn recv() -> u8 {
+    0
+}
+// trailing one
+// trailing two
+"#,
+        small,
+        expect![[r#"
+            tokio/src/sync/broadcast.rs
+              1-6 tokio::sync::broadcast | class - | fn -
+              6-10 tokio::sync::broadcast | class - | fn -
+              10-15 tokio::sync::broadcast::Sender | class - | fn -
+              17-22 tokio::sync::broadcast::recv | class after Sender[13-15] | fn -
+              22-25 tokio::sync::broadcast::recv | class after Sender[13-15] | fn -
+              25-29 tokio::sync::broadcast::recv | class after Sender[13-15] | fn in recv[25-27]
         "#]],
     );
 }

@@ -413,7 +413,7 @@ export const tail = (): null => null;
               1-1 big | class - | fn -
               3-4 big.Big | class - | fn -
               4-7 big.Big | class in Big[4-19] | fn -
-              9-16 big.Big | class in Big[4-19] | fn after one[5-7]
+              9-16 big.Big.two | class in Big[4-19] | fn after one[5-7]
               17-19 big.Big | class in Big[4-19] | fn in two[10-18]
               21-21 big.tail | class after Big[4-19] | fn in tail[21-21]
         "#]],
@@ -530,6 +530,48 @@ function local() {
                 interface src/types.Api.Id [5-5] `export type Id = string`
               function src/types.local [7-9] `function local()`
                 interface src/types.local.Scratch [8-8] `type Scratch = number`
+        "#]],
+    );
+}
+
+#[test]
+fn a_long_doc_comment_is_cut_into_windows_named_after_what_it_documents() {
+    let small = ChunkBudget { max_chars: 400, max_lines: 5, overlap_lines: 1 };
+    check_chunks(
+        r#"
+//- forkJoin.ts
+/**
+ * Waits for every source to complete,
+ * then emits their last values together.
+ *
+ * ## Example
+ *
+ * forkJoin([a, b]).subscribe(console.log);
+ */
+export function forkJoin(sources: unknown[]): void {
+  return;
+}
+
+class Scheduler {
+  /**
+   * Orders actions by due time,
+   * then by creation order,
+   * so that equal times run
+   * in the order they were made.
+   */
+  sort(): void {}
+}
+"#,
+        small,
+        expect![[r#"
+            forkJoin.ts
+              1-5 forkJoin.forkJoin | class - | fn -
+              5-9 forkJoin.forkJoin | class - | fn -
+              9-11 forkJoin.forkJoin | class - | fn in forkJoin[9-11]
+              13-13 forkJoin.Scheduler | class in Scheduler[13-21] | fn after forkJoin[9-11]
+              14-18 forkJoin.Scheduler.sort | class in Scheduler[13-21] | fn after forkJoin[9-11]
+              18-20 forkJoin.Scheduler.sort | class in Scheduler[13-21] | fn after forkJoin[9-11]
+              20-21 forkJoin.Scheduler | class in Scheduler[13-21] | fn in sort[20-20]
         "#]],
     );
 }
