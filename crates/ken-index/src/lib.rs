@@ -27,7 +27,7 @@ use walk::{Candidate, WalkOptions};
 const INCLUDE_GENERATED: &str = "include_generated";
 
 /// Bump when mining output changes, so existing indexes are mined again.
-const MINER_VERSION: &str = "5";
+const MINER_VERSION: &str = "6";
 const BATCH_FILES: usize = 512;
 const BATCH_TIME: Duration = Duration::from_millis(1500);
 

@@ -161,8 +161,10 @@ impl Splitter<'_, '_> {
         current
     }
 
-    /// Overlapping line windows within the budget: the fallback for text with
-    /// no syntax to split at.
+    /// Line windows within the budget: the fallback for text with no syntax
+    /// to split at. A window that must be cut ends at the last paragraph
+    /// break of its second half, and the next starts after it; without one,
+    /// windows overlap, so that a sentence cut at the end is whole in the next.
     fn windows(&mut self, p: Piece) {
         let max_lines = self.budget.max_lines.max(1) as usize;
         let overlap = (self.budget.overlap_lines as usize).min(max_lines - 1);
@@ -174,6 +176,21 @@ impl Splitter<'_, '_> {
                 && self.src.line_end(end + 1) - self.src.line_start(row) <= self.budget.max_chars as usize
             {
                 end += 1;
+            }
+            let paragraph_end = (end < p.end_row)
+                .then(|| ((row + (end - row) / 2).max(row + 1)..=end).rev().find(|&r| self.is_blank(r) && !self.is_heading(r - 1)))
+                .flatten();
+            if let Some(blank) = paragraph_end {
+                self.push(Piece {
+                    start: self.src.line_start(row),
+                    end: self.src.line_end(blank),
+                    start_row: row,
+                    end_row: blank,
+                    definition: false,
+                    documents: p.documents,
+                });
+                row = blank + 1;
+                continue;
             }
             self.push(Piece {
                 start: self.src.line_start(row),
@@ -188,6 +205,22 @@ impl Splitter<'_, '_> {
             }
             row = (end + 1).saturating_sub(overlap).max(row + 1);
         }
+    }
+}
+
+impl Splitter<'_, '_> {
+    /// Whether a row is empty but for comment markers (`//!`, ` *`, `#`): a
+    /// paragraph break in prose and code alike.
+    fn is_blank(&self, row: usize) -> bool {
+        let line = self.src.slice(self.src.line_start(row), self.src.line_end(row));
+        line.trim().trim_matches(['/', '!', '*', '#']).trim().is_empty()
+    }
+
+    /// Whether a row is a Markdown heading (`//! ## Lagging`), which belongs
+    /// with the paragraph after it.
+    fn is_heading(&self, row: usize) -> bool {
+        let line = self.src.slice(self.src.line_start(row), self.src.line_end(row));
+        line.trim().trim_start_matches(['/', '!', '*']).trim_start().starts_with('#')
     }
 }
 

@@ -410,11 +410,11 @@ pub fn recv() -> u8 {
         small,
         expect![[r#"
             tokio/src/sync/broadcast.rs
-              1-6 tokio::sync::broadcast | class - | fn -
-              6-10 tokio::sync::broadcast | class - | fn -
+              1-4 tokio::sync::broadcast | class - | fn -
+              5-10 tokio::sync::broadcast | class - | fn -
               10-15 tokio::sync::broadcast::Sender | class - | fn -
-              17-22 tokio::sync::broadcast::recv | class after Sender[13-15] | fn -
-              22-25 tokio::sync::broadcast::recv | class after Sender[13-15] | fn -
+              17-20 tokio::sync::broadcast::recv | class after Sender[13-15] | fn -
+              21-25 tokio::sync::broadcast::recv | class after Sender[13-15] | fn -
               25-29 tokio::sync::broadcast::recv | class after Sender[13-15] | fn in recv[25-27]
         "#]],
     );

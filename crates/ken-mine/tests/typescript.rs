@@ -565,7 +565,7 @@ class Scheduler {
         small,
         expect![[r#"
             forkJoin.ts
-              1-5 forkJoin.forkJoin | class - | fn -
+              1-4 forkJoin.forkJoin | class - | fn -
               5-9 forkJoin.forkJoin | class - | fn -
               9-11 forkJoin.forkJoin | class - | fn in forkJoin[9-11]
               13-13 forkJoin.Scheduler | class in Scheduler[13-21] | fn after forkJoin[9-11]

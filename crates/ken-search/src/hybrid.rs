@@ -1605,16 +1605,18 @@ const MAX_COPIES: usize = 20;
 /// TypeScript's overload signatures before the body). A long doc comment
 /// is cut into chunks of its own before the code, and each would otherwise
 /// be an answer. Modules are left out: a file's chunks are all named after
-/// it.
+/// it. A chunk named after a symbol that ends above it is a window of its
+/// doc comment, however far above the code it lies.
 fn continues(hit: &Shown, unit: &UnitText) -> bool {
     const GAP: u32 = 2;
-    let same_symbol = (hit.symbol_id.is_some() && hit.symbol_id == unit.symbol_id) || hit.qualified_name == unit.qualified_name;
+    let one_symbol = hit.symbol_id.is_some() && hit.symbol_id == unit.symbol_id;
+    let same_symbol = one_symbol || hit.qualified_name == unit.qualified_name;
+    let doc_window = one_symbol && ((unit.is_chunk && unit.end_line < hit.start_line) || (hit.is_chunk && hit.end_line < unit.start_line));
     hit.path == unit.path
         && same_symbol
         && hit.kind != SymbolKind::Module
         && unit.kind == hit.kind
-        && unit.start_line <= hit.end_line + GAP
-        && hit.start_line <= unit.end_line + GAP
+        && (doc_window || (unit.start_line <= hit.end_line + GAP && hit.start_line <= unit.end_line + GAP))
 }
 
 /// Units with the same group are copies of one code: a hash of their doc
@@ -1982,7 +1984,19 @@ mod tests {
     #[test]
     fn pieces_of_one_symbol_widen_one_hit() {
         use SymbolKind::*;
+        let of = |symbol_id: i64, u: UnitText| UnitText { symbol_id: Some(symbol_id), ..u };
         let cases = [
+            (
+                "a window of a long doc comment far above its function",
+                of(7, unit(Function, true, "m.f", (1, 20))),
+                of(7, unit(Function, false, "m.f", (40, 44))),
+            ),
+            ("its function, then the window", of(7, unit(Function, false, "m.f", (40, 44))), of(7, unit(Function, true, "m.f", (1, 20)))),
+            (
+                "another definition's window above",
+                of(7, unit(Function, true, "m.f", (1, 20))),
+                of(8, unit(Function, false, "m.f", (40, 44))),
+            ),
             ("a function after its doc comment's chunk", unit(Function, true, "m.f", (1, 30)), unit(Function, false, "m.f", (30, 34))),
             ("a doc comment's chunk after its function", unit(Function, false, "m.f", (30, 34)), unit(Function, true, "m.f", (1, 29))),
             ("the next chunk of one doc comment, past a blank line", unit(Enum, true, "m.E", (1, 20)), unit(Enum, true, "m.E", (22, 40))),
@@ -2003,6 +2017,9 @@ mod tests {
             })
             .collect();
         expect![[r#"
+            a window of a long doc comment far above its function: chunk 1-44
+            its function, then the window: symbol 1-44
+            another definition's window above: chunk 1-20, symbol 40-44
             a function after its doc comment's chunk: chunk 1-34
             a doc comment's chunk after its function: symbol 1-34
             the next chunk of one doc comment, past a blank line: chunk 1-40
