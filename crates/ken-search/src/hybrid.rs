@@ -438,6 +438,25 @@ const USER_NOUNS: &[&str] = &["callers", "importers", "implementations", "refere
 const MEMBER_WORDS: &[&str] =
     &["attribute", "constant", "constructor", "field", "fn", "func", "function", "macro", "method", "property", "variable"];
 const CONTAINER_WORDS: &[&str] = &["class", "enum", "interface", "module", "struct", "trait", "type"];
+/// Words that say what kind of member or type, not which: "an async
+/// function", "the abstract class", "a static method" name none.
+const KIND_MODIFIERS: &[&str] = &[
+    "abstract",
+    "anonymous",
+    "async",
+    "asynchronous",
+    "const",
+    "generic",
+    "inner",
+    "nested",
+    "private",
+    "protected",
+    "public",
+    "static",
+    "sync",
+    "synchronous",
+    "virtual",
+];
 
 fn is_kind_word(word: &str) -> bool {
     let known = |w: &str| MEMBER_WORDS.contains(&w) || CONTAINER_WORDS.contains(&w);
@@ -468,17 +487,27 @@ pub fn plan_query(raw: &str) -> Result<QueryPlan, SearchError> {
     for (i, word) in words.iter().enumerate() {
         let next = lower.get(i + 1).map(String::as_str).unwrap_or("");
         let name = word.text.rsplit(['.', ':']).next().unwrap_or(word.text).to_lowercase();
-        if MEMBER_WORDS.contains(&next) {
+        // Written in lower case: "the Inner type" names tokio's `Inner`.
+        let modifier = words.len() > 1 && word.text == lower[i] && KIND_MODIFIERS.contains(&word.text);
+        if MEMBER_WORDS.contains(&next) && !modifier {
             members.push(name.clone());
-        } else if CONTAINER_WORDS.contains(&next) {
+        } else if CONTAINER_WORDS.contains(&next) && !modifier {
             containers.push(name.clone());
         }
         let near_kind_word = |j: Option<usize>| j.and_then(|j| lower.get(j)).is_some_and(|w| is_kind_word(w));
         let kind_word = is_kind_word(&lower[i]);
         let named = looks_like_identifier(word)
             || words.len() == 1
-            || (!kind_word && !lexical::is_stopword(&lower[i]) && (near_kind_word(i.checked_sub(1)) || near_kind_word(Some(i + 1))))
-            || (i > 0 && word.text.starts_with(|c: char| c.is_uppercase()) && !lexical::is_stopword(&lower[i]));
+            || (!kind_word
+                && !modifier
+                && !lexical::is_stopword(&lower[i])
+                && (near_kind_word(i.checked_sub(1)) || near_kind_word(Some(i + 1))))
+            // A capital in a sentence, but not a lone letter ("Ctrl+C",
+            // "plan B": not the field `c`).
+            || (i > 0
+                && word.text.len() > 1
+                && word.text.starts_with(|c: char| c.is_uppercase())
+                && !lexical::is_stopword(&lower[i]));
         if named && !identifiers.contains(&word.text.to_string()) {
             identifiers.push(word.text.to_string());
         }
@@ -1977,6 +2006,35 @@ mod tests {
             per-user settings folder location: false
             what came with version 3: true
             read the version field of the header: false
+        "#]]
+        .assert_eq(&(lines.join("\n") + "\n"));
+    }
+
+    #[test]
+    fn names_read_from_a_query() {
+        let lines: Vec<String> = [
+            "the send method in the Session class",
+            "which async function handles retries",
+            "the abstract class of all transports",
+            "show the park method in the Inner type",
+            "wait until the user presses Ctrl+C",
+            "where is T bound",
+            "Session",
+        ]
+        .iter()
+        .map(|q| {
+            let plan = plan_query(q).unwrap();
+            format!("{q}: names {:?} members {:?} containers {:?}", plan.identifiers, plan.members, plan.containers)
+        })
+        .collect();
+        expect![[r#"
+            the send method in the Session class: names ["send", "Session"] members ["send"] containers ["session"]
+            which async function handles retries: names ["handles"] members [] containers []
+            the abstract class of all transports: names [] members [] containers []
+            show the park method in the Inner type: names ["park", "Inner"] members ["park"] containers ["inner"]
+            wait until the user presses Ctrl+C: names ["Ctrl"] members [] containers []
+            where is T bound: names [] members [] containers []
+            Session: names ["Session"] members [] containers []
         "#]]
         .assert_eq(&(lines.join("\n") + "\n"));
     }

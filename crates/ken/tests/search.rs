@@ -226,6 +226,8 @@ fn names_answer_with_definitions() {
          //- discovery.py\ndef find_app(module):\n    \"\"\"Finds the application in a module, for the command line.\"\"\"\n    return module.app\n\
          //- timers.py\ndef case_one():\n    def complete(): pass\n\ndef case_two():\n    def complete(): pass\n\ndef case_three():\n    def complete(): pass\n\ndef case_four():\n    def complete(): pass\n\ndef case_five():\n    def complete(): pass\n\
          //- subject.py\nclass AsyncSubject:\n    def complete(self):\n        self.done = True\n\n\ndef finish(subject: AsyncSubject):\n    subject.complete()\n\
+         //- lock.rs\npub struct Lock {\n    c: u8,\n}\n\
+         //- signal.rs\n/// Completes once the user presses Ctrl+C in the terminal.\npub async fn ctrl_c() -> bool {\n    wait_for_interrupt().await\n}\n\
          //- chain.rs\npin_project! {\n    pub struct Chain {\n        done: bool,\n    }\n}\n\npub fn chain() -> Chain {\n    Chain { done: false }\n}\n\nimpl Chain {\n    pub fn get_ref(&self) -> bool {\n        self.done\n    }\n}\n",
     );
     stdout(&ken_in(repo.path(), &["index", "-q"]));
@@ -249,6 +251,8 @@ fn names_answer_with_definitions() {
         "mycrate::fs::read_to_string",
         // An acronym in a sentence is no name: not the `cli` field.
         "how does the CLI find the application in a module",
+        // Nor is a lone capital: not the `c` field.
+        "which function waits until the user presses Ctrl+C in the terminal",
         // Misspelled: the one name fewest edits away.
         "as_std_mt",
         "tke_core",
@@ -273,6 +277,7 @@ fn names_answer_with_definitions() {
         "show the methods in the Chain type" => method chain.rs:12
         "mycrate::fs::read_to_string" => function fs/ops/read_to_string.rs:1
         "how does the CLI find the application in a module" => function discovery.py:1
+        "which function waits until the user presses Ctrl+C in the terminal" => function signal.rs:1
         "as_std_mt" => method runtime/runtime.rs:14
         "tke_core" => method runtime/worker.rs:10
         "cmplete" => method subject.py:2
