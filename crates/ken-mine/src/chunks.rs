@@ -180,47 +180,39 @@ impl Splitter<'_, '_> {
             let paragraph_end = (end < p.end_row)
                 .then(|| ((row + (end - row) / 2).max(row + 1)..=end).rev().find(|&r| self.is_blank(r) && !self.is_heading(r - 1)))
                 .flatten();
-            if let Some(blank) = paragraph_end {
-                self.push(Piece {
-                    start: self.src.line_start(row),
-                    end: self.src.line_end(blank),
-                    start_row: row,
-                    end_row: blank,
-                    definition: false,
-                    documents: p.documents,
-                });
-                row = blank + 1;
-                continue;
-            }
+            let cut = paragraph_end.unwrap_or(end);
             self.push(Piece {
                 start: self.src.line_start(row),
-                end: self.src.line_end(end),
+                end: self.src.line_end(cut),
                 start_row: row,
-                end_row: end,
+                end_row: cut,
                 definition: false,
                 documents: p.documents,
             });
-            if end >= p.end_row {
+            if cut >= p.end_row {
                 break;
             }
-            row = (end + 1).saturating_sub(overlap).max(row + 1);
+            row = match paragraph_end {
+                Some(blank) => blank + 1,
+                None => (end + 1).saturating_sub(overlap).max(row + 1),
+            };
         }
     }
-}
 
-impl Splitter<'_, '_> {
+    fn line(&self, row: usize) -> &str {
+        self.src.slice(self.src.line_start(row), self.src.line_end(row)).trim()
+    }
+
     /// Whether a row is empty but for comment markers (`//!`, ` *`, `#`): a
     /// paragraph break in prose and code alike.
     fn is_blank(&self, row: usize) -> bool {
-        let line = self.src.slice(self.src.line_start(row), self.src.line_end(row));
-        line.trim().trim_matches(['/', '!', '*', '#']).trim().is_empty()
+        self.line(row).trim_matches(['/', '!', '*', '#']).trim().is_empty()
     }
 
     /// Whether a row is a Markdown heading (`//! ## Lagging`), which belongs
     /// with the paragraph after it.
     fn is_heading(&self, row: usize) -> bool {
-        let line = self.src.slice(self.src.line_start(row), self.src.line_end(row));
-        line.trim().trim_start_matches(['/', '!', '*']).trim_start().starts_with('#')
+        self.line(row).trim_start_matches(['/', '!', '*']).trim_start().starts_with('#')
     }
 }
 
